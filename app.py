@@ -1,0 +1,15 @@
+"""Embedding Explorer: navigation and the shared sidebar; each page lives in pages/."""
+
+import streamlit as st
+
+from ui.sidebar import render_sidebar
+
+st.set_page_config(page_title="Embedding Explorer", page_icon="🔎", layout="wide")
+
+PAGES = [
+    st.Page("views/home.py", title="Home", icon="🏠", default=True),
+]
+
+navigation = st.navigation(PAGES)
+render_sidebar()
+navigation.run()

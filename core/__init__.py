@@ -1,0 +1,1 @@
+"""Embedding Explorer's computing core: plain Python, no Streamlit."""

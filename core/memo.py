@@ -1,0 +1,42 @@
+"""A bounded least-recently-used memo, so that editing one text of ten re-encodes only that one."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable
+from threading import Lock
+
+import numpy as np
+
+
+class EmbeddingMemo:
+    def __init__(self, max_bytes: int = 512 * 2**20) -> None:
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[Hashable, tuple[np.ndarray, bool]] = OrderedDict()
+        self._bytes = 0
+        self._lock = Lock()
+
+    def get(self, key: Hashable) -> tuple[np.ndarray, bool] | None:
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+            return hit
+
+    def put(self, key: Hashable, value: np.ndarray, truncated: bool) -> None:
+        with self._lock:
+            if key in self._items:
+                return
+            self._items[key] = (value, truncated)
+            self._bytes += value.nbytes
+            while self._bytes > self.max_bytes and len(self._items) > 1:
+                _, (old, _) = self._items.popitem(last=False)
+                self._bytes -= old.nbytes
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0

@@ -1,0 +1,56 @@
+"""Where the explorer keeps what it builds: converted models, embedding caches, fine-tuned models."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+def cache_dir() -> Path:
+    """Per-user cache folder; `EXPLORER_CACHE_DIR` overrides it (tests use a temporary one)."""
+    configured = os.environ.get("EXPLORER_CACHE_DIR")
+    if configured:
+        root = Path(configured)
+    else:
+        root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "embedding-explorer"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def models_dir() -> Path:
+    path = cache_dir() / "models"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@contextmanager
+def atomic_folder(target: Path) -> Iterator[Path]:
+    """Yield a temporary sibling folder to fill; it replaces `target` only if the block succeeds."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    tmp.chmod(0o755)
+    try:
+        yield tmp
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def atomic_write(target: Path, write: Callable[[Path], None]) -> None:
+    """Call `write(tmp_path)` and rename the result onto `target`, so readers never see half a file."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        write(tmp)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -1,0 +1,39 @@
+"""The one options type that feeds the encoder, the pages and the command line."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Literal
+
+Pooling = Literal["default", "mean", "cls", "max", "mean_sqrt_len"]
+POOLINGS: tuple[Pooling, ...] = ("default", "mean", "cls", "max", "mean_sqrt_len")
+DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda", "mps")
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What turns a text into a vector. `layer=None` means the last layer; 0 is the embedding layer."""
+
+    model_id: str = DEFAULT_MODEL
+    pooling: Pooling = "default"
+    layer: int | None = None
+    normalize: bool = False
+    max_length: int | None = None
+    device: str = "auto"
+
+    def __post_init__(self) -> None:
+        if self.pooling not in POOLINGS:
+            raise ValueError(f"Unknown pooling {self.pooling!r}; choose one of {', '.join(POOLINGS)}.")
+        if self.layer is not None and self.layer < 0:
+            raise ValueError(f"Layer must be 0 or more, not {self.layer}.")
+        if self.max_length is not None and self.max_length < 2:
+            raise ValueError(f"Max length must be at least 2 tokens, not {self.max_length}.")
+        if self.device not in DEVICES:
+            raise ValueError(f"Unknown device {self.device!r}; choose one of {', '.join(DEVICES)}.")
+
+    def with_(self, **changes: object) -> Settings:
+        return replace(self, **changes)
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)

@@ -1,0 +1,61 @@
+"""Shared fixtures: an isolated per-run cache, no network, the packaged model loaded once, a tiny BERT."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_CACHE = tempfile.mkdtemp(prefix="explorer-test-cache-")
+os.environ["EXPLORER_CACHE_DIR"] = _CACHE
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
+os.environ["EXPLORER_ALLOW_DOWNLOADS"] = "0"
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    """The packaged all-MiniLM-L6-v2 on the CPU (loaded once for the whole run)."""
+    from core.models import load_model
+
+    return load_model("all-MiniLM-L6-v2", "cpu")
+
+
+@pytest.fixture(scope="session")
+def tiny_bert_folder(tmp_path_factory) -> Path:
+    """A 2-layer, 32-dim BERT with MiniLM's tokenizer, saved as a plain transformers folder."""
+    import torch
+    from transformers import BertConfig, BertModel
+
+    from core.models import _copy_tokenizer, packaged_minilm_folder
+
+    folder = tmp_path_factory.mktemp("tiny-bert")
+    config = BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=64, max_position_embeddings=128)
+    torch.manual_seed(1)
+    BertModel(config).save_pretrained(folder)
+    _copy_tokenizer(packaged_minilm_folder(), folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def tiny_bert(tiny_bert_folder):
+    from core.models import load_model
+
+    return load_model(str(tiny_bert_folder), "cpu")
+
+
+def app_test(page: str | None = None, **query: str):
+    """An AppTest of the whole app (sidebar included), switched to `page` (e.g. "views/similarity.py")."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    if page is not None:
+        at.switch_page(page).run()
+    return at

@@ -1,0 +1,1 @@
+"""Small Streamlit helpers shared by the pages; the computing lives in `core`."""

@@ -1,0 +1,115 @@
+"""The shared sidebar: model, pooling, layer, normalisation, max length, device; kept in the URL."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.config import load_config
+from core.devices import available_devices
+from core.models import DEFAULT_MODEL_ID, LoadedModel
+from core.settings import POOLINGS, Settings
+from ui.models import cached_catalog, cached_model
+from ui.url_state import KEYS, settings_from_query, settings_to_query
+
+POOLING_HELP = {
+    "default": "the model's own pooling (its sentence-transformers config; mean for plain checkpoints)",
+    "mean": "average of the token vectors", "cls": "the first ([CLS]) token's vector",
+    "max": "element-wise maximum over tokens", "mean_sqrt_len": "sum of token vectors / sqrt(token count)",
+}
+
+
+def _seed_from_url() -> None:
+    """On a session's first run, the URL's settings become the widgets' starting values."""
+    ss = st.session_state
+    if "sb_model" in ss:
+        return
+    wanted = settings_from_query(st.query_params.to_dict())
+    known = [entry.id for entry, _ in cached_catalog()]
+    ss.sb_model = wanted.model_id if wanted.model_id in known else DEFAULT_MODEL_ID
+    ss.sb_custom = "" if wanted.model_id in known else wanted.model_id
+    ss.sb_pooling = wanted.pooling
+    ss.sb_norm = wanted.normalize
+    ss.sb_device = wanted.device if wanted.device == "auto" or wanted.device in available_devices() else "auto"
+    ss._url_layer = wanted.layer
+    ss._url_maxlen = wanted.max_length
+
+
+def _load(model_id: str, device: str) -> LoadedModel:
+    """Load the chosen model; if it fails, say why and keep the last one that worked."""
+    ss = st.session_state
+    try:
+        model = cached_model(model_id, device)
+    except Exception as err:  # any load failure must leave the app usable
+        fallback = ss.get("_last_good_model", DEFAULT_MODEL_ID)
+        if fallback == model_id:
+            fallback = DEFAULT_MODEL_ID
+        st.sidebar.error(f"Could not load {model_id}: {err} Still showing {fallback}.")
+        model = cached_model(fallback, device)
+    ss._last_good_model = model.model_id
+    return model
+
+
+def _layer_and_length(model: LoadedModel) -> tuple[int, int]:
+    ss = st.session_state
+    last = model.num_layers
+    if "sb_layer" not in ss:
+        url_layer = ss.pop("_url_layer", None)
+        ss.sb_layer = last if url_layer is None else min(url_layer, last)
+    else:
+        previous_last = ss.get("_sb_model_layers", last)
+        if ss.sb_layer > last or (ss.sb_layer == previous_last != last):
+            ss.sb_layer = last  # "the last layer" carries over to a model of another depth
+    if "sb_maxlen" not in ss:
+        url_len = ss.pop("_url_maxlen", None)
+        ss.sb_maxlen = min(url_len or model.max_length, model.max_positions)
+    elif ss.sb_maxlen == ss.get("_sb_model_maxlen", model.max_length) != model.max_length:
+        ss.sb_maxlen = model.max_length  # "the model's default" carries over too
+    ss.sb_maxlen = min(ss.sb_maxlen, model.max_positions)
+    ss._sb_model_layers, ss._sb_model_maxlen = last, model.max_length
+    layer = st.slider("Layer", 0, last, key="sb_layer",
+                      help=f"0 is the embedding layer, {last} the last transformer layer.")
+    max_length = st.number_input("Max length (tokens)", min_value=2, max_value=model.max_positions, step=16,
+                                 key="sb_maxlen", help="Longer texts are cut at this many tokens (and flagged).")
+    return layer, int(max_length)
+
+
+def render_sidebar() -> tuple[Settings, LoadedModel]:
+    """Draw the sidebar and return the settings and the loaded model every page uses."""
+    _seed_from_url()
+    entries = cached_catalog()
+    labels = {entry.id: entry.label + ("" if avail.available else " — not available") for entry, avail in entries}
+    with st.sidebar:
+        st.header("Model")
+        chosen = st.selectbox("Model", list(labels), format_func=labels.__getitem__, key="sb_model")
+        if load_config().allow_custom_models:
+            st.text_input("Other model", key="sb_custom", placeholder="Hugging Face id or local folder",
+                          help="Overrides the list while it is filled in. Remote code is never run.")
+        custom = st.session_state.get("sb_custom", "").strip()
+        model_id = custom or chosen
+        device = st.selectbox("Device", ["auto", *available_devices()], key="sb_device")
+        model = _load(model_id, device)
+        if model.entry.untrained:
+            st.info("Untrained: random weights, shown to compare against trained models.")
+        st.caption(f"{model.model_id}: {model.num_layers} layers, {model.hidden_size} dims, on {model.device}.")
+        st.header("Embedding")
+        pooling = st.selectbox("Pooling", POOLINGS, key="sb_pooling", help="; ".join(
+            f"{name}: {text}" for name, text in POOLING_HELP.items()))
+        layer, max_length = _layer_and_length(model)
+        normalize = st.checkbox("Normalize to unit length", key="sb_norm")
+    settings = Settings(model_id=model.model_id, pooling=pooling, layer=None if layer == model.num_layers else layer,
+                        normalize=normalize, max_length=None if max_length == model.max_length else max_length,
+                        device=device)
+    query = settings_to_query(settings)
+    for key in KEYS:
+        if key in query and st.query_params.get(key) != query[key]:
+            st.query_params[key] = query[key]
+        elif key not in query and key in st.query_params:
+            del st.query_params[key]
+    st.session_state._settings = settings
+    return settings, model
+
+
+def active() -> tuple[Settings, LoadedModel]:
+    """The settings and model chosen in this run's sidebar (app.py draws it before the page runs)."""
+    settings: Settings = st.session_state._settings
+    return settings, cached_model(settings.model_id, settings.device)

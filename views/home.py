@@ -1,0 +1,23 @@
+import pandas as pd
+import streamlit as st
+
+from core.facts import model_facts
+from ui.sidebar import active
+
+settings, model = active()
+
+st.title("Embedding Explorer")
+st.markdown(
+    "See how a transformer text encoder embeds your texts: which it finds similar, how a word's vector "
+    "changes from layer to layer, what a query retrieves, and how a model, pooling or layer scores on real "
+    "benchmark data. Everything runs on this machine with models that ship as Python packages; choose the "
+    "model, pooling and layer in the sidebar (the URL keeps your choice, so a copied link shows the same view)."
+)
+st.subheader(f"Loaded model: {model.model_id}")
+if model.entry.untrained:
+    st.warning("This model has random weights: it shows what similarity looks like before any training.")
+st.caption(model.entry.description)
+facts = model_facts(model)
+table = pd.DataFrame({"value": [f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
+                                for v in facts.values()]}, index=list(facts))
+st.table(table)
