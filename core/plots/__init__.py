@@ -1,0 +1,1 @@
+"""Plotly figures built from plain arrays (tested without a browser); one module per subject."""
