@@ -1,0 +1,124 @@
+"""Drive the app in a real browser: start `streamlit run app.py` on a free loopback port, launch Debian's
+Chromium through Playwright, and wait until a script run has finished. Used by the browser tests and by
+scripts/screenshot.py (one way to do it)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+VIEWPORT = {"width": 1400, "height": 1000}
+BUSY = "[data-testid='stStatusWidget'], [data-testid='stSkeleton'], [data-testid='stSpinner']"
+CHART = ".js-plotly-plot .main-svg, .js-plotly-plot canvas, [data-testid='stPlotlyChart'] canvas"
+EXCEPTION = "[data-testid='stException']"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class AppServer:
+    """A running `streamlit run app.py` and the file its output goes to."""
+
+    process: subprocess.Popen
+    port: int
+    log_path: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def rss_mb(self) -> float:
+        """Resident memory of the server process, read from /proc."""
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError("no VmRSS line in /proc")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=5)
+
+
+def start_server(log_path: Path, port: int = 0, env: dict[str, str] | None = None,
+                 timeout_s: float = 120) -> AppServer:
+    """Start the app headless on 127.0.0.1 (a free port unless given) and wait until /_stcore/health says ok."""
+    port = port or free_port()
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
+             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            env={**os.environ, "HF_HUB_OFFLINE": "1", **(env or {})})
+    server = AppServer(process, port, log_path)
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the app exited with status {process.returncode}; see {log_path}")
+        try:
+            if urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=2).read() == b"ok":
+                return server
+        except OSError:
+            time.sleep(0.5)
+    server.stop()
+    raise RuntimeError(f"the app did not answer within {timeout_s:.0f} s; see {log_path}")
+
+
+def launch_chromium(playwright):
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+
+def _idle(page) -> bool:
+    return page.locator(BUSY).count() == 0
+
+
+def wait_for_idle(page, timeout_s: float = 120) -> None:
+    """Wait until Streamlit has drawn the sidebar and main area and no script run is in progress."""
+    for region in ("stSidebarContent", "stMain"):
+        page.wait_for_selector(f"[data-testid='{region}'] [data-testid='stElementContainer']",
+                               timeout=timeout_s * 1000)
+    deadline = time.time() + timeout_s
+    time.sleep(1.0)
+    while time.time() < deadline:
+        if _idle(page):
+            time.sleep(0.7)
+            if _idle(page):
+                return
+        time.sleep(0.5)
+    raise TimeoutError(f"the app was still running after {timeout_s:.0f} s")
+
+
+def fill(page, label: str, text: str) -> None:
+    """Type into the input labelled `label` and submit it as a person would (Ctrl+Enter applies a text area)."""
+    field = page.get_by_label(label).first
+    field.fill(text)
+    field.press("Control+Enter" if field.evaluate("e => e.tagName") == "TEXTAREA" else "Enter")
+
+
+def choose(page, label: str, option: str) -> None:
+    """Pick `option` in the select box labelled `label`."""
+    page.get_by_label(label).first.click()
+    page.get_by_role("option", name=option).first.click()
