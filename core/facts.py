@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+import torch
+
 from core.models import LoadedModel
 
 
@@ -28,3 +32,55 @@ def model_facts(model: LoadedModel) -> dict[str, object]:
         "special tokens": ", ".join(tokenizer.all_special_tokens),
         "device": model.device,
     }
+
+
+def parameter_breakdown(model: LoadedModel) -> list[tuple[str, int]]:
+    """(module, parameters) for the embeddings, each transformer layer, the pooler, and any Dense head.
+
+    The rows add up to the whole network (plus the Dense head); a module holding a list of layers is
+    split into one row per layer.
+    """
+    rows: list[tuple[str, int]] = []
+    for name, child in model.network.named_children():
+        stacks = [(n, m) for n, m in child.named_children() if isinstance(m, torch.nn.ModuleList)]
+        if not stacks:
+            rows.append((name, count_parameters(child)))
+            continue
+        for _, stack in stacks:
+            rows.extend((f"layer {i + 1}", count_parameters(layer)) for i, layer in enumerate(stack))
+        rest = count_parameters(child) - sum(count_parameters(stack) for _, stack in stacks)
+        if rest:
+            rows.append((f"{name} (outside the layers)", rest))
+    loose = sum(p.numel() for p in model.network.parameters(recurse=False))
+    if loose:
+        rows.append(("network (top level)", loose))
+    if model.dense is not None:
+        rows.append(("Dense head (sentence-transformers)", count_parameters(model.dense)))
+    return rows
+
+
+def sentence_transformers_modules(model: LoadedModel) -> list[dict[str, object]]:
+    """The modules listed in the folder's modules.json, with what each one does; empty for plain checkpoints."""
+    modules_file = model.folder / "modules.json"
+    if not modules_file.exists() or model.entry.untrained:
+        return []
+    rows = []
+    for module in json.loads(modules_file.read_text(encoding="utf-8")):
+        kind = module["type"].rsplit(".", 1)[-1]
+        config_file = model.folder / module["path"] / "config.json"
+        config = json.loads(config_file.read_text(encoding="utf-8")) if config_file.exists() else {}
+        if kind == "Pooling":
+            modes = [key.removeprefix("pooling_mode_") for key, on in config.items()
+                     if key.startswith("pooling_mode_") and on is True]
+            detail = "pooling: " + (", ".join(modes) or "?")
+        elif kind == "Dense":
+            detail = f"{config.get('in_features')} → {config.get('out_features')} dims"
+        elif kind == "Normalize":
+            detail = "scales each sentence vector to unit length"
+        elif kind == "Transformer":
+            detail = f"{type(model.network).__name__}, max {model.max_length} tokens"
+        else:
+            detail = ""
+        rows.append({"index": module.get("idx"), "module": kind, "folder": module["path"] or ".",
+                     "detail": detail})
+    return rows

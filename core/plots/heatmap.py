@@ -1,0 +1,81 @@
+"""Heatmaps of text × text matrices that stay readable from 1 to a few hundred texts."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+LABEL_CHARS = 28
+VALUES_UP_TO = 25  # cells carry their numbers up to this many texts
+LABELS_UP_TO = 40  # past this, only every k-th axis label is shown
+HOVER_BUDGET = 2_000_000  # characters of hover text in one figure
+HOVER_CHARS = 300
+
+
+def shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def axis_labels(texts: Sequence[str], order: Sequence[int]) -> list[str]:
+    """Numbered (by input line), truncated labels in display order."""
+    return [f"{i + 1}. {shorten(texts[i], LABEL_CHARS)}" for i in order]
+
+
+def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *, zmin: float, zmax: float,
+             colorscale: str, value_name: str, title: str, height: int | None) -> go.Figure:
+    n = len(texts)
+    order = list(range(n)) if order is None else list(order)
+    z = np.asarray(z, dtype=float)[np.ix_(order, order)]
+    hover_chars = max(30, min(HOVER_CHARS, HOVER_BUDGET // max(1, 2 * n * n)))
+    hover = [shorten(texts[i], hover_chars) for i in order]
+    custom = np.empty((n, n, 2), dtype=object)
+    custom[:, :, 0] = np.array(hover, dtype=object)[:, None]
+    custom[:, :, 1] = np.array(hover, dtype=object)[None, :]
+    positions = list(range(n))
+    labels = axis_labels(texts, order)
+    step = max(1, math.ceil(n / LABELS_UP_TO))
+    ticks = dict(tickmode="array", tickvals=positions[::step], ticktext=labels[::step], showgrid=False)
+    figure = go.Figure(go.Heatmap(
+        z=z, x=positions, y=positions, customdata=custom, zmin=zmin, zmax=zmax, colorscale=colorscale,
+        colorbar=dict(title=dict(text=value_name, side="right")),
+        texttemplate="%{z:.2f}" if n <= VALUES_UP_TO else None,
+        hovertemplate="<b>row</b> %{customdata[0]}<br><b>column</b> %{customdata[1]}<br>"
+                      + value_name + ": %{z:.3f}<extra></extra>",
+    ))
+    size = height or int(min(900, max(320, 150 + 34 * n)))
+    figure.update_layout(title=title or None, height=size, margin=dict(l=10, r=10, t=40 if title else 10, b=10))
+    figure.update_xaxes(**ticks, tickangle=-45, side="bottom", constrain="domain")
+    figure.update_yaxes(**ticks, autorange="reversed", scaleanchor="x", constrain="domain")
+    return figure
+
+
+def similarity_heatmap(matrix: np.ndarray, texts: Sequence[str], *, metric: str = "cosine", fixed_range: bool = True,
+                       order: Sequence[int] | None = None, title: str = "", height: int | None = None) -> go.Figure:
+    """Cosine / dot product (diverging, [-1, 1] when `fixed_range`) or Euclidean distance (fitted, sequential)."""
+    values = np.asarray(matrix, dtype=float)
+    if metric == "euclidean":
+        high = float(values.max()) if values.size else 1.0
+        return _heatmap(values, texts, order, zmin=0.0, zmax=high or 1.0, colorscale="Viridis_r",
+                        value_name="distance", title=title, height=height)
+    if fixed_range or not values.size:
+        low, high = -1.0, 1.0
+    else:
+        low, high = float(values.min()), float(values.max())
+        if high - low < 1e-9:
+            low, high = low - 0.5, high + 0.5
+    name = "cosine" if metric == "cosine" else "dot"
+    return _heatmap(values, texts, order, zmin=low, zmax=high, colorscale="RdBu_r", value_name=name, title=title,
+                    height=height)
+
+
+def difference_heatmap(difference: np.ndarray, texts: Sequence[str], *, order: Sequence[int] | None = None,
+                       title: str = "", height: int | None = None) -> go.Figure:
+    """B − A, centred on zero: red where B finds a pair more similar than A, blue where less."""
+    values = np.asarray(difference, dtype=float)
+    span = float(np.abs(values).max()) if values.size else 0.0
+    span = span or 1.0
+    return _heatmap(values, texts, order, zmin=-span, zmax=span, colorscale="RdBu_r", value_name="B − A",
+                    title=title, height=height)

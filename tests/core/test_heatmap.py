@@ -1,0 +1,58 @@
+import numpy as np
+
+from core.plots.heatmap import LABEL_CHARS, LABELS_UP_TO, difference_heatmap, similarity_heatmap
+
+TEXTS = ["alpha", "beta", "a rather long sentence that will not fit on an axis label"]
+MATRIX = np.array([[1.0, 0.2, -0.3], [0.2, 1.0, 0.5], [-0.3, 0.5, 1.0]])
+
+
+def test_cells_carry_the_matrix_values_and_full_texts_on_hover():
+    figure = similarity_heatmap(MATRIX, TEXTS)
+    trace = figure.data[0]
+    np.testing.assert_array_equal(np.array(trace.z), MATRIX)
+    assert trace.texttemplate == "%{z:.2f}"
+    assert (trace.zmin, trace.zmax) == (-1.0, 1.0)
+    assert trace.customdata[2][0][0] == TEXTS[2]
+    assert trace.customdata[0][2][1] == TEXTS[2]
+    labels = list(figure.layout.xaxis.ticktext)
+    assert labels[:2] == ["1. alpha", "2. beta"]
+    assert len(labels[2]) == len("3. ") + LABEL_CHARS and labels[2].endswith("…")
+
+
+def test_order_permutes_rows_columns_and_keeps_line_numbers():
+    figure = similarity_heatmap(MATRIX, TEXTS, order=[2, 0, 1])
+    np.testing.assert_array_equal(np.array(figure.data[0].z), MATRIX[np.ix_([2, 0, 1], [2, 0, 1])])
+    assert list(figure.layout.yaxis.ticktext)[1:] == ["1. alpha", "2. beta"]
+
+
+def test_fitted_range_and_euclidean_scale():
+    fitted = similarity_heatmap(MATRIX, TEXTS, fixed_range=False).data[0]
+    assert (fitted.zmin, fitted.zmax) == (-0.3, 1.0)
+    distances = np.array([[0.0, 2.5], [2.5, 0.0]])
+    euclid = similarity_heatmap(distances, ["a", "b"], metric="euclidean").data[0]
+    assert (euclid.zmin, euclid.zmax) == (0.0, 2.5)
+
+
+def test_two_hundred_texts_thin_labels_and_hide_values():
+    n = 200
+    rng = np.random.default_rng(0)
+    matrix = rng.uniform(-1, 1, (n, n))
+    figure = similarity_heatmap(matrix, [f"text number {i} " * 50 for i in range(n)])
+    trace = figure.data[0]
+    assert trace.texttemplate is None
+    assert len(figure.layout.xaxis.ticktext) <= LABELS_UP_TO
+    assert list(figure.layout.xaxis.tickvals)[:2] == [0, 5]
+    assert max(len(cell) for cell in trace.customdata[0][:, 0]) <= 60
+    assert figure.layout.height <= 900
+
+
+def test_single_text_is_one_cell():
+    trace = similarity_heatmap(np.ones((1, 1)), ["only"]).data[0]
+    assert np.array(trace.z).shape == (1, 1)
+
+
+def test_difference_is_centred_on_zero():
+    diff = np.array([[0.0, 0.4], [0.4, 0.0]]) - np.array([[0.0, 0.1], [0.1, 0.0]])
+    trace = difference_heatmap(diff, ["a", "b"]).data[0]
+    assert trace.zmin == -trace.zmax
+    assert np.isclose(trace.zmax, 0.3)
