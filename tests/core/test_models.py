@@ -1,0 +1,102 @@
+import json
+
+import numpy as np
+import pytest
+
+from core.config import load_config
+from core.encoder import encode
+from core.models import (L3_ID, ModelUnavailable, availability, catalog, convert_l3, find_entry, l3_onnx_file,
+                         load_model, model_folder)
+
+
+@pytest.fixture
+def config_env(monkeypatch):
+    """Set EXPLORER_* variables for one test; the config is re-read."""
+    def setter(**values):
+        for key, value in values.items():
+            monkeypatch.setenv(f"EXPLORER_{key.upper()}", value)
+        load_config.cache_clear()
+    yield setter
+    load_config.cache_clear()
+
+
+def test_catalog_lists_the_required_ids_with_the_packaged_default_available():
+    ids = [entry.id for entry in catalog()]
+    assert ids[:4] == ["all-MiniLM-L6-v2", "paraphrase-MiniLM-L3-v2", "all-mpnet-base-v2", "untrained-bert"]
+    assert {"bert-base-uncased", "distilbert-base-uncased", "msmarco-bert-base-dot-v5",
+            "bert-base-nli-mean-tokens"} <= set(ids)
+    assert availability("all-MiniLM-L6-v2").available
+    assert find_entry("untrained-bert").label == "untrained BERT (untrained)"
+
+
+def test_hub_models_are_unavailable_offline_with_reason_and_remedy():
+    status = availability("bert-base-uncased")
+    assert not status.available
+    assert "Not in the local Hugging Face cache, and downloads are off" in status.reason
+    assert "EXPLORER_ALLOW_DOWNLOADS=1" in status.remedy
+    with pytest.raises(ModelUnavailable, match="downloads are off"):
+        load_model("msmarco-bert-base-dot-v5")
+
+
+def test_mpnet_is_listed_as_not_installed_with_the_command():
+    status = availability("all-mpnet-base-v2")
+    assert not status.available and "make models-extra" in status.remedy
+
+
+@pytest.mark.parametrize("model_id, message", [
+    ("../../etc", "no config.json"),
+    ("https://example.com/model", "is a URL"),
+    ("not a valid id!", "neither a model folder on this machine nor a Hugging Face id"),
+])
+def test_bad_custom_ids_are_refused_with_a_sentence(model_id, message):
+    status = availability(model_id)
+    assert not status.available and message in status.reason
+
+
+def test_custom_models_can_be_switched_off_for_hosted_demos(config_env, tiny_bert_folder):
+    assert availability(str(tiny_bert_folder)).available
+    config_env(allow_custom_models="0")
+    status = availability(str(tiny_bert_folder))
+    assert not status.available and "allows only catalog models" in status.reason
+
+
+def test_a_local_folder_loads_as_a_plain_checkpoint_with_mean_pooling(tiny_bert):
+    assert tiny_bert.entry.source == "custom"
+    assert tiny_bert.default_pooling == "mean" and not tiny_bert.normalizes
+    assert tiny_bert.num_layers == 2 and tiny_bert.hidden_size == 32
+
+
+def test_untrained_bert_is_seeded_and_reproducible():
+    first, second = load_model("untrained-bert", "cpu"), load_model("untrained-bert", "cpu")
+    assert first.entry.untrained and first.num_layers == 6
+    np.testing.assert_array_equal(encode(first, ["same weights"]).vectors, encode(second, ["same weights"]).vectors)
+    assert first.fingerprint == second.fingerprint
+
+
+def test_l3_conversion_matches_onnxruntime_on_its_own_file(tmp_path):
+    import onnxruntime
+
+    folder = convert_l3(tmp_path / "l3")
+    assert json.loads((folder / "config.json").read_text())["num_hidden_layers"] == 3
+    model = load_model(str(folder), "cpu")
+    texts = ["A man is playing a guitar.", "Transformers embed text.", "short"]
+    session = onnxruntime.InferenceSession(str(l3_onnx_file()))
+    for text in texts:
+        ids = model.tokenizer(text, return_tensors="np")
+        token_out, sentence_out = session.run(["onnx::Shape_422", "461"], {
+            "input_ids": ids["input_ids"].astype(np.int64), "attention_mask": ids["attention_mask"].astype(np.int64)})
+        ours = encode(model, [text], pooling="mean").vectors[0]
+        assert np.abs(ours - sentence_out[0]).max() <= 1e-5
+        import torch
+        with torch.inference_mode():
+            hidden = model.network(**model.tokenizer(text, return_tensors="pt")).last_hidden_state[0].numpy()
+        assert np.abs(hidden - token_out[0]).max() <= 1e-5
+
+
+def test_l3_is_converted_once_into_the_cache_and_then_reused():
+    folder = model_folder(L3_ID)
+    stamp = (folder / "model.safetensors").stat().st_mtime_ns
+    assert model_folder(L3_ID) == folder and (folder / "model.safetensors").stat().st_mtime_ns == stamp
+    assert availability(L3_ID).reason == "Converted."
+    model = load_model(L3_ID, "cpu")
+    assert model.num_layers == 3 and model.default_pooling == "mean" and model.max_length == 128
