@@ -1,0 +1,161 @@
+"""Scatter maps of projected embeddings (WebGL), the query with lines to its neighbours, the trust histogram."""
+
+from __future__ import annotations
+
+import html
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import qualitative
+from plotly.subplots import make_subplots
+
+MAX_CATEGORIES = 30  # more distinct labels than this make an unreadable legend: colour by cluster instead
+HOVER_BUDGET = 6_000_000  # characters of hover text in one figure, far below Streamlit's message limit
+HOVER_MAX, HOVER_MIN, HOVER_WIDTH = 500, 80, 80
+PALETTE = qualitative.Plotly + qualitative.Dark24
+QUERY_COLOUR = "#d6336c"
+
+
+@dataclass(frozen=True)
+class Colouring:
+    """Per-point colour values: category names (one legend entry each) or numbers (a colour scale)."""
+
+    title: str
+    values: Sequence[str] | np.ndarray
+    categorical: bool
+
+
+@dataclass(frozen=True)
+class QueryMark:
+    """A query drawn on the map at `position`, with lines to the points `neighbours` (full-space nearest)."""
+
+    text: str
+    position: tuple[float, float]
+    neighbours: Sequence[int]
+
+
+def fits_legend(labels: Sequence[str], *, limit: int = MAX_CATEGORIES) -> bool:
+    return len(set(labels)) <= limit
+
+
+def categories(labels: Sequence[object], *, title: str) -> Colouring:
+    return Colouring(title, [str(label) for label in labels], categorical=True)
+
+
+def numbers(values: Sequence[float] | np.ndarray, *, title: str) -> Colouring:
+    return Colouring(title, np.asarray(values, dtype=np.float64), categorical=False)
+
+
+def hover_limit(n: int, *, budget: int = HOVER_BUDGET) -> int:
+    """Characters of each text shown on hover: all of it up to HOVER_MAX, less when there are many points."""
+    return max(HOVER_MIN, min(HOVER_MAX, budget // max(n, 1)))
+
+
+def hover_text(text: str, limit: int) -> str:
+    """The text escaped (shown as text, never markup), cut at `limit` characters and wrapped into lines."""
+    cut = text if len(text) <= limit else text[:limit].rstrip() + f"… (+{len(text) - limit:,} characters)"
+    lines = textwrap.wrap(cut, HOVER_WIDTH, break_long_words=True) or [""]
+    return "<br>".join(html.escape(line) for line in lines)
+
+
+def _point_traces(coords: np.ndarray, texts: Sequence[str], colouring: Colouring, *, show_legend: bool = True,
+                  scale_x: float = 1.0) -> list[go.Scattergl]:
+    limit = hover_limit(len(texts))
+    hover = np.array([hover_text(t, limit) for t in texts], dtype=object)
+    index = np.arange(len(texts))
+    template = "#%{customdata}: %{text}<extra>%{fullData.name}</extra>"
+    if not colouring.categorical:
+        values = np.asarray(colouring.values)
+        return [go.Scattergl(
+            x=coords[:, 0], y=coords[:, 1], mode="markers", name=colouring.title, customdata=index, text=hover,
+            hovertemplate=f"#%{{customdata}} · {html.escape(colouring.title)} %{{marker.color:.3~g}}<br>"
+                          "%{text}<extra></extra>",
+            marker=dict(size=6, opacity=0.8, color=values, colorscale="Viridis", showscale=show_legend,
+                        colorbar=dict(title=colouring.title, x=scale_x)),
+            showlegend=False)]
+    labels = np.asarray(colouring.values, dtype=object)
+    names = sorted(set(labels), key=lambda v: (not v.lstrip("-").isdigit(), int(v) if v.lstrip("-").isdigit()
+                                               else 0, v))
+    traces = []
+    for i, name in enumerate(names):
+        chosen = labels == name
+        traces.append(go.Scattergl(
+            x=coords[chosen, 0], y=coords[chosen, 1], mode="markers", name=name, legendgroup=name,
+            customdata=index[chosen], text=hover[chosen], hovertemplate=template, showlegend=show_legend,
+            marker=dict(size=6, opacity=0.8, color=PALETTE[i % len(PALETTE)])))
+    return traces
+
+
+def _query_traces(coords: np.ndarray, query: QueryMark) -> list[go.Scattergl]:
+    qx, qy = query.position
+    near = np.asarray(query.neighbours, dtype=int)
+    xs = np.column_stack([np.full(len(near), qx), coords[near, 0], np.full(len(near), np.nan)]).ravel()
+    ys = np.column_stack([np.full(len(near), qy), coords[near, 1], np.full(len(near), np.nan)]).ravel()
+    return [
+        go.Scattergl(x=xs, y=ys, mode="lines", name="to its nearest (full space)", hoverinfo="skip",
+                     line=dict(color=QUERY_COLOUR, width=1)),
+        go.Scattergl(x=coords[near, 0], y=coords[near, 1], mode="markers", name="nearest in full space",
+                     customdata=near, hovertemplate="#%{customdata}<extra>neighbour</extra>",
+                     marker=dict(size=12, color="rgba(0,0,0,0)", line=dict(color=QUERY_COLOUR, width=2))),
+        go.Scattergl(x=[qx], y=[qy], mode="markers", name="query", text=[hover_text(query.text, HOVER_MAX)],
+                     hovertemplate="query: %{text}<extra></extra>",
+                     marker=dict(size=18, symbol="star", color=QUERY_COLOUR, line=dict(color="white", width=1))),
+    ]
+
+
+def _layout(fig: go.Figure, title: str, legend_title: str) -> go.Figure:
+    fig.update_layout(title=title, height=620, margin=dict(l=10, r=10, t=50, b=10), hovermode="closest",
+                      legend=dict(title=legend_title, itemsizing="constant"), dragmode="pan",
+                      hoverlabel=dict(align="left"))
+    fig.update_xaxes(showticklabels=False, title=None, zeroline=False)
+    fig.update_yaxes(showticklabels=False, title=None, zeroline=False)
+    return fig
+
+
+def map_figure(coords: np.ndarray, texts: Sequence[str], colouring: Colouring, *, query: QueryMark | None = None,
+               title: str = "") -> go.Figure:
+    """One point per text; hover shows its number and text. Axes carry no units, so they are hidden."""
+    coords = np.asarray(coords, dtype=np.float64)
+    fig = go.Figure(_point_traces(coords, texts, colouring))
+    if query is not None:
+        fig.add_traces(_query_traces(coords, query))
+    return _layout(fig, title, colouring.title)
+
+
+def compare_figure(left: np.ndarray, right: np.ndarray, texts: Sequence[str], colouring: Colouring, *,
+                   titles: tuple[str, str], highlight: Sequence[int] = ()) -> go.Figure:
+    """The same points under two configurations side by side; point #i is the same text in both, and the
+    points in `highlight` are ringed in both maps."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=titles, horizontal_spacing=0.04)
+    for col, coords in enumerate((np.asarray(left, float), np.asarray(right, float)), start=1):
+        for trace in _point_traces(coords, texts, colouring, show_legend=col == 1, scale_x=1.02):
+            fig.add_trace(trace, row=1, col=col)
+        if len(highlight):
+            chosen = np.asarray(highlight, dtype=int)
+            fig.add_trace(go.Scattergl(
+                x=coords[chosen, 0], y=coords[chosen, 1], mode="markers", name="selected", customdata=chosen,
+                hovertemplate="#%{customdata}<extra>selected</extra>", showlegend=col == 1, legendgroup="selected",
+                marker=dict(size=13, color="rgba(0,0,0,0)", line=dict(color=QUERY_COLOUR, width=2))),
+                row=1, col=col)
+    return _layout(fig, "", colouring.title)
+
+
+def trust_figure(overlap: np.ndarray, *, k: int) -> go.Figure:
+    """Histogram of the per-point neighbour overlap (0 = none of its k neighbours kept, 1 = all kept)."""
+    counts = overlap_counts(overlap, k=k)
+    fig = go.Figure(go.Bar(x=list(counts), y=list(counts.values()), marker_color="#3b5bdb",
+                           hovertemplate="%{x} neighbours kept: %{y} points<extra></extra>"))
+    fig.update_layout(height=260, margin=dict(l=10, r=10, t=40, b=10), bargap=0.1,
+                      title=f"Mean: {np.mean(overlap):.0%} of each point's {k} nearest neighbours kept on the map")
+    fig.update_xaxes(title=f"of its {k} nearest neighbours in the full space, how many are nearest on the map")
+    fig.update_yaxes(title="points")
+    return fig
+
+
+def overlap_counts(overlap: np.ndarray, *, k: int) -> dict[str, int]:
+    """The trust histogram's numbers, for download."""
+    shares = np.arange(k + 1) / k
+    return {f"{round(s * k)}/{k}": int(np.count_nonzero(np.isclose(np.asarray(overlap), s))) for s in shares}
