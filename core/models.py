@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
+import pickle
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -141,7 +142,11 @@ def _check_custom_id(model_id: str) -> Path | str:
     if "://" in model_id:
         raise ModelUnavailable(f"'{model_id}' is a URL; type a Hugging Face id (owner/name) or a local folder.")
     folder = Path(model_id).expanduser()
-    if folder.is_dir():
+    try:
+        is_folder = folder.is_dir()
+    except OSError:  # e.g. a name longer than the file system allows
+        is_folder = False
+    if is_folder:
         if not (folder / "config.json").is_file():
             raise ModelUnavailable(f"The folder '{model_id}' holds no config.json, so it is not a model folder.")
         return folder.resolve()
@@ -398,10 +403,14 @@ def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> Loaded
         pooling, normalizes, dense, max_seq = "mean", False, None, 256
         fingerprint = f"untrained-seed{UNTRAINED_SEED}-{hashlib.blake2b(config.to_json_string().encode(), digest_size=8).hexdigest()}"
     else:
-        network = AutoModel.from_pretrained(base, local_files_only=True, trust_remote_code=False,
-                                            use_safetensors=any(base.glob("*.safetensors")) or None,
-                                            attn_implementation="sdpa")
-        pooling, normalizes, dense, max_seq = _st_modules(folder)
+        try:
+            network = AutoModel.from_pretrained(base, local_files_only=True, trust_remote_code=False,
+                                                use_safetensors=any(base.glob("*.safetensors")) or None,
+                                                attn_implementation="sdpa")
+            pooling, normalizes, dense, max_seq = _st_modules(folder)
+        except pickle.UnpicklingError as err:  # torch.load(weights_only=True) met code in a pickle checkpoint
+            raise ModelUnavailable(f"'{model_id}' holds a pickle checkpoint that would run code when loaded, so it "
+                                   "was refused; use a safetensors copy of the model.") from err
         fingerprint = _fingerprint(base)
     positions = int(getattr(network.config, "max_position_embeddings", 512))
     limit = tokenizer.model_max_length if tokenizer.model_max_length < 100_000 else positions
