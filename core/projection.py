@@ -132,6 +132,17 @@ def place_queries(projection: Projection, vectors: np.ndarray, queries: np.ndarr
     return projection.coords[indices].mean(axis=1)
 
 
+def map_ranks(coords: np.ndarray, position: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """1-based rank of each of `points` among all points by 2-D distance from `position` (1 = closest on
+    the map), to set beside their rank in the full space."""
+    distances = np.linalg.norm(np.asarray(coords, dtype=np.float64) - np.asarray(position, dtype=np.float64),
+                               axis=1)
+    order = np.argsort(distances, kind="stable")
+    ranks = np.empty(len(order), dtype=np.int64)
+    ranks[order] = np.arange(1, len(order) + 1)
+    return ranks[np.asarray(points, dtype=np.int64)]
+
+
 def _neighbour_sets(points: np.ndarray, k: int, metric: str) -> np.ndarray:
     """Each point's k nearest other points (the point itself excluded, duplicates kept)."""
     return NearestNeighbors(n_neighbors=k, metric=metric).fit(points).kneighbors(return_distance=False)

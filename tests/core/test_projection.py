@@ -3,7 +3,7 @@ import pytest
 from sklearn.decomposition import PCA
 from sklearn.manifold import trustworthiness
 
-from core.projection import (check_vectors, kmeans_clusters, nearest, neighbour_overlap, pca_projection,
+from core.projection import (check_vectors, kmeans_clusters, map_ranks, nearest, neighbour_overlap, pca_projection,
                              place_queries, project, sample_indices, trust, tsne_projection, umap_projection)
 
 
@@ -116,3 +116,17 @@ def test_sampling_is_seeded_sorted_and_only_above_the_limit():
     assert len(picked) == 20_000 and len(np.unique(picked)) == 20_000 and np.all(np.diff(picked) > 0)
     np.testing.assert_array_equal(picked, sample_indices(50_000, limit=20_000, seed=4))
     assert not np.array_equal(picked, sample_indices(50_000, limit=20_000, seed=5))
+
+
+def test_map_ranks_count_from_the_closest_point_on_the_map():
+    coords = np.array([[0.0, 0.0], [3.0, 0.0], [1.0, 0.0], [2.0, 0.0]])
+    np.testing.assert_array_equal(map_ranks(coords, np.array([0.1, 0.0]), np.array([1, 3, 0])), [4, 3, 1])
+
+
+def test_umap_runs_offline_seeded_and_keeps_blobs_apart():
+    points, truth = blobs()
+    first = umap_projection(points, neighbours=10, min_dist=0.1, seed=1)
+    assert first.coords.shape == (len(points), 2) and first.params["neighbours"] == 10
+    np.testing.assert_allclose(first.coords, umap_projection(points, neighbours=10, min_dist=0.1, seed=1).coords)
+    labels = kmeans_clusters(first.coords, k=3)
+    assert len(set(zip(truth.tolist(), labels.tolist()))) == 3
