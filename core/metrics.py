@@ -1,0 +1,79 @@
+"""Retrieval and STS metrics, defined as sentence-transformers' evaluators define them (tests check it).
+
+Recall@k is the share of a query's relevant texts found in its top k, averaged over queries (the
+evaluator's `cosine_recall@k`); MRR@10 is the mean reciprocal rank of the first relevant text within
+the top 10; nDCG@10 uses binary relevance. Statistics come from scipy and scikit-learn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+import numpy as np
+from scipy.stats import pearsonr, spearmanr
+from sklearn.metrics import ndcg_score
+
+DEFAULT_KS = (1, 5, 10, 20, 50)
+MRR_K = NDCG_K = 10
+
+
+def hit_matrix(ranked: np.ndarray, relevant: Sequence[Collection[int]]) -> np.ndarray:
+    """Boolean (queries, depth): whether the text at each rank is relevant to the query."""
+    return np.array([[int(doc) in relevant[q] for doc in row] for q, row in enumerate(ranked)], dtype=bool) \
+        .reshape(ranked.shape)
+
+
+def recall_at(hits: np.ndarray, counts: np.ndarray, k: int) -> float:
+    return float(np.mean(hits[:, :k].sum(axis=1) / counts))
+
+
+def mrr_at(hits: np.ndarray, k: int = MRR_K) -> float:
+    top = hits[:, :k]
+    first = top.argmax(axis=1)
+    return float(np.mean(np.where(top.any(axis=1), 1.0 / (first + 1), 0.0)))
+
+
+def ndcg_at(hits: np.ndarray, counts: np.ndarray, k: int = NDCG_K) -> float:
+    """scikit-learn's nDCG, with each query's relevant texts that were not retrieved placed after rank k,
+    so that the ideal ordering sees every relevant text but they add nothing to the gain."""
+    depth = hits.shape[1]
+    unretrieved = (counts - hits.sum(axis=1)).astype(int)
+    after = max(depth, k)
+    truth = np.zeros((len(hits), after + max(int(unretrieved.max(initial=0)), 1)))
+    truth[:, :depth] = hits
+    for q, extra in enumerate(unretrieved):
+        truth[q, after:after + extra] = 1
+    scores = np.tile(np.arange(truth.shape[1], 0, -1, dtype=float), (len(hits), 1))
+    return float(ndcg_score(truth, scores, k=k, ignore_ties=True))
+
+
+def retrieval_metrics(ranked: np.ndarray, relevant: Sequence[Collection[int]], *,
+                      counts: Sequence[int] | None = None, ks: Sequence[int] = DEFAULT_KS) -> dict[str, float]:
+    """`ranked` (queries, depth) holds corpus indices best first; `counts` are the numbers of relevant texts
+    per query when some are not in the corpus (they count as misses). Keys: recall@k…, mrr@10, ndcg@10."""
+    if len(ranked) == 0:
+        raise ValueError("There are no queries to evaluate.")
+    counts_arr = np.array(counts if counts is not None else [len(r) for r in relevant], dtype=float)
+    if (counts_arr <= 0).any():
+        raise ValueError("Every query needs at least one relevant text.")
+    hits = hit_matrix(np.asarray(ranked), relevant)
+    result = {f"recall@{k}": recall_at(hits, counts_arr, k) for k in sorted(set(ks))}
+    result[f"mrr@{MRR_K}"] = mrr_at(hits)
+    result[f"ndcg@{NDCG_K}"] = ndcg_at(hits, counts_arr)
+    return result
+
+
+def paired_cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cosine similarity of row i of `a` with row i of `b`."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    norms = np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-12)
+    return (a * b).sum(axis=1) / norms
+
+
+def sts_correlation(similarity: np.ndarray, gold: np.ndarray) -> dict[str, float]:
+    """Spearman and Pearson correlation (scipy) between similarities and gold scores, and the pair count."""
+    if len(similarity) < 2:
+        raise ValueError("A correlation needs at least two pairs.")
+    return {"spearman": float(spearmanr(gold, similarity).statistic),
+            "pearson": float(pearsonr(gold, similarity).statistic), "pairs": len(similarity)}
