@@ -17,9 +17,10 @@ def defuse(value: object) -> object:
 def spreadsheet_safe(frame: pd.DataFrame) -> pd.DataFrame:
     """A copy whose text cells, index labels and column names cannot start a spreadsheet formula."""
     safe = frame.copy()
-    for name in safe.columns:
-        if safe[name].dtype == object or pd.api.types.is_string_dtype(safe[name]):
-            safe[name] = safe[name].map(defuse)
+    for i in range(safe.shape[1]):  # by position: column names may repeat (e.g. tokens)
+        column = safe.iloc[:, i]
+        if column.dtype == object or pd.api.types.is_string_dtype(column):
+            safe.isetitem(i, column.map(defuse))
     safe.index = safe.index.map(defuse)
     safe.columns = safe.columns.map(defuse)
     return safe

@@ -166,6 +166,9 @@ def test_csv_formulas_are_read_as_plain_text_and_defused_on_export():
     assert list(exported.index) == ["'=HYPERLINK(\"x\")", "plain"]
     assert list(exported["score"]) == [0.5, -0.25]
     assert list(spreadsheet_safe(frame)["text"]) == ["'=cmd|' /C calc'!A0", "'+1+1", "'@SUM(A1)", "'-2", "plain"]
+    tokens = spreadsheet_safe(pd.DataFrame([[0.1, 0.2], [0.3, 0.4]], index=["=", "a"], columns=["-", "-"]))
+    assert list(tokens.columns) == ["'-", "'-"] and list(tokens.index) == ["'=", "a"]
+    assert tokens.to_numpy().tolist() == [[0.1, 0.2], [0.3, 0.4]]
 
 
 def test_the_upload_limit_is_the_same_in_explorer_toml_and_streamlit_config():
