@@ -1,0 +1,101 @@
+"""Hostile input through the pages under AppTest: no exception, nothing typed is lost, and user text is shown
+as text (never in an element that renders HTML, never as markup in a Plotly label)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, app_test
+from tests.core.test_hostile import HOSTILE
+
+MARKUP = ("<script", "<b>", "<img")
+TEXT_PAGES = {  # page -> key of its main text area
+    "views/similarity.py": "sim_texts",
+    "views/layers.py": "layers_texts",
+}
+
+
+def _elements(node):
+    children = getattr(node, "children", None) or {}
+    for child in children.values() if isinstance(children, dict) else children:
+        yield child
+        yield from _elements(child)
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _chart_strings(at) -> list[str]:
+    """Every label, hover and tick text of every Plotly chart on the page."""
+    strings = []
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        strings += [s for trace in spec.get("data", []) for key in ("text", "hovertext", "customdata", "x", "y")
+                    for s in _strings(trace.get(key))]
+        strings += [s for name, axis in spec.get("layout", {}).items() if name.startswith(("xaxis", "yaxis"))
+                    for s in _strings(axis.get("ticktext"))]
+    return strings
+
+
+def assert_shown_as_text(at) -> None:
+    for element in _elements(at._tree):
+        proto = getattr(element, "proto", None)
+        if getattr(proto, "allow_html", False):
+            assert not any(m in proto.body for m in MARKUP), f"user text rendered as HTML: {proto.body[:200]}"
+        assert element.type != "html" or not any(m in element.proto.body for m in MARKUP)
+    raw = [s for s in _chart_strings(at) if any(m in s for m in MARKUP)]
+    assert not raw, f"user text reaches a Plotly label as markup: {raw[:3]}"
+
+
+@pytest.fixture(scope="module", params=[p for p in TEXT_PAGES if (ROOT / p).exists()])
+def text_page(request):
+    return request.param, app_test(request.param)
+
+
+@pytest.mark.parametrize("name", [n for n in HOSTILE if n != "one long word"] + ["one megabyte"])
+def test_hostile_texts_keep_the_page_working_and_are_shown_as_text(text_page, name):
+    page, at = text_page
+    key = TEXT_PAGES[page]
+    hostile = "a" * 1_000_000 if name == "one megabyte" else HOSTILE[name]
+    typed = f"The bank raised its rates.\n{hostile}\nWe sat on the river bank."
+    at.text_area(key=key).set_value(typed).run()
+    assert not at.exception, at.exception[0].value if at.exception else ""
+    assert at.text_area(key=key).value == typed  # nothing the user typed is lost
+    assert at.get("plotly_chart"), "the page drew no figure"
+    assert_shown_as_text(at)
+    if name == "one megabyte":
+        assert any("max_chars_per_text" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("model_id", ["../../etc", "https://evil.example/model", "<script>alert(1)</script>",
+                                      "a" * 500, "/etc"])
+def test_hostile_model_ids_in_the_sidebar_are_refused_in_one_sentence(model_id):
+    at = app_test()
+    at.sidebar.text_input(key="sb_custom").set_value(model_id).run()
+    assert not at.exception
+    assert len(at.sidebar.error) == 1 and "Still showing all-MiniLM-L6-v2" in at.sidebar.error[0].value
+    assert at.sidebar.text_input(key="sb_custom").value == model_id
+    assert at.table[0].value.loc["model", "value"] == "all-MiniLM-L6-v2"
+    assert_shown_as_text(at)
+
+
+def test_a_pickle_checkpoint_folder_in_the_sidebar_is_refused_and_runs_nothing(tiny_bert_folder, tmp_path: Path):
+    from tests.core.test_hostile import _pickle_folder, _RunsCode
+
+    marker = tmp_path / "ran"
+    folder = _pickle_folder(tiny_bert_folder, tmp_path / "evil", {"weight": _RunsCode(marker)})
+    at = app_test()
+    at.sidebar.text_input(key="sb_custom").set_value(str(folder)).run()
+    assert not at.exception
+    assert "pickle checkpoint that would run code" in at.sidebar.error[0].value
+    assert not marker.exists()
