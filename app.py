@@ -8,6 +8,7 @@ st.set_page_config(page_title="Embedding Explorer", page_icon="🔎", layout="wi
 
 PAGES = [
     st.Page("views/home.py", title="Home", icon="🏠", default=True),
+    st.Page("views/layers.py", title="Layers", icon="🧅", url_path="layers"),
 ]
 
 navigation = st.navigation(PAGES)

@@ -64,15 +64,16 @@ def find_word(states: TokenStates, text: str) -> Word | None:
 
 
 def default_word(all_states: Sequence[TokenStates]) -> str | None:
-    """The first word of the first text (letters or digits in it) that every text contains."""
-    if not all_states:
-        return None
-    others = [{w.text.casefold() for w in words(s)} for s in all_states[1:]]
-    for word in words(all_states[0]):
-        key = word.text.casefold()
-        if any(ch.isalnum() for ch in key) and all(key in seen for seen in others):
-            return word.text
-    return None
+    """The word (with a letter or digit) found in the most texts, at least two; on a tie the one seen first,
+    reading the texts in order. So a word that every text shares wins whenever there is one."""
+    seen: dict[str, tuple[str, set[int]]] = {}
+    for index, states in enumerate(all_states):
+        for word in words(states):
+            key = word.text.casefold()
+            if any(ch.isalnum() for ch in key):
+                seen.setdefault(key, (word.text, set()))[1].add(index)
+    best = max(seen.values(), key=lambda item: len(item[1]), default=None)  # max keeps the first of equals
+    return best[0] if best is not None and len(best[1]) >= 2 else None
 
 
 def word_vectors(states: TokenStates, word: Word) -> np.ndarray:

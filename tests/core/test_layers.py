@@ -58,6 +58,8 @@ def test_words_skip_special_tokens_and_default_word_ignores_case_and_punctuation
     assert default_word(states) == "Bank"  # "," is shared too, but it is not a word with letters
     assert find_word(states[2], "bank") == Word("BANK", (1,))
     assert default_word(encode_tokens(minilm, ["a cat", "one dog"])) is None
+    # no word in all three: the one in most texts, so the text without it can be named
+    assert default_word(encode_tokens(minilm, ["Nothing here.", "A bank loan.", "Bank on it."])) == "bank"
     assert default_word([]) is None
 
 

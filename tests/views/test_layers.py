@@ -1,0 +1,117 @@
+import base64
+import json
+
+import numpy as np
+
+from tests.conftest import app_test
+
+PAGE = "views/layers.py"
+
+
+def chart(at, key: str) -> dict:
+    """The Plotly spec of the chart with widget key `key`."""
+    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")).proto.spec)
+
+
+def curves(at, key: str) -> dict[str, np.ndarray]:
+    """Line name -> y values of the pair curves (S1 · S2, …) of a layer chart."""
+    found = {}
+    for trace in chart(at, key)["data"]:
+        y = trace["y"]
+        if isinstance(y, dict):
+            y = np.frombuffer(base64.b64decode(y["bdata"]), dtype=y["dtype"])
+        if trace["name"].startswith("S"):
+            found[trace["name"]] = np.asarray(y, dtype=float)
+    return found
+
+
+def shown(pill) -> str:
+    return pill.formatted_values[0] if pill.value is not None else ""
+
+
+def pick(pill, token: str):
+    """Click the chip showing `token`; chips list the non-special tokens, so position = chip index + 1 ([CLS])."""
+    return pill.set_value(pill.options.index(token) + 1)
+
+
+def set_texts(at, *texts: str):
+    at.text_area(key="layers_texts").set_value("\n".join(texts)).run()
+    assert not at.exception
+    return at
+
+
+def test_opens_on_bank_in_three_senses_with_every_view():
+    at = app_test(PAGE)
+    assert not at.exception
+    assert [p.label for p in at.pills] == ["Sentence 1", "Sentence 2", "Sentence 3"]
+    assert [shown(p) for p in at.pills] == ["bank"] * 3
+    token = curves(at, "layers_token_drift")
+    assert list(token) == ["S1 · S2", "S1 · S3", "S2 · S3"]
+    for values in token.values():
+        assert len(values) == 7 and 0.9 < values[0] < 0.999 and values[3] < values[0] - 0.1
+    assert len(curves(at, "layers_sentence_drift")) == 3
+    for key in ("layers_alignment", "layers_att_head_fig", "layers_att_mean_fig", "layers_att_special",
+                "layers_agreement"):
+        assert chart(at, key)["data"]
+    assert not at.warning and not at.error
+
+
+def test_clicking_another_token_moves_the_curves_and_survives_a_page_switch():
+    at = app_test(PAGE)
+    before = curves(at, "layers_token_drift")["S1 · S2"]
+    pick(at.pills[0], "river").run()
+    assert not at.exception
+    after = curves(at, "layers_token_drift")["S1 · S2"]
+    assert after[0] < 0.7 < before[0]  # "river" against "bank" is no longer the same word
+    at.switch_page("views/home.py").run()
+    at.switch_page(PAGE).run()
+    assert shown(at.pills[0]) == "river"
+    np.testing.assert_allclose(curves(at, "layers_token_drift")["S1 · S2"], after, atol=1e-6)
+
+
+def test_a_sentence_without_the_token_is_named_and_the_others_still_plot():
+    at = set_texts(app_test(PAGE), "The bank by the river.", "A bank loan.", "Nothing to see here.")
+    assert at.pills[2].value is None
+    assert any("Sentence(s) 3 have no token chosen" in w.value for w in at.warning)
+    assert list(curves(at, "layers_token_drift")) == ["S1 · S2"]
+    assert len(curves(at, "layers_sentence_drift")) == 3
+    pick(at.pills[2], "nothing").run()
+    assert not at.warning
+    assert len(curves(at, "layers_token_drift")) == 3
+
+
+def test_one_sentence_only_keeps_alignment_and_attention():
+    at = set_texts(app_test(PAGE), "The bank by the river.")
+    assert any("add a second sentence" in i.value for i in at.info)
+    assert chart(at, "layers_alignment")["data"] and chart(at, "layers_att_head_fig")["data"]
+    at.radio(key="layers_agree_source").set_value("The sentences above").run()
+    assert any("at least 3 texts" in i.value for i in at.info)
+
+
+def test_empty_input_asks_for_sentences_and_too_many_are_cut_to_eight():
+    at = set_texts(app_test(PAGE), "")
+    assert "Type at least two sentences" in at.warning[0].value
+    at = set_texts(at, *[f"Sentence number {i} about a bank." for i in range(10)])
+    assert "uses the first 8 of the 10 lines" in at.warning[0].value
+    assert len(at.pills) == 8
+    assert len(curves(at, "layers_token_drift")) == 28
+
+
+def test_a_split_word_is_averaged_and_the_page_says_so():
+    at = set_texts(app_test(PAGE), "Tokenization is hard.", "Tokenization is easy.")
+    assert [shown(p) for p in at.pills] == ["token", "token"]
+    assert "split into 2 pieces" in at.info[0].value and "their mean" in at.info[0].value
+
+
+def test_three_layer_and_six_layer_models_and_switching_while_open():
+    at = app_test(PAGE)
+    assert len(curves(at, "layers_token_drift")["S1 · S2"]) == 7
+    at.sidebar.selectbox(key="sb_model").set_value("paraphrase-MiniLM-L3-v2").run()
+    assert not at.exception
+    assert len(curves(at, "layers_token_drift")["S1 · S2"]) == 4
+    assert len(chart(at, "layers_agreement")["data"][0]["x"]) == 4
+    assert at.slider(key="layers_att_layer").max == 3
+    at.sidebar.selectbox(key="sb_model").set_value("untrained-bert").run()
+    assert not at.exception
+    assert len(curves(at, "layers_token_drift")["S1 · S2"]) == 7
+    assert at.text_area(key="layers_texts").value.startswith("We had a picnic")
