@@ -25,7 +25,8 @@ def axis_labels(texts: Sequence[str], order: Sequence[int]) -> list[str]:
 
 
 def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *, zmin: float, zmax: float,
-             colorscale: str, value_name: str, title: str, height: int | None) -> go.Figure:
+             colorscale: str, value_name: str, title: str, height: int | None, compact: bool) -> go.Figure:
+    """Rows labelled "line. start of text", columns by line number; `compact`: numbers only, no cell values."""
     n = len(texts)
     order = list(range(n)) if order is None else list(order)
     z = np.asarray(z, dtype=float)[np.ix_(order, order)]
@@ -35,31 +36,34 @@ def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *
     custom[:, :, 0] = np.array(hover, dtype=object)[:, None]
     custom[:, :, 1] = np.array(hover, dtype=object)[None, :]
     positions = list(range(n))
-    labels = axis_labels(texts, order)
+    numbers = [str(i + 1) for i in order]
+    labels = numbers if compact else axis_labels(texts, order)
     step = max(1, math.ceil(n / LABELS_UP_TO))
-    ticks = dict(tickmode="array", tickvals=positions[::step], ticktext=labels[::step], showgrid=False)
+    ticks = dict(tickmode="array", tickvals=positions[::step], showgrid=False)
     figure = go.Figure(go.Heatmap(
         z=z, x=positions, y=positions, customdata=custom, zmin=zmin, zmax=zmax, colorscale=colorscale,
         colorbar=dict(title=dict(text=value_name, side="right")),
-        texttemplate="%{z:.2f}" if n <= VALUES_UP_TO else None,
+        texttemplate="%{z:.2f}" if n <= VALUES_UP_TO and not compact else None,
         hovertemplate="<b>row</b> %{customdata[0]}<br><b>column</b> %{customdata[1]}<br>"
                       + value_name + ": %{z:.3f}<extra></extra>",
     ))
-    size = height or int(min(900, max(320, 150 + 34 * n)))
+    size = height or int(min(900, max(320, 120 + 34 * n)))
     figure.update_layout(title=title or None, height=size, margin=dict(l=10, r=10, t=40 if title else 10, b=10))
-    figure.update_xaxes(**ticks, tickangle=-45, side="bottom", constrain="domain")
-    figure.update_yaxes(**ticks, autorange="reversed", scaleanchor="x", constrain="domain")
+    figure.update_xaxes(**ticks, ticktext=numbers[::step], tickangle=0, side="bottom")
+    figure.update_yaxes(**ticks, ticktext=labels[::step], autorange="reversed")
     return figure
 
 
 def similarity_heatmap(matrix: np.ndarray, texts: Sequence[str], *, metric: str = "cosine", fixed_range: bool = True,
-                       order: Sequence[int] | None = None, title: str = "", height: int | None = None) -> go.Figure:
+                       order: Sequence[int] | None = None, title: str = "", height: int | None = None,
+                       compact: bool = False) -> go.Figure:
     """Cosine / dot product (diverging, [-1, 1] when `fixed_range`) or Euclidean distance (fitted, sequential)."""
     values = np.asarray(matrix, dtype=float)
     if metric == "euclidean":
         high = float(values.max()) if values.size else 1.0
         return _heatmap(values, texts, order, zmin=0.0, zmax=high or 1.0, colorscale="Viridis_r",
-                        value_name="distance", title=title, height=height)
+                        value_name="distance", title=title, height=height,
+                        compact=compact)
     if fixed_range or not values.size:
         low, high = -1.0, 1.0
     else:
@@ -68,14 +72,14 @@ def similarity_heatmap(matrix: np.ndarray, texts: Sequence[str], *, metric: str 
             low, high = low - 0.5, high + 0.5
     name = "cosine" if metric == "cosine" else "dot"
     return _heatmap(values, texts, order, zmin=low, zmax=high, colorscale="RdBu_r", value_name=name, title=title,
-                    height=height)
+                    height=height, compact=compact)
 
 
 def difference_heatmap(difference: np.ndarray, texts: Sequence[str], *, order: Sequence[int] | None = None,
-                       title: str = "", height: int | None = None) -> go.Figure:
+                       title: str = "", height: int | None = None, compact: bool = False) -> go.Figure:
     """B − A, centred on zero: red where B finds a pair more similar than A, blue where less."""
     values = np.asarray(difference, dtype=float)
     span = float(np.abs(values).max()) if values.size else 0.0
     span = span or 1.0
     return _heatmap(values, texts, order, zmin=-span, zmax=span, colorscale="RdBu_r", value_name="B − A",
-                    title=title, height=height)
+                    title=title, height=height, compact=compact)

@@ -14,9 +14,16 @@ def test_cells_carry_the_matrix_values_and_full_texts_on_hover():
     assert (trace.zmin, trace.zmax) == (-1.0, 1.0)
     assert trace.customdata[2][0][0] == TEXTS[2]
     assert trace.customdata[0][2][1] == TEXTS[2]
-    labels = list(figure.layout.xaxis.ticktext)
+    labels = list(figure.layout.yaxis.ticktext)
     assert labels[:2] == ["1. alpha", "2. beta"]
     assert len(labels[2]) == len("3. ") + LABEL_CHARS and labels[2].endswith("…")
+    assert list(figure.layout.xaxis.ticktext) == ["1", "2", "3"]
+
+
+def test_compact_heatmap_labels_rows_by_number_only_and_hides_values():
+    figure = similarity_heatmap(MATRIX, TEXTS, compact=True, order=[1, 0, 2])
+    assert list(figure.layout.yaxis.ticktext) == ["2", "1", "3"]
+    assert figure.data[0].texttemplate is None
 
 
 def test_order_permutes_rows_columns_and_keeps_line_numbers():
@@ -40,8 +47,9 @@ def test_two_hundred_texts_thin_labels_and_hide_values():
     figure = similarity_heatmap(matrix, [f"text number {i} " * 50 for i in range(n)])
     trace = figure.data[0]
     assert trace.texttemplate is None
-    assert len(figure.layout.xaxis.ticktext) <= LABELS_UP_TO
-    assert list(figure.layout.xaxis.tickvals)[:2] == [0, 5]
+    assert len(figure.layout.yaxis.ticktext) <= LABELS_UP_TO
+    assert list(figure.layout.yaxis.tickvals)[:2] == [0, 5]
+    assert list(figure.layout.xaxis.ticktext)[:2] == ["1", "6"]
     assert max(len(cell) for cell in trace.customdata[0][:, 0]) <= 60
     assert figure.layout.height <= 900
 

@@ -1,0 +1,145 @@
+import base64
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from core.examples import EXAMPLES
+from tests.conftest import app_test
+
+PAGE = "views/similarity.py"
+
+
+def _decoded(value):
+    """Plotly's JSON with its typed arrays ({"bdata", "dtype", "shape"}) turned back into numpy arrays."""
+    if isinstance(value, dict) and "bdata" in value:
+        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        return array.reshape([int(n) for n in str(value.get("shape", len(array))).split(",")])
+    if isinstance(value, dict):
+        return {key: _decoded(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_decoded(item) for item in value]
+    return value
+
+
+def _charts(at) -> list[go.Figure]:
+    return [go.Figure(_decoded(json.loads(chart.proto.spec))) for chart in at.get("plotly_chart")]
+
+
+def _metrics(at) -> dict[str, str]:
+    return {metric.label: metric.value for metric in at.metric}
+
+
+def _texts(at, text: str):
+    at.text_area(key="sim_texts").set_value(text).run()
+    assert not at.exception
+    return at
+
+
+@pytest.fixture(scope="module")
+def page():
+    return app_test(PAGE)
+
+
+def test_opens_on_paraphrase_clusters_with_the_untrained_baseline():
+    at = app_test(PAGE)
+    assert not at.exception and not at.error
+    main, untrained = _charts(at)
+    z = main.data[0].z
+    assert z.shape == (9, 9) and z[0][0] == pytest.approx(1.0, abs=1e-5)
+    assert main.data[0].zmin == -1 and main.data[0].texttemplate == "%{z:.2f}"
+    assert untrained.data[0].z.shape == (9, 9)
+    metrics = _metrics(at)
+    assert float(metrics["Mean off-diagonal cosine"]) < 0.4 < 0.9 < float(metrics["Same texts, untrained BERT"])
+    assert len(at.get("download_button")) == 2
+
+
+def test_empty_one_and_duplicate_texts(page):
+    at = _texts(page, "   \n\n")
+    assert "no texts yet" in at.info[0].value
+    assert not at.get("plotly_chart")
+    at = _texts(page, "Only one sentence.")
+    assert "1 × 1 matrix" in at.info[0].value
+    assert _charts(at)[0].data[0].z.shape == (1, 1)
+    assert _metrics(at)["Mean off-diagonal cosine"] == "—"
+    at = _texts(page, "A cat.\nA dog.\nA cat.")
+    assert "Texts 1, 3 are identical" in at.info[0].value
+    assert _charts(at)[0].data[0].z[0][2] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_two_hundred_texts_stay_readable_and_more_are_cut_to_the_limit(page):
+    texts = [f"Sentence {i} talks about subject {i % 7} in its own words." for i in range(201)]
+    at = _texts(page, "\n".join(texts))
+    assert "limit (max_texts) is 200" in at.warning[0].value
+    figure = _charts(at)[0]
+    assert figure.data[0].z.shape == (200, 200)
+    assert figure.data[0].texttemplate is None
+    assert len(figure.layout.yaxis.ticktext) <= 40
+
+
+def test_a_twenty_thousand_character_text_is_truncated_and_flagged(page):
+    long = "word " * 3999 + "words"
+    assert len(long) == 20_000
+    at = _texts(page, f"A short sentence.\n{long}")
+    warnings = " ".join(w.value for w in at.warning)
+    assert "cut at that limit" in warnings and "Cut by all-MiniLM-L6-v2: text 2" in warnings
+    at = _texts(page, f"A short sentence.\n{long}!")
+    assert "Text(s) 2 exceed the limit (max_chars_per_text) of 20,000" in at.warning[0].value
+
+
+def test_example_picker_clustering_and_measures(page):
+    at = page
+    at.selectbox(key="sim_example").set_value("Synonyms against antonyms (same frame)").run()
+    assert at.text_area(key="sim_texts").value.splitlines() == EXAMPLES["Synonyms against antonyms (same frame)"]
+    at.selectbox(key="sim_example").set_value("Paraphrase clusters (3 × 3 questions)").run()
+    at.text_area(key="sim_texts").set_value("\n".join(EXAMPLES["Paraphrase clusters (3 × 3 questions)"][i]
+                                                     for i in (0, 3, 6, 1, 4, 7, 2, 5, 8))).run()
+    at.toggle(key="sim_cluster").set_value(True).run()
+    labels = _charts(at)[0].layout.yaxis.ticktext
+    blocks = [{(int(label.split(".")[0]) - 1) % 3 for label in labels[k:k + 3]} for k in (0, 3, 6)]
+    assert all(len(block) == 1 for block in blocks), labels
+    at.radio(key="sim_metric").set_value("euclidean").run()
+    trace = _charts(at)[0].data[0]
+    assert trace.zmin == 0 and trace.z[0][0] == pytest.approx(0.0, abs=1e-3)
+    assert "Mean off-diagonal distance" in _metrics(at)
+    at.radio(key="sim_metric").set_value("cosine").run()
+    at.toggle(key="sim_cluster").set_value(False).run()
+
+
+def test_texts_survive_a_model_switch_and_a_page_switch():
+    at = app_test(PAGE)
+    _texts(at, "My own first text.\nMy own second text.")
+    at.sidebar.selectbox(key="sb_model").set_value("paraphrase-MiniLM-L3-v2").run()
+    assert not at.exception
+    assert at.text_area(key="sim_texts").value == "My own first text.\nMy own second text."
+    assert _charts(at)[0].layout.title.text.startswith("paraphrase-MiniLM-L3-v2")
+    at.sidebar.slider(key="sb_layer").set_value(1).run()
+    assert not at.exception
+    assert "layer 1" in _charts(at)[0].layout.title.text
+    at.switch_page("views/home.py").run()
+    at.switch_page(PAGE).run()
+    assert at.text_area(key="sim_texts").value == "My own first text.\nMy own second text."
+
+
+def test_compare_mode_shows_both_configurations_their_difference_and_moved_pairs():
+    at = app_test(PAGE)
+    at.toggle(key="sim_compare").set_value(True).run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="sim_b_model").value == "paraphrase-MiniLM-L3-v2"
+    assert at.slider(key="sim_b_layer").value == 3
+    charts = {chart.layout.title.text: chart for chart in _charts(at)}
+    assert list(charts) == ["untrained BERT", "A: all-MiniLM-L6-v2 · default pooling · layer 6 (last)",
+                            "B: paraphrase-MiniLM-L3-v2 · default pooling · layer 3 (last)", "B − A"]
+    a, b, diff = (chart.data[0].z for chart in list(charts.values())[1:])
+    assert diff[0][1] == pytest.approx(b[0][1] - a[0][1], abs=1e-9)
+    moved = at.dataframe[0].value
+    assert len(moved) == 15
+    assert moved["change (B − A)"].abs().is_monotonic_decreasing
+    at.selectbox(key="sim_b_model").set_value("all-MiniLM-L6-v2").run()
+    assert at.slider(key="sim_b_layer").value == 6
+    at.slider(key="sim_b_layer").set_value(0).run()
+    at.selectbox(key="sim_b_model").set_value("paraphrase-MiniLM-L3-v2").run()
+    assert not at.exception
+    assert at.slider(key="sim_b_layer").value == 0
+    assert "B: paraphrase-MiniLM-L3-v2 · default pooling · layer 0" in [c.layout.title.text for c in _charts(at)]

@@ -1,0 +1,240 @@
+"""Similarity page: a text × text heatmap of the sidebar's configuration, an untrained baseline, compare mode."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numpy as np
+import streamlit as st
+
+from core.config import load_config
+from core.encoder import Embeddings, encode_with
+from core.examples import EXAMPLES, PARAPHRASE_CLUSTERS
+from core.models import DEFAULT_MODEL_ID, L3_ID, UNTRAINED_ID, LoadedModel
+from core.plots.heatmap import difference_heatmap, similarity_heatmap
+from core.settings import POOLINGS, Settings
+from core.similarity import (METRICS, Metric, cluster_order, duplicate_groups, limit_problems, matrix_frame,
+                             mean_off_diagonal, moved_pairs, similarity_matrix, split_lines)
+from ui.downloads import csv_download
+from ui.models import cached_catalog, cached_model
+from ui.persist import kept
+from ui.sidebar import active
+
+RANGES = {"fixed": "fixed [−1, 1]", "fitted": "fitted to the data"}
+CAPTIONS = {
+    "cosine": "Each cell is the cosine similarity of two texts' vectors (1 = same direction, 0 = unrelated); "
+              "red is close, blue is far. Hover a cell for both texts; labels are numbered by input line.",
+    "dot": "Each cell is the dot product of two texts' vectors (cosine × both lengths, so long vectors score "
+           "higher); red is high. Hover a cell for both texts; labels are numbered by input line.",
+    "euclidean": "Each cell is the Euclidean distance between two texts' vectors (0 = identical); dark is close, "
+                 "light is far. Hover a cell for both texts; labels are numbered by input line.",
+}
+
+
+def _load_example() -> None:
+    text = "\n".join(EXAMPLES[st.session_state.sim_example])
+    st.session_state.sim_texts = text
+    st.session_state._kept_sim_texts = text
+
+
+def _describe(settings: Settings, model: LoadedModel) -> str:
+    layer = settings.layer if settings.layer is not None else model.num_layers
+    last = " (last)" if layer == model.num_layers else ""
+    return f"{model.model_id} · {settings.pooling} pooling · layer {layer}{last}"
+
+
+def _encode(model: LoadedModel, texts: Sequence[str], settings: Settings) -> Embeddings:
+    """Encode with a progress bar (counts and time left) that appears only when there is work to do."""
+    start = time.perf_counter()
+    slot = st.empty()
+
+    def progress(done: int, total: int) -> None:
+        left = (time.perf_counter() - start) / done * (total - done)
+        slot.progress(done / total, text=f"Encoding with {model.model_id}: {done}/{total} texts, "
+                                         f"about {left:.0f} s left")
+
+    embeddings = encode_with(model, texts, settings, progress=progress)
+    slot.empty()
+    return embeddings
+
+
+def _notices(embeddings: Embeddings, texts: Sequence[str], model: LoadedModel) -> None:
+    for notice in embeddings.notices:
+        st.warning(notice)
+    if embeddings.truncated:
+        named = ", ".join(f"{i + 1} (“{texts[i][:30]}…”)" for i in embeddings.truncated[:5])
+        st.warning(f"Cut by {model.model_id}: text {named}. Only their first tokens count; split long texts "
+                   "into shorter ones to compare all of them.")
+
+
+def _value_text(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def _mean_label(metric: Metric) -> str:
+    return "Mean off-diagonal distance" if metric == "euclidean" else f"Mean off-diagonal {metric}"
+
+
+def _heatmap(matrix: np.ndarray, texts: Sequence[str], metric: Metric, fixed: bool, order: list[int] | None,
+             key: str, title: str = "", height: int | None = None, compact: bool = False) -> None:
+    figure = similarity_heatmap(matrix, texts, metric=metric, fixed_range=fixed, order=order, title=title,
+                                height=height, compact=compact)
+    st.plotly_chart(figure, key=key)
+
+
+def _baseline(texts: Sequence[str], settings: Settings, model: LoadedModel, metric: Metric, fixed: bool,
+              order: list[int] | None) -> float | None:
+    """The same texts under untrained BERT, so the reader sees what "high" means without training."""
+    if model.entry.untrained:
+        st.caption("The sidebar model is the untrained baseline itself: random weights, no training.")
+        return None
+    untrained = cached_model(UNTRAINED_ID, settings.device)
+    layer = settings.layer if settings.layer is None or settings.layer <= untrained.num_layers else None
+    base = _encode(untrained, texts, settings.with_(model_id=UNTRAINED_ID, layer=layer))
+    matrix = similarity_matrix(base.vectors, metric)
+    mean = mean_off_diagonal(matrix)
+    st.metric("Same texts, untrained BERT", _value_text(mean), help=_mean_label(metric) + " under random weights.")
+    _heatmap(matrix, texts, metric, fixed, order, key="sim_untrained_heatmap", title="untrained BERT", height=320,
+             compact=True)
+    st.caption("The same texts under random weights: untrained encoders find almost everything similar, so a "
+               "pair only counts as close when it stands out from this model's own mean.")
+    csv_download(matrix_frame(matrix, texts, order), "similarity-untrained.csv", key="sim_untrained_csv")
+    return mean
+
+
+def _clamp_layer(key: str, last: int) -> None:
+    """Keep B's layer inside B's model; "the last layer" stays the last when B changes depth."""
+    ss = st.session_state
+    shadow = f"_kept_{key}"
+    current = ss.get(key, ss.get(shadow))
+    previous_last = ss.get("_sim_b_last", last)
+    if current is None or current > last or (current == previous_last != last):
+        ss[key] = ss[shadow] = last
+    ss._sim_b_last = last
+
+
+def _configuration_b(settings: Settings) -> tuple[Settings, LoadedModel] | None:
+    """Model / pooling / layer B, chosen on the page; None (with the reason shown) when B cannot load."""
+    available = [entry.id for entry, avail in cached_catalog() if avail.available]
+    default = L3_ID if settings.model_id != L3_ID and L3_ID in available else DEFAULT_MODEL_ID
+    if st.session_state.get("sim_b_model") not in (None, *available):
+        st.session_state.sim_b_model = st.session_state._kept_sim_b_model = default
+    left, middle, right = st.columns(3)
+    with left:
+        model_id = kept(st.selectbox, "Model B", key="sim_b_model", default=default, options=available)
+    with middle:
+        pooling = kept(st.selectbox, "Pooling B", key="sim_b_pooling", default="default", options=POOLINGS)
+    try:
+        model = cached_model(model_id, settings.device)
+    except Exception as err:  # any load failure must leave the page usable
+        st.error(f"Could not load {model_id} for configuration B: {err} Pick another model B.")
+        return None
+    _clamp_layer("sim_b_layer", model.num_layers)
+    with right:
+        layer = kept(st.slider, "Layer B", key="sim_b_layer", default=model.num_layers, min_value=0,
+                     max_value=model.num_layers, help="0 is the embedding layer.")
+    b = Settings(model_id=model.model_id, pooling=pooling, layer=None if layer == model.num_layers else layer,
+                 normalize=settings.normalize, max_length=settings.max_length, device=settings.device)
+    return b, model
+
+
+def _single(texts: Sequence[str], settings: Settings, model: LoadedModel, matrix: np.ndarray, metric: Metric,
+            fixed: bool, order: list[int] | None) -> None:
+    main, side = st.columns([3, 1])
+    with main:
+        _heatmap(matrix, texts, metric, fixed, order, key="sim_heatmap", title=_describe(settings, model))
+        st.caption(CAPTIONS[metric] + (" Rows are reordered by hierarchical clustering so that groups show as "
+                                       "blocks on the diagonal." if order else ""))
+        csv_download(matrix_frame(matrix, texts, order), "similarity.csv", key="sim_csv")
+    with side:
+        st.metric(_mean_label(metric), _value_text(mean_off_diagonal(matrix)),
+                  help="The average over all pairs of different texts: this model's idea of 'typical'.")
+        _baseline(texts, settings, model, metric, fixed, order)
+
+
+def _compare(texts: Sequence[str], settings: Settings, model: LoadedModel, matrix: np.ndarray, metric: Metric,
+             fixed: bool, order: list[int] | None) -> None:
+    chosen = _configuration_b(settings)
+    if chosen is None:
+        return
+    b_settings, b_model = chosen
+    b_embeddings = _encode(b_model, texts, b_settings)
+    _notices(b_embeddings, texts, b_model)
+    b_matrix = similarity_matrix(b_embeddings.vectors, metric)
+    a_mean, b_mean = mean_off_diagonal(matrix), mean_off_diagonal(b_matrix)
+    one, two, three = st.columns(3)
+    one.metric(f"{_mean_label(metric)}, A", _value_text(a_mean))
+    two.metric(f"{_mean_label(metric)}, B", _value_text(b_mean),
+               delta=None if a_mean is None else f"{b_mean - a_mean:+.3f}")
+    with three:
+        with st.expander("Untrained BERT baseline"):
+            _baseline(texts, settings, model, metric, fixed, order)
+    left, right = st.columns(2)
+    with left:
+        _heatmap(matrix, texts, metric, fixed, order, key="sim_heatmap", title="A: " + _describe(settings, model))
+        csv_download(matrix_frame(matrix, texts, order), "similarity-a.csv", key="sim_csv")
+    with right:
+        _heatmap(b_matrix, texts, metric, fixed, order, key="sim_b_heatmap",
+                 title="B: " + _describe(b_settings, b_model))
+        csv_download(matrix_frame(b_matrix, texts, order), "similarity-b.csv", key="sim_b_csv")
+    st.caption(CAPTIONS[metric] + " Both heatmaps use the same row order, so cells line up.")
+    difference = b_matrix - matrix
+    left, right = st.columns(2)
+    with left:
+        st.plotly_chart(difference_heatmap(difference, texts, order=order, title="B − A"), key="sim_diff_heatmap")
+        st.caption("Each cell is B's value minus A's for that pair: red where B scores the pair higher, blue "
+                   "where lower, white where they agree.")
+        csv_download(matrix_frame(difference, texts, order), "similarity-difference.csv", key="sim_diff_csv")
+    with right:
+        moved = moved_pairs(texts, matrix, b_matrix, top=15)
+        st.markdown("**Pairs that moved most**")
+        st.dataframe(moved, hide_index=True, column_config={
+            name: st.column_config.NumberColumn(format="%.3f") for name in ("A", "B", "change (B − A)")})
+        st.caption("The pairs whose value changed most from A to B, largest change first: the ones a fine-tuned "
+                   "or different model judges differently.")
+        csv_download(moved, "pairs-moved.csv", index=False, key="sim_moved_csv")
+
+
+def main() -> None:
+    settings, model = active()
+    config = load_config()
+    st.title("Similarity")
+    st.caption("How close does the model find each pair of texts? Type texts one per line or pick an example; "
+               "the sidebar chooses the model, pooling and layer.")
+    inputs, controls = st.columns([3, 2])
+    with controls:
+        kept(st.selectbox, "Example set", key="sim_example", default=PARAPHRASE_CLUSTERS, options=list(EXAMPLES),
+             on_change=_load_example, help="Replaces the texts with a built-in set.")
+        metric: Metric = kept(st.radio, "Measure", key="sim_metric", default="cosine", options=list(METRICS),
+                              format_func=METRICS.get, horizontal=True)
+        reorder = kept(st.toggle, "Group similar texts (hierarchical clustering)", key="sim_cluster", default=False)
+        fixed = kept(st.radio, "Colour range", key="sim_range", default="fixed", options=list(RANGES),
+                     format_func=RANGES.get, horizontal=True,
+                     help="Euclidean distance is always fitted: it has no fixed scale.") == "fixed"
+        compare = kept(st.toggle, "Compare with a second configuration (B)", key="sim_compare", default=False)
+    with inputs:
+        raw = kept(st.text_area, "Texts, one per line", key="sim_texts",
+                   default="\n".join(EXAMPLES[PARAPHRASE_CLUSTERS]), height=230)
+    texts, problems = limit_problems(split_lines(raw), config)
+    for problem in problems:
+        st.warning(problem)
+    if not texts:
+        st.info("There are no texts yet: type at least two, one per line, or pick an example set.")
+        return
+    if len(texts) == 1:
+        st.info("One text gives a 1 × 1 matrix: its similarity with itself. Add a second line to compare.")
+    for group in duplicate_groups(texts):
+        st.info(f"Texts {', '.join(str(i + 1) for i in group)} are identical, so their similarity is 1 "
+                "(distance 0) by construction.")
+    embeddings = _encode(model, texts, settings)
+    _notices(embeddings, texts, model)
+    matrix = similarity_matrix(embeddings.vectors, metric)
+    order = cluster_order(embeddings.vectors, metric) if reorder else None
+    if compare:
+        _compare(texts, settings, model, matrix, metric, fixed, order)
+    else:
+        _single(texts, settings, model, matrix, metric, fixed, order)
+
+
+main()
