@@ -15,7 +15,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.browser.harness import VIEWPORT, fill, launch_chromium, start_server, wait_for_idle  # noqa: E402
+from tests.browser.harness import VIEWPORT, fill, launch_chromium, shoot, start_server, wait_for_idle  # noqa: E402
 
 
 def main() -> int:
@@ -42,7 +42,7 @@ def main() -> int:
             for text in args.click:
                 page.get_by_text(text, exact=True).first.click()
                 wait_for_idle(page, args.wait)
-            page.screenshot(path=str(args.output), full_page=True)
+            shoot(page, args.output)
             browser.close()
     finally:
         server.stop()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.harness import CHART, CHROMIUM, EXCEPTION, ROOT, VIEWPORT, launch_chromium, start_server, \
-    wait_for_idle
+from tests.browser.harness import CHART, CHROMIUM, EXCEPTION, ROOT, VIEWPORT, launch_chromium, shoot, \
+    start_server, wait_for_idle
 
 SHOTS = ROOT / "screenshots" / "browser"
 
@@ -63,5 +63,5 @@ def check_and_shoot(page, name: str, *, chart: bool = True) -> Path:
         assert page.locator(CHART).count() > 0
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    shoot(page, path)
     return path

@@ -122,3 +122,13 @@ def choose(page, label: str, option: str) -> None:
     """Pick `option` in the select box labelled `label`."""
     page.get_by_label(label).first.click()
     page.get_by_role("option", name=option).first.click()
+
+
+def shoot(page, path: Path) -> None:
+    """A screenshot of the whole page: Streamlit scrolls inside its main area, so the window grows to fit it."""
+    height = page.evaluate("() => document.querySelector(\"[data-testid='stMain']\")?.scrollHeight ?? 0")
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(int(height), 8000))})
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(size)
