@@ -8,7 +8,9 @@ st.set_page_config(page_title="Embedding Explorer", page_icon="🔎", layout="wi
 
 PAGES = [
     st.Page("views/home.py", title="Home", icon="🏠", default=True),
+    st.Page("views/similarity.py", title="Similarity", icon="🟥", url_path="similarity"),
     st.Page("views/layers.py", title="Layers", icon="🧅", url_path="layers"),
+    st.Page("views/model.py", title="Model", icon="🧩", url_path="model"),
 ]
 
 navigation = st.navigation(PAGES)

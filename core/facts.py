@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import torch
 
 from core.models import LoadedModel
@@ -34,8 +35,14 @@ def model_facts(model: LoadedModel) -> dict[str, object]:
     }
 
 
-def parameter_breakdown(model: LoadedModel) -> list[tuple[str, int]]:
-    """(module, parameters) for the embeddings, each transformer layer, the pooler, and any Dense head.
+def facts_frame(facts: dict[str, object]) -> pd.DataFrame:
+    """The facts as a one-column table of display strings (integers with thousands separators)."""
+    values = [f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v) for v in facts.values()]
+    return pd.DataFrame({"value": values}, index=pd.Index(list(facts), name="fact"))
+
+
+def parameter_breakdown(model: LoadedModel) -> pd.DataFrame:
+    """Parameters and share of the total for the embeddings, each transformer layer, the pooler, any Dense head.
 
     The rows add up to the whole network (plus the Dense head); a module holding a list of layers is
     split into one row per layer.
@@ -56,7 +63,9 @@ def parameter_breakdown(model: LoadedModel) -> list[tuple[str, int]]:
         rows.append(("network (top level)", loose))
     if model.dense is not None:
         rows.append(("Dense head (sentence-transformers)", count_parameters(model.dense)))
-    return rows
+    table = pd.DataFrame(rows, columns=["module", "parameters"])
+    table["share"] = table["parameters"] / table["parameters"].sum()
+    return table
 
 
 def sentence_transformers_modules(model: LoadedModel) -> list[dict[str, object]]:

@@ -1,3 +1,5 @@
+import pytest
+
 from core.facts import count_parameters, parameter_breakdown, sentence_transformers_modules
 from core.tokenizer_view import special_tokens, tokenize_text, unknown_spans
 
@@ -33,7 +35,9 @@ def test_special_tokens_have_roles_and_ids(minilm):
 
 
 def test_parameter_breakdown_adds_up_to_the_network(minilm):
-    rows = dict(parameter_breakdown(minilm))
+    table = parameter_breakdown(minilm)
+    rows = dict(zip(table["module"], table["parameters"]))
+    assert table["share"].sum() == pytest.approx(1.0) and round(table["share"].iloc[0], 3) == 0.525
     assert list(rows) == ["embeddings", *(f"layer {i}" for i in range(1, 7)), "pooler"]
     assert sum(rows.values()) == count_parameters(minilm.network) == 22_713_216
     # word (30522) + position (512) + type (2) embeddings of 384 dims, plus a LayerNorm

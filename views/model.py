@@ -1,0 +1,102 @@
+"""Model page: architecture facts, parameters per module, sentence-transformers modules, tokenizer playground."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core.config import load_config
+from core.facts import facts_frame, model_facts, parameter_breakdown, sentence_transformers_modules
+from core.tokenizer_view import special_tokens, tokenize_text, unknown_spans
+from ui.downloads import csv_download
+from ui.persist import kept
+from ui.sidebar import active
+
+SAMPLE = "Tokenizers split unbelievably rare words; naïve café 🤖 and 東京 show what happens to the rest."
+
+
+def architecture(model) -> None:
+    st.header("Architecture")
+    facts, parameters = st.columns([2, 3])
+    with facts:
+        table = facts_frame(model_facts(model))
+        st.table(table)
+        st.caption("What the loaded network is: depth, widths, heads, positions, vocabulary and pooling.")
+        csv_download(table, f"{model.model_id}-facts.csv", key="model_facts_csv")
+    with parameters:
+        breakdown = parameter_breakdown(model)
+        st.dataframe(breakdown, hide_index=True, column_config={
+            "parameters": st.column_config.NumberColumn(format="localized"),
+            "share": st.column_config.ProgressColumn(format="percent", min_value=0.0, max_value=1.0)})
+        st.caption(f"Parameters per module ({breakdown['parameters'].sum():,} in all): the bar is each module's "
+                   "share. The word-embedding table is often the largest part of a small encoder; the pooler is "
+                   "not used by sentence pooling.")
+        csv_download(breakdown, f"{model.model_id}-parameters.csv", index=False, key="model_params_csv")
+    modules = sentence_transformers_modules(model)
+    st.subheader("Sentence-transformers modules")
+    if modules:
+        st.dataframe(pd.DataFrame(modules), hide_index=True)
+        st.caption("The pipeline from the folder's modules.json, in order: the transformer, then how its token "
+                   "vectors become one sentence vector.")
+    else:
+        st.caption("This model has no modules.json: it is a plain transformer checkpoint, so the app pools its "
+                   "token vectors itself (mean by default).")
+
+
+def playground(model, max_length: int) -> None:
+    st.header("Tokenizer playground")
+    config = load_config()
+    text = kept(st.text_area, "Text to tokenize", key="model_text", default=SAMPLE, height=100)
+    if len(text) > config.max_chars_per_text:
+        st.warning(f"The text has {len(text):,} characters; the limit (max_chars_per_text) is "
+                   f"{config.max_chars_per_text:,}, so only the start is tokenized. Shorten the text, or raise "
+                   "max_chars_per_text in explorer.toml.")
+        text = text[:config.max_chars_per_text]
+    if not text.strip():
+        st.info("Type a text above to see how the tokenizer splits it.")
+        return
+    tokenizer = model.tokenizer
+    tokenized = tokenize_text(tokenizer, text, max_length)
+    table = tokenized.table
+    count, vocab, limit = st.columns(3)
+    count.metric("Tokens", len(table), help="Including the special tokens.")
+    vocab.metric("Vocabulary size", f"{len(tokenizer):,}")
+    limit.metric("Max length (sidebar)", max_length)
+    if tokenized.truncated:
+        st.warning(f"The text is longer than {max_length} tokens; the model sees only the first {max_length} "
+                   "(shown below). Raise the max length in the sidebar, up to the model's maximum positions.")
+    st.dataframe(table, column_config={"special": st.column_config.CheckboxColumn()})
+    st.caption("One row per token: the piece the model sees (## marks a word continued), its vocabulary id, "
+               "attention mask (1 = attended), token type id (which text of a pair), and the character span of "
+               "the typed text it came from.")
+    csv_download(table, "tokens.csv", key="model_tokens_csv")
+    st.markdown("**Decoded from the ids**")
+    st.code(tokenized.decoded, language=None, wrap_lines=True)
+    if tokenized.normalized is not None and tokenized.normalized != text:
+        st.markdown("**After the tokenizer's normaliser** (before splitting)")
+        st.code(tokenized.normalized, language=None, wrap_lines=True)
+    unknown = unknown_spans(tokenized, tokenizer.unk_token)
+    st.subheader("Unknown characters")
+    if unknown:
+        st.write(f"{len(unknown)} piece(s) of this text are not in the vocabulary and became "
+                 f"{tokenizer.unk_token} (id {tokenizer.unk_token_id}); the model cannot tell them apart:")
+        st.code(" · ".join(unknown), language=None)
+    else:
+        st.write("Every character of this text is in the vocabulary (try an emoji or a rare script).")
+    st.caption("A WordPiece vocabulary spells most words from pieces; only characters it has never seen become "
+               "the unknown token. An uncased model lowercases and strips accents first, so 'Café' and "
+               "'cafe' are the same tokens.")
+    st.subheader("Special tokens")
+    specials = special_tokens(tokenizer)
+    st.dataframe(specials, hide_index=True)
+    st.caption("Tokens the tokenizer adds or uses for structure, with their ids and what each is for.")
+    csv_download(specials, "special-tokens.csv", index=False, key="model_specials_csv")
+
+
+settings, model = active()
+st.title(f"Model: {model.model_id}")
+st.caption(model.entry.description)
+if model.entry.untrained:
+    st.warning("This model has random weights: the same architecture as MiniLM-L6, without any training.")
+architecture(model)
+playground(model, settings.max_length or model.max_length)
