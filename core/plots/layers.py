@@ -21,16 +21,18 @@ def pair_colour(index: int) -> str:
 
 
 def layer_curves(curves: np.ndarray, labels: Sequence[str], hovers: Sequence[str], colours: Sequence[str], *,
-                 y_title: str, band: Band | None = None, band_label: str = "random token pairs (mean ± 1 sd)") -> go.Figure:
+                 y_title: str, band: Band | None = None) -> go.Figure:
     """One line per row of `curves` (rows, layers + 1) across layers 0 … L, with an optional grey band."""
     layers = list(range(curves.shape[1]))
     fig = go.Figure()
     if band is not None:
-        fig.add_trace(go.Scatter(x=layers + layers[::-1], y=list(band.mean + band.std) + list((band.mean - band.std)[::-1]),
-                                 fill="toself", fillcolor=BAND_COLOUR, mode="lines", line={"width": 0}, hoverinfo="skip",
-                                 name=band_label))
+        outline = list(band.mean + band.std) + list((band.mean - band.std)[::-1])
+        fig.add_trace(go.Scatter(x=layers + layers[::-1], y=outline, fill="toself", fillcolor=BAND_COLOUR,
+                                 mode="lines", line={"width": 0}, hoverinfo="skip",
+                                 name="random token pairs (mean ± 1 sd)"))
         fig.add_trace(go.Scatter(x=layers, y=band.mean, mode="lines", line={"color": "grey", "dash": "dot"},
-                                 name="random pairs, mean", hovertemplate="layer %{x}: %{y:.3f}<extra>random pairs</extra>"))
+                                 name="random pairs, mean",
+                                 hovertemplate="layer %{x}: %{y:.3f}<extra>random pairs</extra>"))
     for row, label, hover, colour in zip(curves, labels, hovers, colours):
         fig.add_trace(go.Scatter(x=layers, y=row, mode="lines+markers", name=label, line={"color": colour},
                                  text=[_escape(hover)] * len(layers),

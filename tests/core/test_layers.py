@@ -68,9 +68,10 @@ def test_baseline_band_uses_that_layers_tokens_only():
     layer0 = {"a1": [1, 0], "a2": [0, 1], "b1": [1, 1]}
     layer1 = {"a1": [1, 0], "a2": [-1, 0], "b1": [1, 0]}
     cls_sep = [5, 5]
-    a = fake_states("xy", ["[CLS]", "x", "y", "[SEP]"],
-                    np.array([[cls_sep, layer0["a1"], layer0["a2"], cls_sep], [cls_sep, layer1["a1"], layer1["a2"], cls_sep]]))
-    b = fake_states("z", ["[CLS]", "z", "[SEP]"], np.array([[cls_sep, layer0["b1"], cls_sep], [cls_sep, layer1["b1"], cls_sep]]))
+    a = fake_states("xy", ["[CLS]", "x", "y", "[SEP]"], np.array([[cls_sep, layer0["a1"], layer0["a2"], cls_sep],
+                                                                   [cls_sep, layer1["a1"], layer1["a2"], cls_sep]]))
+    b = fake_states("z", ["[CLS]", "z", "[SEP]"], np.array([[cls_sep, layer0["b1"], cls_sep],
+                                                           [cls_sep, layer1["b1"], cls_sep]]))
     band = baseline_band([a, b])
     assert band.pairs == 2
     at0 = [cos(layer0["a1"], layer0["b1"]), cos(layer0["a2"], layer0["b1"])]  # both 1/sqrt(2)

@@ -34,6 +34,14 @@ def pick(pill, token: str):
     return pill.set_value(pill.options.index(token) + 1)
 
 
+def open_tab(at, label: str):
+    """Tabs run lazily: only the open one computes its figures."""
+    at.session_state["layers_tab"] = label
+    at.run()
+    assert not at.exception
+    return at
+
+
 def set_texts(at, *texts: str):
     at.text_area(key="layers_texts").set_value("\n".join(texts)).run()
     assert not at.exception
@@ -50,9 +58,14 @@ def test_opens_on_bank_in_three_senses_with_every_view():
     for values in token.values():
         assert len(values) == 7 and 0.9 < values[0] < 0.999 and values[3] < values[0] - 0.1
     assert len(curves(at, "layers_sentence_drift")) == 3
-    for key in ("layers_alignment", "layers_att_head_fig", "layers_att_mean_fig", "layers_att_special",
-                "layers_agreement"):
-        assert chart(at, key)["data"]
+    assert len(at.get("plotly_chart")) == 2  # the other tabs wait until opened
+    for tab, keys in [("Token alignment", ["layers_alignment"]),
+                      ("Attention", ["layers_att_head_fig", "layers_att_mean_fig", "layers_att_special"]),
+                      ("Layer agreement", ["layers_agreement"])]:
+        open_tab(at, tab)
+        for key in keys:
+            assert chart(at, key)["data"]
+    assert chart(at, "layers_agreement")["data"][0]["x"] == list(range(7))
     assert not at.warning and not at.error
 
 
@@ -83,8 +96,9 @@ def test_a_sentence_without_the_token_is_named_and_the_others_still_plot():
 def test_one_sentence_only_keeps_alignment_and_attention():
     at = set_texts(app_test(PAGE), "The bank by the river.")
     assert any("add a second sentence" in i.value for i in at.info)
-    assert chart(at, "layers_alignment")["data"] and chart(at, "layers_att_head_fig")["data"]
-    at.radio(key="layers_agree_source").set_value("The sentences above").run()
+    assert chart(open_tab(at, "Token alignment"), "layers_alignment")["data"]
+    assert chart(open_tab(at, "Attention"), "layers_att_head_fig")["data"]
+    open_tab(at, "Layer agreement").radio(key="layers_agree_source").set_value("The sentences above").run()
     assert any("at least 3 texts" in i.value for i in at.info)
 
 
@@ -109,8 +123,8 @@ def test_three_layer_and_six_layer_models_and_switching_while_open():
     at.sidebar.selectbox(key="sb_model").set_value("paraphrase-MiniLM-L3-v2").run()
     assert not at.exception
     assert len(curves(at, "layers_token_drift")["S1 · S2"]) == 4
-    assert len(chart(at, "layers_agreement")["data"][0]["x"]) == 4
-    assert at.slider(key="layers_att_layer").max == 3
+    assert len(chart(open_tab(at, "Layer agreement"), "layers_agreement")["data"][0]["x"]) == 4
+    assert open_tab(at, "Attention").slider(key="layers_att_layer").max == 3
     at.sidebar.selectbox(key="sb_model").set_value("untrained-bert").run()
     assert not at.exception
     assert len(curves(at, "layers_token_drift")["S1 · S2"]) == 7
