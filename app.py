@@ -11,6 +11,7 @@ PAGES = [
     st.Page("views/similarity.py", title="Similarity", icon="🟥", url_path="similarity"),
     st.Page("views/layers.py", title="Layers", icon="🧅", url_path="layers"),
     st.Page("views/model.py", title="Model", icon="🧩", url_path="model"),
+    st.Page("views/map.py", title="Embedding map", icon="🗺️", url_path="map"),
 ]
 
 navigation = st.navigation(PAGES)

@@ -49,7 +49,7 @@ class Trust:
         return float(self.overlap.mean())
 
 
-def check_vectors(vectors: np.ndarray, *, minimum: int = 2) -> np.ndarray:
+def check_vectors(vectors: np.ndarray, *, minimum: int = 2, method: str = "A map") -> np.ndarray:
     """float64 (n, d) with finite values and at least `minimum` points, or a ValueError saying what is wrong."""
     x = np.asarray(vectors, dtype=np.float64)
     if x.ndim != 2:
@@ -58,7 +58,7 @@ def check_vectors(vectors: np.ndarray, *, minimum: int = 2) -> np.ndarray:
         bad = int((~np.isfinite(x).all(axis=1)).sum())
         raise ValueError(f"{bad} vector(s) hold NaN or infinite values; remove or fix those rows.")
     if len(x) < minimum:
-        raise ValueError(f"A map needs at least {minimum} points; there {'is' if len(x) == 1 else 'are'} "
+        raise ValueError(f"{method} needs at least {minimum} points; there {'is' if len(x) == 1 else 'are'} "
                          f"{len(x)}. Add more texts.")
     if len(np.unique(x, axis=0)) < 2:
         raise ValueError(f"All {len(x)} points have the same vector (identical texts?), so there is nothing "
@@ -75,7 +75,7 @@ def pca_projection(vectors: np.ndarray) -> Projection:
 
 def tsne_projection(vectors: np.ndarray, *, perplexity: float = 30.0, seed: int = 0) -> Projection:
     """scikit-learn's t-SNE on cosine distances, initialised with PCA (stable across reruns with one seed)."""
-    x = check_vectors(vectors, minimum=4)
+    x = check_vectors(vectors, minimum=4, method="t-SNE")
     if perplexity >= len(x):
         raise ValueError(f"t-SNE's perplexity ({perplexity:g}) must be smaller than the number of points "
                          f"({len(x)}); lower it below {len(x)} or use PCA.")
@@ -87,7 +87,7 @@ def tsne_projection(vectors: np.ndarray, *, perplexity: float = 30.0, seed: int 
 def umap_projection(vectors: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
                     seed: int = 0) -> Projection:
     """umap-learn on cosine distances (imported here: its first use compiles with numba)."""
-    x = check_vectors(vectors, minimum=4)
+    x = check_vectors(vectors, minimum=4, method="UMAP")
     if neighbours >= len(x):
         raise ValueError(f"UMAP's neighbours ({neighbours}) must be fewer than the number of points ({len(x)}); "
                          f"lower it below {len(x)} or use PCA.")

@@ -104,6 +104,14 @@ def test_bad_inputs_raise_one_clear_sentence(vectors, message):
         check_vectors(vectors)
 
 
+def test_tsne_and_umap_need_four_points():
+    three = np.eye(3)
+    with pytest.raises(ValueError, match="t-SNE needs at least 4 points; there are 3"):
+        tsne_projection(three, perplexity=1)
+    with pytest.raises(ValueError, match="UMAP needs at least 4 points; there are 3"):
+        umap_projection(three, neighbours=2)
+
+
 def test_two_points_still_get_a_pca_map():
     result = pca_projection(np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
     assert result.explained_variance[0] == pytest.approx(1.0)

@@ -1,0 +1,134 @@
+import base64
+
+import numpy as np
+import plotly.io as pio
+import pytest
+
+from tests.conftest import app_test
+
+PAGE = "views/map.py"
+
+
+def figure(at, key: str = "map_chart"):
+    for chart in at.get("plotly_chart"):
+        if key in chart.proto.id:
+            return pio.from_json(chart.proto.spec)
+    raise AssertionError(f"no chart {key}")
+
+
+def values(array) -> list:
+    """A trace's array as a list (Plotly sends NumPy arrays as base64 typed arrays)."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"]).tolist()
+    return list(array)
+
+
+def point_traces(fig) -> list:
+    return [t for t in fig.data if t.mode == "markers" and t.name not in {"query", "nearest in full space",
+                                                                           "selected"}]
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+@pytest.fixture(scope="module")
+def opened():
+    at = app_test(PAGE)
+    assert not at.exception
+    return at
+
+
+def upload(at, name: str, content: str):
+    at.radio(key="map_source").set_value("upload").run()
+    at.file_uploader(key="map_upload").upload(name, content.encode(), "text/plain").run()
+    assert not at.exception
+    return at
+
+
+def test_the_page_opens_on_an_stsb_sample_coloured_by_genre_with_trust_and_the_query(opened):
+    at = opened
+    facts = metrics(at)
+    assert facts["Points"] == "1,500"
+    assert facts["Variance on the map (PCA)"].endswith("%")
+    assert 0 < float(facts["Trustworthiness"]) <= 1
+    assert facts["Neighbours kept"].endswith("%")
+    fig = figure(at)
+    assert {t.name for t in point_traces(fig)} == {"captions", "forums", "news"}
+    assert sum(len(values(t.x)) for t in point_traces(fig)) == 1_500
+    assert all(t.type == "scattergl" for t in fig.data)
+    assert [t.name for t in fig.data[-3:]] == ["to its nearest (full space)", "nearest in full space", "query"]
+    assert sum(values(figure(at, "map_trust_chart").data[0].y)) == 1_500
+    table = at.dataframe[0].value
+    assert list(table["rank (full space)"]) == [1, 2, 3, 4, 5]
+    assert table["cosine"].is_monotonic_decreasing and table["cosine"].iloc[0] > 0.6
+    assert "guitar" in table["text"].iloc[0]
+    assert not at.error and not at.warning
+
+
+def test_colour_by_clusters_and_a_new_query(opened):
+    at = opened
+    at.selectbox(key="map_colour").set_value("k-means clusters").run()
+    at.number_input(key="map_k").set_value(4).run()
+    assert not at.exception
+    assert [t.name for t in point_traces(figure(at))] == ["0", "1", "2", "3"]
+    at.text_input(key="map_query").input("Stocks fell sharply on Wall Street.").run()
+    table = at.dataframe[0].value
+    assert any(word in " ".join(table["text"]).lower() for word in ("stock", "market", "shares", "dow"))
+    star = figure(at)["data"][-1]
+    assert star.name == "query" and "Stocks fell" in star.text[0]
+
+
+def test_too_few_points_for_tsne_fall_back_to_pca_with_a_message(opened):
+    at = opened
+    at.radio(key="map_source").set_value("similarity").run()
+    at.radio(key="map_method").set_value("t-SNE").run()
+    assert not at.exception
+    assert "perplexity (30) must be smaller than the number of points (9)" in at.warning[0].value
+    assert "Showing PCA instead" in at.warning[0].value
+    assert metrics(at)["Points"] == "9"
+    at.number_input(key="map_perplexity").set_value(3.0).run()
+    assert not at.warning and metrics(at)["Method"] == "t-SNE"
+
+
+def test_one_point_or_identical_texts_get_one_clear_sentence():
+    at = upload(app_test(PAGE), "one.txt", "Only this sentence.\n")
+    assert "A map needs at least 2 points; there is 1" in at.error[0].value
+    at.file_uploader(key="map_upload").upload("same.txt", b"Same text.\nSame text.\nSame text.\n").run()
+    assert not at.exception
+    assert any("2 empty or repeated row(s) were dropped" in c.value for c in at.caption)
+    assert "at least 2 points; there is 1" in at.error[0].value
+    assert at.text_input(key="map_query").value  # nothing the user typed is lost
+
+
+def test_two_points_still_draw_a_pca_map_and_umap_falls_back():
+    at = upload(app_test(PAGE), "two.txt", "A cat sleeps on the sofa.\nThe stock market fell today.\n")
+    assert not at.error and metrics(at)["Points"] == "2"
+    assert metrics(at)["Variance on the map (PCA)"] == "100.0%"
+    at.radio(key="map_method").set_value("UMAP").run()
+    assert at.warning[0].value == "UMAP needs at least 4 points; there are 2. Add more texts. Showing PCA instead."
+
+
+def test_a_label_column_with_too_many_values_falls_back_to_clusters_with_a_note():
+    rows = "\n".join(f"Sentence number {i} talks about topic {i % 7}.,label-{i}" for i in range(120))
+    at = upload(app_test(PAGE), "labels.csv", "text,label\n" + rows + "\n")
+    at.selectbox(key="map_label_col").set_value("label").run()
+    assert not at.exception
+    assert at.selectbox(key="map_colour").value == "label"
+    assert "'label' has 120 distinct values" in at.info[0].value
+    assert [t.name for t in point_traces(figure(at))] == [str(i) for i in range(8)]
+
+
+def test_compare_mode_draws_both_configurations_with_the_same_point_numbers(opened):
+    at = opened
+    at.radio(key="map_source").set_value("stsb").run()
+    at.radio(key="map_method").set_value("PCA").run()
+    at.number_input(key="map_size").set_value(300).run()
+    at.toggle(key="map_compare").set_value(True).run()
+    assert not at.exception
+    facts = metrics(at)
+    assert {"Trustworthiness (A)", "Trustworthiness (B)"} <= set(facts)
+    fig = figure(at, "map_compare_chart")
+    left = sorted(i for t in fig.data if t.xaxis == "x" for i in values(t.customdata))
+    right = sorted(i for t in fig.data if t.xaxis == "x2" for i in values(t.customdata))
+    assert left == right == list(range(300))
