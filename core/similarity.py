@@ -97,9 +97,9 @@ def moved_pairs(texts: Sequence[str], a: np.ndarray, b: np.ndarray, top: int = 1
     change = b[rows, cols] - a[rows, cols]
     picked = np.argsort(-np.abs(change), kind="stable")[:top]
     return pd.DataFrame({
-        "text 1": [texts[rows[k]] for k in picked],
-        "text 2": [texts[cols[k]] for k in picked],
+        "change (B − A)": change[picked],
         "A": a[rows[picked], cols[picked]],
         "B": b[rows[picked], cols[picked]],
-        "change (B − A)": change[picked],
+        "text 1": [texts[rows[k]] for k in picked],
+        "text 2": [texts[cols[k]] for k in picked],
     })

@@ -166,7 +166,7 @@ def _compare(texts: Sequence[str], settings: Settings, model: LoadedModel, matri
     one, two, three = st.columns(3)
     one.metric(f"{_mean_label(metric)}, A", _value_text(a_mean))
     two.metric(f"{_mean_label(metric)}, B", _value_text(b_mean),
-               delta=None if a_mean is None else f"{b_mean - a_mean:+.3f}")
+               delta=None if a_mean is None else f"{b_mean - a_mean:+.3f}", delta_color="off")
     with three:
         with st.expander("Untrained BERT baseline"):
             _baseline(texts, settings, model, metric, fixed, order)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import math
+import textwrap
 from collections.abc import Sequence
 
 import numpy as np
@@ -10,47 +12,59 @@ import plotly.graph_objects as go
 
 LABEL_CHARS = 28
 VALUES_UP_TO = 25  # cells carry their numbers up to this many texts
-LABELS_UP_TO = 40  # past this, only every k-th axis label is shown
-HOVER_BUDGET = 2_000_000  # characters of hover text in one figure
-HOVER_CHARS = 300
+LABELS_UP_TO = 40  # past this, only every k-th row label is shown
+COLUMN_LABELS_UP_TO = 15  # column numbers are thinned to a round step past this
+ROUND_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
+HOVER_CHARS = 300  # hover shows each text up to this length
+HOVER_LINE = 70
 
 
 def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
+def _plain(text: str) -> str:
+    """User text as Plotly shows it: its pseudo-HTML tags escaped, so it stays text."""
+    return html.escape(text, quote=False)
+
+
 def axis_labels(texts: Sequence[str], order: Sequence[int]) -> list[str]:
     """Numbered (by input line), truncated labels in display order."""
-    return [f"{i + 1}. {shorten(texts[i], LABEL_CHARS)}" for i in order]
+    return [_plain(f"{i + 1}. {shorten(texts[i], LABEL_CHARS)}") for i in order]
+
+
+def hover_names(texts: Sequence[str], order: Sequence[int]) -> list[str]:
+    """Each text numbered and wrapped for the hover box; the number keeps duplicates apart as categories."""
+    return ["<br>".join(_plain(line) for line in textwrap.wrap(f"{i + 1}. {shorten(texts[i], HOVER_CHARS)}",
+                                                             HOVER_LINE)) for i in order]
 
 
 def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *, zmin: float, zmax: float,
              colorscale: str, value_name: str, title: str, height: int | None, compact: bool) -> go.Figure:
-    """Rows labelled "line. start of text", columns by line number; `compact`: numbers only, no cell values."""
+    """Rows labelled "line. start of text", columns by line number; `compact`: numbers only, no cell values.
+
+    The axes are categorical with the full (numbered) texts as categories, so the hover shows them without
+    an n × n array of strings; tick labels are the short forms.
+    """
     n = len(texts)
     order = list(range(n)) if order is None else list(order)
     z = np.asarray(z, dtype=float)[np.ix_(order, order)]
-    hover_chars = max(30, min(HOVER_CHARS, HOVER_BUDGET // max(1, 2 * n * n)))
-    hover = [shorten(texts[i], hover_chars) for i in order]
-    custom = np.empty((n, n, 2), dtype=object)
-    custom[:, :, 0] = np.array(hover, dtype=object)[:, None]
-    custom[:, :, 1] = np.array(hover, dtype=object)[None, :]
-    positions = list(range(n))
+    names = hover_names(texts, order)
     numbers = [str(i + 1) for i in order]
     labels = numbers if compact else axis_labels(texts, order)
     step = max(1, math.ceil(n / LABELS_UP_TO))
-    ticks = dict(tickmode="array", tickvals=positions[::step], showgrid=False)
+    column_step = next((k for k in ROUND_STEPS if k * COLUMN_LABELS_UP_TO >= n), math.ceil(n / COLUMN_LABELS_UP_TO))
+    ticks = dict(type="category", tickmode="array", showgrid=False)
     figure = go.Figure(go.Heatmap(
-        z=z, x=positions, y=positions, customdata=custom, zmin=zmin, zmax=zmax, colorscale=colorscale,
+        z=z, x=names, y=names, zmin=zmin, zmax=zmax, colorscale=colorscale,
         colorbar=dict(title=dict(text=value_name, side="right")),
         texttemplate="%{z:.2f}" if n <= VALUES_UP_TO and not compact else None,
-        hovertemplate="<b>row</b> %{customdata[0]}<br><b>column</b> %{customdata[1]}<br>"
-                      + value_name + ": %{z:.3f}<extra></extra>",
+        hovertemplate="<b>row</b> %{y}<br><b>column</b> %{x}<br>" + value_name + ": %{z:.3f}<extra></extra>",
     ))
     size = height or int(min(900, max(320, 120 + 34 * n)))
     figure.update_layout(title=title or None, height=size, margin=dict(l=10, r=10, t=40 if title else 10, b=10))
-    figure.update_xaxes(**ticks, ticktext=numbers[::step], tickangle=0, side="bottom")
-    figure.update_yaxes(**ticks, ticktext=labels[::step], autorange="reversed")
+    figure.update_xaxes(**ticks, tickvals=names[::column_step], ticktext=numbers[::column_step], tickangle=0)
+    figure.update_yaxes(**ticks, tickvals=names[::step], ticktext=labels[::step], autorange="reversed")
     return figure
 
 

@@ -12,8 +12,8 @@ def test_cells_carry_the_matrix_values_and_full_texts_on_hover():
     np.testing.assert_array_equal(np.array(trace.z), MATRIX)
     assert trace.texttemplate == "%{z:.2f}"
     assert (trace.zmin, trace.zmax) == (-1.0, 1.0)
-    assert trace.customdata[2][0][0] == TEXTS[2]
-    assert trace.customdata[0][2][1] == TEXTS[2]
+    assert trace.y[2].replace("<br>", " ") == "3. " + TEXTS[2]
+    assert trace.x == trace.y and "%{y}" in trace.hovertemplate and "%{x}" in trace.hovertemplate
     labels = list(figure.layout.yaxis.ticktext)
     assert labels[:2] == ["1. alpha", "2. beta"]
     assert len(labels[2]) == len("3. ") + LABEL_CHARS and labels[2].endswith("…")
@@ -48,10 +48,17 @@ def test_two_hundred_texts_thin_labels_and_hide_values():
     trace = figure.data[0]
     assert trace.texttemplate is None
     assert len(figure.layout.yaxis.ticktext) <= LABELS_UP_TO
-    assert list(figure.layout.yaxis.tickvals)[:2] == [0, 5]
-    assert list(figure.layout.xaxis.ticktext)[:2] == ["1", "6"]
-    assert max(len(cell) for cell in trace.customdata[0][:, 0]) <= 60
+    assert list(figure.layout.yaxis.tickvals)[:2] == [trace.y[0], trace.y[5]]
+    assert list(figure.layout.xaxis.ticktext) == [str(i) for i in range(1, 200, 20)]
+    assert len(trace.y) == 200 and trace.customdata is None and trace.text is None
+    assert len(figure.to_json()) < 1_000_000
     assert figure.layout.height <= 900
+
+
+def test_user_text_is_escaped_and_duplicates_stay_apart():
+    figure = similarity_heatmap(np.ones((2, 2)), ["<b>bold?</b>", "<b>bold?</b>"])
+    assert list(figure.layout.yaxis.ticktext) == ["1. &lt;b&gt;bold?&lt;/b&gt;", "2. &lt;b&gt;bold?&lt;/b&gt;"]
+    assert figure.data[0].y == ("1. &lt;b&gt;bold?&lt;/b&gt;", "2. &lt;b&gt;bold?&lt;/b&gt;")
 
 
 def test_single_text_is_one_cell():
