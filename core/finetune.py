@@ -25,8 +25,8 @@ from core.cache import cached_embeddings
 from core.data import load_stsb
 from core.devices import resolve_device
 from core.metrics import paired_cosine, sts_correlation
-from core.models import (UNTRAINED_SEED, LoadedModel, ModelUnavailable, availability, find_entry, load_model,
-                         model_folder)
+from core.models import (UNTRAINED_SEED, LoadedModel, ModelUnavailable, _st_modules, _transformer_folder, availability,
+                         find_entry, load_model, model_folder)
 from core.paths import atomic_folder, atomic_write, cache_dir, models_dir
 from core.retrieval_task import evaluate_task, paraphrase_task
 from core.training_pairs import OBJECTIVE_NAMES, Objective, PairSet
@@ -71,13 +71,16 @@ class TrainOptions:
 
 @dataclass
 class Progress:
-    """What a run reports while it goes; `phase` is one of before, training, saving, after, done."""
+    """What a run reports while it goes; `phase` is one of before, training, saving, after, done, failed.
+    While measuring (before / after), `encoded` of `to_encode` texts are done."""
 
     phase: str = "starting"
     step: int = 0
     total: int = 0
     elapsed: float = 0.0
     losses: list[tuple[int, float]] = field(default_factory=list)
+    encoded: int = 0
+    to_encode: int = 0
 
     @property
     def seconds_left(self) -> float | None:
@@ -116,7 +119,10 @@ class RunControl:
     def snapshot(self) -> Progress:
         with self._lock:
             p = self._progress
-            return Progress(p.phase, p.step, p.total, p.elapsed, list(p.losses))
+            return Progress(p.phase, p.step, p.total, p.elapsed, list(p.losses), p.encoded, p.to_encode)
+
+    def encoding(self, done: int, total: int) -> None:
+        self.update(encoded=done, to_encode=total)
 
 
 # --- the machine-wide lock ------------------------------------------------------------------------
@@ -199,27 +205,31 @@ def require_available(model_id: str) -> None:
 
 
 def build_sentence_transformer(model_id: str, device: str = "cpu"):
-    """The catalog model as a trainable SentenceTransformer; `untrained-bert` gets the same seeded random
-    weights as `load_model` gives it."""
+    """The catalog model as a trainable SentenceTransformer, its modules read from the folder the way
+    `load_model` reads them (pooling, normalisation, length); `untrained-bert` gets the same seeded
+    random weights as `load_model` gives it."""
     import torch
     from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.modules import Pooling, Transformer
+    from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, Transformer
     from transformers import AutoModel
     from transformers.utils import logging as hf_logging
 
     hf_logging.set_verbosity_error()
     require_available(model_id)
     folder = model_folder(model_id)
-    if find_entry(model_id).untrained:
-        transformer = Transformer(str(folder), max_seq_length=256)
-        torch.manual_seed(UNTRAINED_SEED)
-        random = AutoModel.from_config(transformer.auto_model.config, attn_implementation="sdpa")
-        transformer.auto_model.load_state_dict(random.state_dict(), strict=False)
-        model = SentenceTransformer(modules=[transformer, Pooling(transformer.get_embedding_dimension(), "mean")],
-                                    device=device)
-    else:
+    untrained = find_entry(model_id).untrained
+    pooling, normalizes, dense, max_seq = ("mean", False, None, 256) if untrained else _st_modules(folder)
+    if dense is not None:  # a Dense head: let sentence-transformers assemble the whole stack
         model = SentenceTransformer(str(folder), device=device, local_files_only=True)
-    model.model_card_data.generate_widget_examples = False
+    else:
+        transformer = Transformer(str(_transformer_folder(folder)), max_seq_length=max_seq)
+        if untrained:
+            torch.manual_seed(UNTRAINED_SEED)
+            random = AutoModel.from_config(transformer.auto_model.config, attn_implementation="sdpa")
+            transformer.auto_model.load_state_dict(random.state_dict(), strict=False)
+        mode = "mean_sqrt_len_tokens" if pooling == "mean_sqrt_len" else pooling
+        modules = [transformer, Pooling(transformer.get_embedding_dimension(), mode), *[Normalize()] * normalizes]
+        model = SentenceTransformer(modules=modules, device=device)
     return model
 
 
@@ -328,7 +338,7 @@ def run(request: RunRequest, control: RunControl | None = None, *, lock: Trainin
         pairs = request.pairs.for_objective(request.objective)
         pairs.check_batch(request.options.batch_size)
         control.update(phase="before")
-        before = evaluate(load_model(request.base, device), retrieval=request.retrieval)
+        before = evaluate(load_model(request.base, device), retrieval=request.retrieval, progress=control.encoding)
         model = build_sentence_transformer(request.base, device)
         started = time.monotonic()
         steps = train(model, pairs, request.objective, request.options, control)
@@ -342,7 +352,7 @@ def run(request: RunRequest, control: RunControl | None = None, *, lock: Trainin
         control.update(phase="saving")
         path = save_model(model, name, card)
         control.update(phase="after")
-        card["after"] = evaluate(load_model(name, device), retrieval=request.retrieval)
+        card["after"] = evaluate(load_model(name, device), retrieval=request.retrieval, progress=control.encoding)
         write_card(path, card)
         result = RunResult(name, path, card)
         control.result = result

@@ -1,0 +1,73 @@
+"""Figures of the Fine-tune page: the training loss curve and base-versus-fine-tuned bars."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+BASE_COLOUR = "#9e9e9e"
+TUNED_COLOUR = "#1f77b4"
+SMOOTH_COLOUR = "#d62728"
+METRIC_LABELS = {"spearman": "STS-B dev Spearman", "recall@1": "Recall@1", "recall@10": "Recall@10",
+                 "mrr@10": "MRR@10"}
+
+
+def smoothed(values: Sequence[float], window: int = 10) -> np.ndarray:
+    """Trailing moving average (the first points average what there is so far)."""
+    data = np.asarray(values, dtype=float)
+    sums = np.cumsum(np.insert(data, 0, 0.0))
+    ends = np.arange(1, len(data) + 1)
+    starts = np.maximum(0, ends - window)
+    return (sums[ends] - sums[starts]) / (ends - starts)
+
+
+def loss_frame(losses: Sequence[tuple[int, float]], window: int = 10) -> pd.DataFrame:
+    frame = pd.DataFrame(list(losses), columns=["step", "loss"])
+    frame["smoothed"] = smoothed(frame["loss"], window)
+    return frame
+
+
+def loss_curve(losses: Sequence[tuple[int, float]], *, total: int | None = None, window: int = 10) -> go.Figure:
+    """Loss per training step (thin) and its moving average (bold); the x axis spans the whole run."""
+    frame = loss_frame(losses, window)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=frame["step"], y=frame["loss"], mode="lines+markers" if len(frame) < 40 else "lines",
+                             name="loss per step", line={"color": TUNED_COLOUR, "width": 1}, opacity=0.6,
+                             hovertemplate="step %{x}: %{y:.4f}<extra></extra>"))
+    fig.add_trace(go.Scatter(x=frame["step"], y=frame["smoothed"], mode="lines",
+                             name=f"moving average ({window} steps)", line={"color": SMOOTH_COLOUR, "width": 3},
+                             hovertemplate="step %{x}: %{y:.4f}<extra>average</extra>"))
+    xaxis = {"title": "training step"}
+    if total:
+        xaxis["range"] = [0, total + 0.5]
+    fig.update_layout(xaxis=xaxis, yaxis={"title": "training loss", "rangemode": "tozero"}, height=340,
+                      margin={"l": 10, "r": 10, "t": 30, "b": 10},
+                      legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0})
+    return fig
+
+
+def comparison_frame(before: Mapping[str, float], after: Mapping[str, float]) -> pd.DataFrame:
+    """One row per metric both sides have: base, fine-tuned and the change."""
+    keys = [k for k in METRIC_LABELS if k in before and k in after]
+    return pd.DataFrame({"base": [before[k] for k in keys], "fine-tuned": [after[k] for k in keys],
+                         "change": [after[k] - before[k] for k in keys]},
+                        index=pd.Index([METRIC_LABELS[k] for k in keys], name="metric"))
+
+
+def before_after_bars(before: Mapping[str, float], after: Mapping[str, float], *, base_name: str = "base",
+                      tuned_name: str = "fine-tuned") -> go.Figure:
+    """Grouped bars per metric: the base model (grey) beside the fine-tuned one (blue), values written on top."""
+    frame = comparison_frame(before, after)
+    fig = go.Figure()
+    for column, name, colour in (("base", base_name, BASE_COLOUR), ("fine-tuned", tuned_name, TUNED_COLOUR)):
+        fig.add_trace(go.Bar(x=list(frame.index), y=frame[column], name=name, marker_color=colour,
+                             text=[f"{v:.3f}" for v in frame[column]], textposition="outside",
+                             hovertemplate="%{x}: %{y:.4f}<extra>" + name.replace("<", "&lt;") + "</extra>"))
+    low = min(0.0, float(frame[["base", "fine-tuned"]].min().min())) if len(frame) else 0.0
+    fig.update_layout(barmode="group", yaxis={"title": "score (higher is better)", "range": [low, 1.08]},
+                      height=340, margin={"l": 10, "r": 10, "t": 30, "b": 10},
+                      legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0})
+    return fig

@@ -1,0 +1,80 @@
+import pytest
+
+from core.finetune import RunRequest, TrainingLock, TrainOptions, delete_model, finetuned_dir, read_card, run
+from core.training_pairs import PairSet
+from tests.conftest import app_test
+
+PAGE = "views/finetune.py"
+PAIRS = PairSet("toy pairs", tuple(f"sentence {i}" for i in range(8)), tuple(f"line {i}" for i in range(8)),
+                tuple(i / 7 for i in range(8)))
+
+
+@pytest.fixture
+def quick_measures(monkeypatch):
+    """Replace the STS-B / retrieval measurements (minutes on a CPU) with a fixed stand-in."""
+    figures = {"spearman": 0.5, "recall@1": 0.4, "recall@10": 0.7, "mrr@10": 0.5}
+    monkeypatch.setattr("core.finetune.evaluate", lambda model, **kwargs: dict(figures))
+
+
+def test_the_page_opens_with_the_defaults_and_says_how_to_start():
+    at = app_test(PAGE)
+    assert not at.exception
+    assert at.selectbox(key="ft_base").value == "all-MiniLM-L6-v2"
+    assert at.number_input(key="ft_steps").value == 40
+    assert at.text_input(key="ft_name").placeholder == "all-MiniLM-L6-v2-stsb-cosine"
+    assert any("No fine-tuned model on this machine yet" in info.value for info in at.info)
+
+
+def test_a_learning_rate_of_zero_is_refused_in_one_sentence_and_the_name_is_kept():
+    at = app_test(PAGE)
+    at.text_input(key="ft_name").set_value("my-model")
+    at.number_input(key="ft_lr").set_value(0.0)
+    at.button(key="ft_start").click().run()
+    assert not at.exception
+    assert "learning rate must be above 0" in at.error[0].value
+    assert at.text_input(key="ft_name").value == "my-model"
+
+
+def test_starting_while_another_run_holds_the_machine_is_refused():
+    at = app_test(PAGE)
+    with TrainingLock():
+        at.button(key="ft_start").click().run()
+    assert "Another fine-tuning run is in progress" in at.error[0].value
+    assert "ft_control" not in at.session_state
+
+
+def test_a_run_from_the_page_trains_saves_and_shows_the_comparison(quick_measures):
+    at = app_test(PAGE)
+    at.selectbox(key="ft_base").set_value("paraphrase-MiniLM-L3-v2")
+    at.text_input(key="ft_name").set_value("l3-page-run")
+    at.number_input(key="ft_batch").set_value(4)
+    at.number_input(key="ft_steps").set_value(2)
+    at.button(key="ft_start").click().run()
+    assert not at.exception and not at.error
+    control = at.session_state["ft_control"]
+    assert control.finished.wait(300)
+    assert control.error is None
+    at.run()
+    assert "Saved l3-page-run" in at.success[0].value
+    assert at.selectbox(key="ft_pick").value == "l3-page-run"
+    card = read_card("l3-page-run")
+    assert card["steps"] == 2 and card["base"] == "paraphrase-MiniLM-L3-v2" and card["data"] == "STS-B train"
+    assert len(at.get("plotly_chart")) == 4  # bars, loss curve, two heatmaps
+    at.run()
+    assert "l3-page-run" in at.sidebar.selectbox(key="sb_model").options
+    at.button(key="ft_delete").click().run()
+    assert not (finetuned_dir() / "l3-page-run").exists()
+    assert any("No fine-tuned model" in info.value for info in at.info)
+
+
+def test_a_saved_model_shows_its_loss_and_figures_and_can_be_deleted(tiny_bert_folder, monkeypatch):
+    from core.data import load_stsb
+
+    monkeypatch.setattr("core.finetune.load_stsb", lambda split: load_stsb(split)[:32])
+    run(RunRequest(str(tiny_bert_folder), PAIRS, "cosine", TrainOptions(batch_size=4, max_steps=2), "tiny-shown"))
+    at = app_test(PAGE)
+    assert not at.exception
+    assert at.selectbox(key="ft_pick").value == "tiny-shown"
+    assert any("2/2 steps" in caption.value for caption in at.caption)
+    assert len(at.get("plotly_chart")) == 4
+    delete_model("tiny-shown")
