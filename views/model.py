@@ -7,6 +7,7 @@ import streamlit as st
 
 from core.config import load_config
 from core.facts import facts_frame, model_facts, parameter_breakdown, sentence_transformers_modules
+from core.models import LoadedModel
 from core.tokenizer_view import special_tokens, tokenize_text, unknown_spans
 from ui.downloads import csv_download
 from ui.persist import kept
@@ -15,7 +16,7 @@ from ui.sidebar import active
 SAMPLE = "Tokenizers split unbelievably rare words; naïve café 🤖 and 東京 show what happens to the rest."
 
 
-def architecture(model) -> None:
+def architecture(model: LoadedModel) -> None:
     st.header("Architecture")
     facts, parameters = st.columns([2, 3])
     with facts:
@@ -43,7 +44,7 @@ def architecture(model) -> None:
                    "token vectors itself (mean by default).")
 
 
-def playground(model, max_length: int) -> None:
+def playground(model: LoadedModel, max_length: int) -> None:
     st.header("Tokenizer playground")
     config = load_config()
     text = kept(st.text_area, "Text to tokenize", key="model_text", default=SAMPLE, height=100)

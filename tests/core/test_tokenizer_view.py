@@ -1,6 +1,6 @@
 import pytest
 
-from core.facts import count_parameters, parameter_breakdown, sentence_transformers_modules
+from core.facts import count_parameters, facts_frame, parameter_breakdown, sentence_transformers_modules
 from core.tokenizer_view import special_tokens, tokenize_text, unknown_spans
 
 
@@ -51,3 +51,9 @@ def test_sentence_transformers_modules_of_the_packaged_model(minilm, tiny_bert):
     assert [m["module"] for m in modules] == ["Transformer", "Pooling", "Normalize"]
     assert modules[1]["detail"] == "pooling: mean_tokens"
     assert sentence_transformers_modules(tiny_bert) == []
+
+
+def test_facts_frame_formats_integers_but_not_booleans():
+    frame = facts_frame({"parameters": 22713216, "trained": True, "pooling": "mean"})
+    assert frame["value"].tolist() == ["22,713,216", "True", "mean"]
+    assert frame.index.name == "fact"
