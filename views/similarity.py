@@ -27,8 +27,8 @@ CAPTIONS = {
               "red is close, blue is far. Hover a cell for both texts; labels are numbered by input line.",
     "dot": "Each cell is the dot product of two texts' vectors (cosine × both lengths, so long vectors score "
            "higher); red is high. Hover a cell for both texts; labels are numbered by input line.",
-    "euclidean": "Each cell is the Euclidean distance between two texts' vectors (0 = identical); dark is close, "
-                 "light is far. Hover a cell for both texts; labels are numbered by input line.",
+    "euclidean": "Each cell is the Euclidean distance between two texts' vectors (0 = identical); yellow is "
+                 "close, dark purple is far. Hover a cell for both texts; labels are numbered by input line.",
 }
 
 
