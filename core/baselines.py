@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import scipy.sparse as sp
@@ -13,9 +14,20 @@ Baseline = Literal["tfidf", "bow"]
 BASELINES: dict[Baseline, str] = {"tfidf": "TF-IDF", "bow": "bag of words"}
 
 
-def baseline_vectors(kind: Baseline, corpus: Sequence[str], queries: Sequence[str] = ()) \
-        -> tuple[sp.csr_matrix, sp.csr_matrix]:
-    """Fit the vocabulary (and IDF) on the corpus; return unit-length sparse rows for corpus and queries."""
+@dataclass
+class LexicalIndex:
+    """A vectorizer fitted on a corpus and the corpus's unit-length rows."""
+
+    kind: Baseline
+    vectorizer: CountVectorizer
+    corpus_rows: sp.csr_matrix
+
+    def query_rows(self, queries: Sequence[str]) -> sp.csr_matrix:
+        return normalize(self.vectorizer.transform(list(queries))).tocsr().astype("float32")
+
+
+def fit_baseline(kind: Baseline, corpus: Sequence[str]) -> LexicalIndex:
+    """Fit the vocabulary (and IDF for TF-IDF) on the corpus."""
     if kind == "tfidf":
         vectorizer = TfidfVectorizer()
     elif kind == "bow":
@@ -26,5 +38,11 @@ def baseline_vectors(kind: Baseline, corpus: Sequence[str], queries: Sequence[st
         corpus_rows = vectorizer.fit_transform(list(corpus))
     except ValueError as err:  # "empty vocabulary": no text holds a word of two letters or more
         raise ValueError("The corpus holds no words for a lexical baseline; add texts with words.") from err
-    query_rows = vectorizer.transform(list(queries))
-    return normalize(corpus_rows).tocsr().astype("float32"), normalize(query_rows).tocsr().astype("float32")
+    return LexicalIndex(kind, vectorizer, normalize(corpus_rows).tocsr().astype("float32"))
+
+
+def baseline_vectors(kind: Baseline, corpus: Sequence[str], queries: Sequence[str] = ()) \
+        -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """Unit-length sparse rows for the corpus and the queries, so a dot product is the cosine."""
+    index = fit_baseline(kind, corpus)
+    return index.corpus_rows, index.query_rows(queries)

@@ -17,6 +17,17 @@ DEFAULT_KS = (1, 5, 10, 20, 50)
 MRR_K = NDCG_K = 10
 
 
+def parse_ks(text: str) -> list[int]:
+    """"1, 5, 10" -> [1, 5, 10] (sorted, distinct); anything else is a ValueError that says what to type."""
+    try:
+        ks = sorted({int(part) for part in text.replace(";", ",").split(",") if part.strip()})
+    except ValueError as err:
+        raise ValueError(f"k values are whole numbers separated by commas, like 1, 5, 10; not {text!r}.") from err
+    if not ks or ks[0] < 1:
+        raise ValueError(f"k values must be 1 or more, like 1, 5, 10; not {text!r}.")
+    return ks
+
+
 def hit_matrix(ranked: np.ndarray, relevant: Sequence[Collection[int]]) -> np.ndarray:
     """Boolean (queries, depth): whether the text at each rank is relevant to the query."""
     return np.array([[int(doc) in relevant[q] for doc in row] for q, row in enumerate(ranked)], dtype=bool) \

@@ -1,0 +1,63 @@
+"""Evaluation figures: Recall@k against k per configuration, STS scatter, layer sweep, rank buckets."""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pandas as pd
+import plotly.express as px
+import plotly.graph_objects as go
+
+from core.plots.heatmap import shorten
+
+RANK_BUCKETS = ("1", "2–5", "6–10", "11–50", "51+", "not in corpus")
+
+
+def recall_curves(frame: pd.DataFrame) -> go.Figure:
+    """`frame` columns: configuration, k, recall; one line per configuration over a log-scaled k axis."""
+    ks = sorted(frame["k"].unique())
+    figure = px.line(frame, x="k", y="recall", color="configuration", markers=True, log_x=len(ks) > 1,
+                     labels={"recall": "Recall@k", "k": "k (texts retrieved)"})
+    figure.update_traces(hovertemplate="%{fullData.name}<br>Recall@%{x}: %{y:.3f}<extra></extra>")
+    figure.update_layout(height=420, margin=dict(l=10, r=10, t=30, b=10), yaxis=dict(range=[0, 1.02]),
+                         legend=dict(title=None, orientation="h", y=-0.18), xaxis=dict(tickvals=ks))
+    return figure
+
+
+def rank_buckets(ranks: pd.Series) -> pd.DataFrame:
+    """How many queries found their first relevant text at rank 1, 2–5, … (NA: none in the corpus)."""
+    values = ranks.astype("Float64")
+    edges = [(1, 1), (2, 5), (6, 10), (11, 50), (51, np.inf)]
+    counts = [int(((values >= lo) & (values <= hi)).sum()) for lo, hi in edges] + [int(values.isna().sum())]
+    return pd.DataFrame({"first relevant rank": RANK_BUCKETS, "queries": counts})
+
+
+def rank_figure(buckets: pd.DataFrame, title: str = "") -> go.Figure:
+    figure = px.bar(buckets, x="first relevant rank", y="queries", text="queries")
+    figure.update_traces(marker_color="#3b5bdb", textposition="outside", cliponaxis=False)
+    figure.update_layout(title=title or None, height=300, margin=dict(l=10, r=10, t=40 if title else 20, b=10))
+    return figure
+
+
+def sts_scatter(frame: pd.DataFrame, title: str = "") -> go.Figure:
+    """`frame` columns: gold, cosine, genre, sentence 1, sentence 2 (one point per pair)."""
+    hover = [f"{html.escape(shorten(a, 90))}<br>{html.escape(shorten(b, 90))}"
+             for a, b in zip(frame["sentence 1"], frame["sentence 2"])]
+    figure = px.scatter(frame.assign(pair=hover), x="gold", y="cosine", color="genre", opacity=0.55,
+                        custom_data=["pair"], labels={"gold": "gold score (0–5)", "cosine": "cosine similarity"},
+                        render_mode="webgl")
+    figure.update_traces(marker_size=5, hovertemplate="%{customdata[0]}<br>gold %{x:.2f} · cosine %{y:.3f}"
+                                                      "<extra>%{fullData.name}</extra>")
+    figure.update_layout(title=title or None, height=430, margin=dict(l=10, r=10, t=40 if title else 20, b=10),
+                         legend=dict(title=None))
+    return figure
+
+
+def sweep_figure(frame: pd.DataFrame) -> go.Figure:
+    """`frame` columns: pooling, layer, spearman; one curve per pooling, layer 0 = embeddings."""
+    figure = px.line(frame, x="layer", y="spearman", color="pooling", markers=True,
+                     labels={"spearman": "Spearman (cosine vs gold)", "layer": "layer (0 = embeddings)"})
+    figure.update_layout(height=380, margin=dict(l=10, r=10, t=20, b=10), legend=dict(title=None),
+                         xaxis=dict(dtick=1))
+    return figure

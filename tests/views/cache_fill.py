@@ -1,0 +1,17 @@
+"""Pre-fill the on-disk embedding cache with seeded random vectors, so page tests never encode big corpora."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.cache import cache_file, cache_key, write_vectors
+from core.models import LoadedModel
+from core.search import unit_rows
+
+
+def prefill(model: LoadedModel, texts: list[str], *, pooling: str = "default", layer: int | None = None,
+            seed: int = 0) -> np.ndarray:
+    key = cache_key(model, texts, pooling=pooling, layer=layer, normalize=False, max_length=None)
+    vectors = unit_rows(np.random.default_rng(seed).standard_normal((len(texts), model.hidden_size)))
+    write_vectors(cache_file(key), key, vectors)
+    return vectors

@@ -1,0 +1,59 @@
+import pytest
+
+from core.corpus import stsb_corpus
+from tests.conftest import app_test
+from tests.views.cache_fill import prefill
+
+PAGE = "views/retrieval.py"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def builtin_cached(minilm):
+    """The page opens on the 7,977-text corpus: fake its cached embeddings instead of encoding it."""
+    prefill(minilm, stsb_corpus())
+
+
+def _paste(at, text: str):
+    at.radio(key="ret_source").set_value("Paste texts").run()
+    at.text_area(key="ret_paste").set_value(text).run()
+    assert not at.exception
+    return at
+
+
+def test_opens_on_the_stsb_corpus_with_model_and_both_baselines():
+    at = app_test(PAGE)
+    assert not at.exception and not at.error
+    model, tfidf, bow = (frame.value for frame in at.dataframe[:3])
+    assert len(model) == len(tfidf) == len(bow) == 10
+    assert tfidf["text"].iloc[0] == "A man is playing a guitar."  # the query's own words, verbatim
+    assert set(model["also in"]) <= {"also TF-IDF and BoW", "also TF-IDF", "also BoW", "model only"}
+    assert len(at.get("plotly_chart")) == 1
+    assert at.get("download_button")
+
+
+def test_pasted_corpus_ranks_the_paraphrase_first_and_k_larger_than_the_corpus_is_explained():
+    at = _paste(app_test(PAGE), "The stock market fell sharply today.\nSomeone is playing a guitar.\nA cat sleeps.")
+    at.text_input(key="ret_query").set_value("A man plays the guitar.").run()
+    model = at.dataframe[0].value
+    assert model["text"].tolist()[0] == "Someone is playing a guitar."
+    assert model["score"].iloc[0] > 0.7
+    assert any("only 3 texts" in info.value for info in at.info)
+
+
+def test_score_threshold_hides_weak_hits():
+    at = _paste(app_test(PAGE), "The stock market fell sharply today.\nSomeone is playing a guitar.\nA cat sleeps.")
+    at.text_input(key="ret_query").set_value("A man plays the guitar.").run()
+    at.slider(key="ret_threshold").set_value(0.5).run()
+    assert at.dataframe[0].value["text"].tolist() == ["Someone is playing a guitar."]
+
+
+def test_empty_corpus_says_what_to_do_and_keeps_the_text_box():
+    at = _paste(app_test(PAGE), "   \n\n")
+    assert "corpus is empty" in at.error[0].value
+    assert at.text_area(key="ret_paste").value == "   \n\n"
+
+
+def test_a_corpus_of_one_text():
+    at = _paste(app_test(PAGE), "Only this sentence.")
+    assert any("single text" in info.value for info in at.info)
+    assert at.dataframe[0].value["text"].tolist() == ["Only this sentence."]

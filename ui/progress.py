@@ -1,0 +1,38 @@
+"""Progress bars with counts, rate and time left; corpus embeddings from the disk cache or under such a bar."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import numpy as np
+import streamlit as st
+
+from core.cache import cached_embeddings_with, is_cached
+from core.encoder import Progress
+from core.models import LoadedModel
+from core.progress import progress_text
+from core.settings import Settings
+
+
+@contextmanager
+def progress_bar(what: str) -> Iterator[Progress]:
+    """Yield a `progress(done, total)` callback drawing "what: done / total texts · rate · time left"."""
+    bar = st.progress(0.0, text=f"{what}…")
+    start = time.monotonic()
+
+    def update(done: int, total: int) -> None:
+        bar.progress(min(done / max(total, 1), 1.0), text=f"{what}: {progress_text(done, total, time.monotonic() - start)}")
+
+    try:
+        yield update
+    finally:
+        bar.empty()
+
+
+def embed_corpus(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray:
+    if is_cached(model, texts, settings):
+        return cached_embeddings_with(model, texts, settings)
+    with progress_bar(f"Embedding {len(texts):,} texts with {model.model_id} (kept on disk afterwards)") as progress:
+        return cached_embeddings_with(model, texts, settings, progress=progress)
