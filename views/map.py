@@ -195,14 +195,14 @@ def _describe(settings: Settings, model: LoadedModel) -> str:
     return f"{model.model_id} · {settings.pooling} · layer {layer}"
 
 
-def _trust_metrics(report: Trust, label: str = "") -> None:
-    one, two = st.columns(2)
-    one.metric(f"Neighbours kept{label}", f"{report.mean_overlap:.0%}",
-               help=f"On average, this share of each point's {report.k} nearest neighbours in the full space "
-                    f"(cosine) are also among its {report.k} nearest on the map.")
-    two.metric(f"Trustworthiness{label}", "—" if report.trustworthiness is None else f"{report.trustworthiness:.3f}",
-               help="scikit-learn's trustworthiness (1 = no point on the map has neighbours that are far in the "
-                    f"full space), over {report.trustworthiness_points:,} points.")
+def _trust_metrics(report: Trust, slots: list, label: str = "") -> None:
+    slots[0].metric(f"Neighbours kept{label}", f"{report.mean_overlap:.0%}",
+                    help=f"On average, this share of each point's {report.k} nearest neighbours in the full space "
+                         f"(cosine) are also among its {report.k} nearest on the map.")
+    slots[1].metric(f"Trustworthiness{label}",
+                    "—" if report.trustworthiness is None else f"{report.trustworthiness:.3f}",
+                    help="scikit-learn's trustworthiness (1 = no point on the map has neighbours that are far in "
+                         f"the full space), over {report.trustworthiness_points:,} points.")
 
 
 def _query(query: str, frame: pd.DataFrame, vectors: np.ndarray, projection: Projection, model: LoadedModel,
@@ -227,9 +227,9 @@ def _points_frame(frame: pd.DataFrame, coords: np.ndarray, colouring: Colouring,
 def main() -> None:
     settings, model = active()
     st.title("Embedding map")
-    st.caption("Every text of a corpus becomes a point; nearby points have similar embeddings. A 2-D map must "
-               "distort a 384-dimensional space, so the trust numbers below say how much of each point's "
-               "neighbourhood survived.")
+    st.caption(f"Every text of a corpus becomes a point; nearby points have similar embeddings. A 2-D map must "
+               f"distort a {model.hidden_size}-dimensional space, so the trust numbers below say how much of each "
+               "point's neighbourhood survived.")
     corpus_col, method_col, colour_col = st.columns([1.1, 1.2, 1])
     with corpus_col:
         try:
@@ -286,8 +286,7 @@ def _single_view(frame: pd.DataFrame, projection: Projection, report: Trust, col
                            "directions the map cannot show.")
         else:
             st.metric("Method", projection.method, help=", ".join(f"{k} {v}" for k, v in projection.params.items()))
-    with facts[2]:
-        _trust_metrics(report)
+    _trust_metrics(report, facts[2:])
     map_col, trust_col = st.columns([3, 1.2])
     with map_col:
         title = f"{projection.method} of {_describe(settings, model)}"
@@ -330,11 +329,9 @@ def _compare_view(frame: pd.DataFrame, projection: Projection, report: Trust, co
     if b_projection is None:
         return
     b_report = _trust(b_vectors, b_projection.coords, params["seed"])
-    left, right = st.columns(2)
-    with left:
-        _trust_metrics(report, " (A)")
-    with right:
-        _trust_metrics(b_report, " (B)")
+    slots = st.columns(4)
+    _trust_metrics(report, slots[:2], " (A)")
+    _trust_metrics(b_report, slots[2:], " (B)")
     titles = (f"A: {_describe(settings, model)}", f"B: {_describe(b_settings, b_model)}")
     highlight = _selected("map_compare_chart")
     st.plotly_chart(compare_figure(projection.coords, b_projection.coords, frame["text"].tolist(), colouring,

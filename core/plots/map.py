@@ -146,11 +146,11 @@ def compare_figure(left: np.ndarray, right: np.ndarray, texts: Sequence[str], co
 def trust_figure(overlap: np.ndarray, *, k: int) -> go.Figure:
     """Histogram of the per-point neighbour overlap (0 = none of its k neighbours kept, 1 = all kept)."""
     counts = overlap_counts(overlap, k=k)
-    fig = go.Figure(go.Bar(x=list(counts), y=list(counts.values()), marker_color="#3b5bdb",
-                           hovertemplate="%{x} neighbours kept: %{y} points<extra></extra>"))
-    fig.update_layout(height=260, margin=dict(l=10, r=10, t=40, b=10), bargap=0.1,
-                      title=f"Mean: {np.mean(overlap):.0%} of each point's {k} nearest neighbours kept on the map")
-    fig.update_xaxes(title=f"of its {k} nearest neighbours in the full space, how many are nearest on the map")
+    fig = go.Figure(go.Bar(x=list(range(k + 1)), y=list(counts.values()), marker_color="#3b5bdb",
+                           hovertemplate=f"%{{x}} of {k} neighbours kept: %{{y}} points<extra></extra>"))
+    fig.update_layout(height=300, margin=dict(l=10, r=10, t=40, b=10), bargap=0.1,
+                      title=f"Neighbours kept: mean {np.mean(overlap):.0%}")
+    fig.update_xaxes(title=f"kept of its {k} nearest", tickangle=0)
     fig.update_yaxes(title="points")
     return fig
 

@@ -71,4 +71,4 @@ def test_trust_histogram_counts_points_per_kept_share():
     assert overlap_counts(overlap, k=2) == {"0/2": 1, "1/2": 2, "2/2": 3}
     fig = trust_figure(overlap, k=2)
     assert list(fig.data[0].y) == [1, 2, 3]
-    assert "Mean: 67%" in fig.layout.title.text
+    assert fig.layout.title.text == "Neighbours kept: mean 67%"
