@@ -404,13 +404,16 @@ def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> Loaded
         fingerprint = f"untrained-seed{UNTRAINED_SEED}-{hashlib.blake2b(config.to_json_string().encode(), digest_size=8).hexdigest()}"
     else:
         try:
-            network = AutoModel.from_pretrained(base, local_files_only=True, trust_remote_code=False,
-                                                use_safetensors=any(base.glob("*.safetensors")) or None,
-                                                attn_implementation="sdpa")
+            network, loading = AutoModel.from_pretrained(base, local_files_only=True, trust_remote_code=False,
+                                                         use_safetensors=any(base.glob("*.safetensors")) or None,
+                                                         attn_implementation="sdpa", output_loading_info=True)
             pooling, normalizes, dense, max_seq = _st_modules(folder)
         except pickle.UnpicklingError as err:  # torch.load(weights_only=True) met code in a pickle checkpoint
             raise ModelUnavailable(f"'{model_id}' holds a pickle checkpoint that would run code when loaded, so it "
                                    "was refused; use a safetensors copy of the model.") from err
+        if getattr(network, "pooler", None) is not None and any(
+                key.startswith("pooler.") for key in loading["missing_keys"]):
+            network.pooler = None  # not in the checkpoint: random weights we would never use
         fingerprint = _fingerprint(base)
     positions = int(getattr(network.config, "max_position_embeddings", 512))
     limit = tokenizer.model_max_length if tokenizer.model_max_length < 100_000 else positions

@@ -1,7 +1,6 @@
-import pandas as pd
 import streamlit as st
 
-from core.facts import model_facts
+from core.facts import facts_frame, model_facts
 from ui.sidebar import active
 
 settings, model = active()
@@ -17,7 +16,4 @@ st.subheader(f"Loaded model: {model.model_id}")
 if model.entry.untrained:
     st.warning("This model has random weights: it shows what similarity looks like before any training.")
 st.caption(model.entry.description)
-facts = model_facts(model)
-table = pd.DataFrame({"value": [f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
-                                for v in facts.values()]}, index=list(facts))
-st.table(table)
+st.table(facts_frame(model_facts(model)))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -19,6 +18,7 @@ from core.similarity import (METRICS, Metric, cluster_order, duplicate_groups, l
 from ui.downloads import csv_download
 from ui.models import cached_catalog, cached_model
 from ui.persist import kept
+from ui.progress import progress_bar
 from ui.sidebar import active
 
 RANGES = {"fixed": "fixed [−1, 1]", "fitted": "fitted to the data"}
@@ -45,18 +45,8 @@ def _describe(settings: Settings, model: LoadedModel) -> str:
 
 
 def _encode(model: LoadedModel, texts: Sequence[str], settings: Settings) -> Embeddings:
-    """Encode with a progress bar (counts and time left) that appears only when there is work to do."""
-    start = time.perf_counter()
-    slot = st.empty()
-
-    def progress(done: int, total: int) -> None:
-        left = (time.perf_counter() - start) / done * (total - done)
-        slot.progress(done / total, text=f"Encoding with {model.model_id}: {done}/{total} texts, "
-                                         f"about {left:.0f} s left")
-
-    embeddings = encode_with(model, texts, settings, progress=progress)
-    slot.empty()
-    return embeddings
+    with progress_bar(f"Encoding with {model.model_id}") as progress:
+        return encode_with(model, texts, settings, progress=progress)
 
 
 def _notices(embeddings: Embeddings, texts: Sequence[str], model: LoadedModel) -> None:
