@@ -12,9 +12,10 @@ from tests.conftest import ROOT, app_test
 from tests.core.test_hostile import HOSTILE
 
 MARKUP = ("<script", "<b>", "<img")
-TEXT_PAGES = {  # page -> key of its main text area
-    "views/similarity.py": "sim_texts",
-    "views/layers.py": "layers_texts",
+TEXT_PAGES = {  # page -> key of its main text area, and whether the page then draws a figure
+    "views/similarity.py": ("sim_texts", True),
+    "views/layers.py": ("layers_texts", True),
+    "views/model.py": ("model_text", False),
 }
 
 
@@ -65,13 +66,13 @@ def text_page(request):
 @pytest.mark.parametrize("name", [n for n in HOSTILE if n != "one long word"] + ["one megabyte"])
 def test_hostile_texts_keep_the_page_working_and_are_shown_as_text(text_page, name):
     page, at = text_page
-    key = TEXT_PAGES[page]
+    key, draws = TEXT_PAGES[page]
     hostile = "a" * 1_000_000 if name == "one megabyte" else HOSTILE[name]
     typed = f"The bank raised its rates.\n{hostile}\nWe sat on the river bank."
     at.text_area(key=key).set_value(typed).run()
     assert not at.exception, at.exception[0].value if at.exception else ""
     assert at.text_area(key=key).value == typed  # nothing the user typed is lost
-    assert at.get("plotly_chart"), "the page drew no figure"
+    assert at.get("plotly_chart") or not draws, "the page drew no figure"
     assert_shown_as_text(at)
     if name == "one megabyte":
         assert any("max_chars_per_text" in w.value for w in at.warning)
@@ -99,3 +100,21 @@ def test_a_pickle_checkpoint_folder_in_the_sidebar_is_refused_and_runs_nothing(t
     assert not at.exception
     assert "pickle checkpoint that would run code" in at.sidebar.error[0].value
     assert not marker.exists()
+
+
+def test_retrieval_over_a_pasted_hostile_corpus_with_a_hostile_query():
+    """The paste corpus is chosen before the page first runs, so the test does not embed the STS-B corpus."""
+    from streamlit.testing.v1 import AppTest
+
+    corpus = "\n".join(HOSTILE[n] for n in HOSTILE if n != "one long word") + "\nA man plays the guitar."
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.session_state["ret_source"] = "Paste texts"
+    at.session_state["ret_paste"] = corpus
+    at.session_state["ret_query"] = HOSTILE["html script"]
+    at.run()
+    at.switch_page("views/retrieval.py").run()
+    assert not at.exception, at.exception[0].value if at.exception else ""
+    assert at.text_area(key="ret_paste").value == corpus
+    assert at.text_input(key="ret_query").value == HOSTILE["html script"]
+    assert at.get("plotly_chart")
+    assert_shown_as_text(at)
