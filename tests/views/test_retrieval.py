@@ -56,4 +56,7 @@ def test_empty_corpus_says_what_to_do_and_keeps_the_text_box():
 def test_a_corpus_of_one_text():
     at = _paste(app_test(PAGE), "Only this sentence.")
     assert any("single text" in info.value for info in at.info)
+    if at.warning:  # the default threshold 0 hides an unrelated text, and says so
+        assert "No hit reaches the threshold" in at.warning[0].value
+    at.slider(key="ret_threshold").set_value(-1.0).run()
     assert at.dataframe[0].value["text"].tolist() == ["Only this sentence."]
