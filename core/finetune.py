@@ -19,16 +19,14 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-import numpy as np
 
 from core.cache import cached_embeddings
-from core.data import load_stsb
 from core.devices import resolve_device
-from core.metrics import paired_cosine, sts_correlation
 from core.models import (UNTRAINED_SEED, LoadedModel, ModelUnavailable, _st_modules, _transformer_folder, availability,
                          find_entry, load_model, model_folder)
 from core.paths import atomic_folder, atomic_write, cache_dir, models_dir
 from core.retrieval_task import evaluate_task, paraphrase_task
+from core.sts_task import correlation, sts_frame
 from core.training_pairs import OBJECTIVE_NAMES, Objective, PairSet
 
 CARD = "explorer-card.json"
@@ -281,12 +279,7 @@ def evaluate(model: LoadedModel, *, retrieval: bool = False,
              progress: Callable[[int, int], None] | None = None) -> dict[str, float]:
     """STS-B dev Spearman (cosine, the model's default pooling) and, with `retrieval`, the paraphrase
     retrieval task's Recall@1/10 and MRR@10."""
-    pairs = load_stsb("dev")
-    texts = list(dict.fromkeys(s for p in pairs for s in (p.sentence1, p.sentence2)))
-    vectors = cached_embeddings(model, texts, progress=progress)
-    row = {text: i for i, text in enumerate(texts)}
-    cosine = paired_cosine(vectors[[row[p.sentence1] for p in pairs]], vectors[[row[p.sentence2] for p in pairs]])
-    figures = {"spearman": sts_correlation(cosine, np.array([p.score for p in pairs]))["spearman"]}
+    figures = {"spearman": correlation(sts_frame(model, "dev", progress=progress))["spearman"]}
     if retrieval:
         task = paraphrase_task("dev")
         result = evaluate_task(task, cached_embeddings(model, task.queries),

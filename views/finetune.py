@@ -139,12 +139,34 @@ elif control is not None and not ss.get("ft_reported", True):
         stopped = " (stopped early)" if control.result.card["stopped"] else ""
         st.success(f"Saved {control.result.model_id}{stopped}; choose it in the sidebar on any page.")
 
+def heatmaps(*model_ids: str) -> None:
+    """The example set's cosine heatmap for each model, side by side, with its numbers as CSV."""
+    example = kept(st.selectbox, "Example set", key="ft_example", options=list(EXAMPLES),
+                   default=PARAPHRASE_CLUSTERS)
+    texts = EXAMPLES[example]
+    for panel, model_id in zip(st.columns(2), model_ids):
+        with panel:
+            try:
+                other = cached_model(model_id, settings.device)
+            except (ModelUnavailable, OSError) as err:
+                st.warning(f"Cannot load {model_id} to draw its heatmap: {err}")
+                continue
+            matrix = similarity_matrix(encode(other, texts).vectors)
+            st.plotly_chart(similarity_heatmap(matrix, texts, title=model_id), key=f"ft_heat_{model_id}")
+            csv_download(matrix_frame(matrix, texts), f"{model_id.replace('/', '_')}-similarity.csv",
+                         key=f"ft_heat_csv_{model_id}")
+    st.caption("Cosine similarity of every pair of example texts (red close, blue far), with each model's own "
+               "pooling: after training, paraphrases should stay red while unrelated texts turn blue.")
+
+
 # --- results ---------------------------------------------------------------------------------------
 st.header("Before and after")
 tuned_ids = [entry.id for entry in finetuned_entries()]
 if not tuned_ids:
     st.info("No fine-tuned model on this machine yet: press Start training above (the defaults take a few minutes "
-            "on a laptop CPU), then compare it here with the model it started from.")
+            "on a laptop CPU), then compare it here with the model it started from. Below is the 'before': "
+            f"how {base} sees the example texts now.")
+    heatmaps(base)
     st.stop()
 if ss.get("ft_pick") not in tuned_ids:
     ss.ft_pick = tuned_ids[-1]
@@ -173,22 +195,7 @@ with losses:
         st.caption("Training loss per step (thin) and its moving average (bold) over the run that made this model.")
         csv_download(loss_frame(card["losses"]), f"{pick}-loss.csv", index=False)
 
-example = kept(st.selectbox, "Example set", key="ft_example", options=list(EXAMPLES), default=PARAPHRASE_CLUSTERS)
-texts = EXAMPLES[example]
-panels = st.columns(2)
-for panel, model_id in zip(panels, (card["base"], pick)):
-    with panel:
-        try:
-            other = cached_model(model_id, settings.device)
-        except (ModelUnavailable, OSError) as err:
-            st.warning(f"Cannot load {model_id} to draw its heatmap: {err}")
-            continue
-        matrix = similarity_matrix(encode(other, texts).vectors)
-        st.plotly_chart(similarity_heatmap(matrix, texts, title=model_id), key=f"ft_heat_{model_id}")
-        csv_download(matrix_frame(matrix, texts), f"{model_id.replace('/', '_')}-similarity.csv",
-                     key=f"ft_heat_csv_{model_id}")
-st.caption("Cosine similarity of every pair of example texts (red close, blue far), with each model's own pooling: "
-           "after training, paraphrases should stay red while unrelated texts turn blue.")
+heatmaps(card["base"], pick)
 
 if st.button(f"Delete {pick}", key="ft_delete"):
     if pick == settings.model_id:

@@ -11,7 +11,7 @@ from core.models import catalog
 def small_dev(monkeypatch):
     from core.data import load_stsb
 
-    monkeypatch.setattr("core.finetune.load_stsb", lambda split: load_stsb(split)[:32])
+    monkeypatch.setattr("core.sts_task.load_stsb", lambda split: load_stsb(split)[:32])
 
 
 def test_finetune_prints_the_contract_json_and_the_model_joins_the_catalog(tiny_bert_folder, tmp_path, capsys):

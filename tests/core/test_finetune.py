@@ -20,7 +20,7 @@ def small_dev(monkeypatch):
     """Measure on the first 64 STS-B dev pairs so runs stay quick."""
     from core.data import load_stsb
 
-    monkeypatch.setattr("core.finetune.load_stsb", lambda split: load_stsb(split)[:64])
+    monkeypatch.setattr("core.sts_task.load_stsb", lambda split: load_stsb(split)[:64])
 
 
 def weights(model) -> dict[str, torch.Tensor]:

@@ -23,6 +23,7 @@ def test_the_page_opens_with_the_defaults_and_says_how_to_start():
     assert at.number_input(key="ft_steps").value == 40
     assert at.text_input(key="ft_name").placeholder == "all-MiniLM-L6-v2-stsb-cosine"
     assert any("No fine-tuned model on this machine yet" in info.value for info in at.info)
+    assert len(at.get("plotly_chart")) == 1  # the base model's heatmap of the example texts: the 'before'
 
 
 def test_a_learning_rate_of_zero_is_refused_in_one_sentence_and_the_name_is_kept():
@@ -70,7 +71,7 @@ def test_a_run_from_the_page_trains_saves_and_shows_the_comparison(quick_measure
 def test_a_saved_model_shows_its_loss_and_figures_and_can_be_deleted(tiny_bert_folder, monkeypatch):
     from core.data import load_stsb
 
-    monkeypatch.setattr("core.finetune.load_stsb", lambda split: load_stsb(split)[:32])
+    monkeypatch.setattr("core.sts_task.load_stsb", lambda split: load_stsb(split)[:32])
     run(RunRequest(str(tiny_bert_folder), PAIRS, "cosine", TrainOptions(batch_size=4, max_steps=2), "tiny-shown"))
     at = app_test(PAGE)
     assert not at.exception
