@@ -94,8 +94,9 @@ for kind, label in BASELINES.items():
 model_ids = hits.indices[0]
 in_tfidf = set(lexical["tfidf"]["index"]) if "tfidf" in lexical else set()
 in_bow = set(lexical["bow"]["index"]) if "bow" in lexical else set()
-results = pd.DataFrame({"rank": range(1, k + 1), "score": hits.scores[0], "text": [corpus[i] for i in model_ids],
-                        "also in": [overlap_label(i in in_tfidf, i in in_bow) for i in model_ids]})
+results = pd.DataFrame({"rank": range(1, k + 1), "score": hits.scores[0],
+                        "also in": [overlap_label(i in in_tfidf, i in in_bow) for i in model_ids],
+                        "text": [corpus[i] for i in model_ids]})
 shown = results[results["score"] >= threshold]
 if shown.empty:
     st.warning(f"No hit reaches the threshold {threshold:.2f}; lower it to see the best {k}.")
@@ -116,7 +117,7 @@ for column_area, kind in zip(columns[1:], BASELINES):
         st.subheader(BASELINES[kind])
         if kind in lexical:
             table = lexical[kind].assign(**{"in model list": lexical[kind]["index"].isin(model_ids)})
-            st.dataframe(table.drop(columns="index"), hide_index=True, width="stretch",
+            st.dataframe(table[["rank", "score", "in model list", "text"]], hide_index=True, width="stretch",
                          column_config={"score": st.column_config.NumberColumn(format="%.3f")})
 overlap = {label: int(lexical[kind]["index"].isin(model_ids).sum()) for kind, label in BASELINES.items()
            if kind in lexical}
