@@ -174,7 +174,7 @@ def _configuration_b(settings: Settings) -> tuple[Settings, LoadedModel] | None:
     _choice("map_b_model", available)
     left, middle, right = st.columns(3)
     model_id = kept(left.selectbox, "Model B", key="map_b_model", default=settings.model_id, options=available)
-    pooling = kept(middle.selectbox, "Pooling B", key="map_b_pooling", default="cls", options=POOLINGS)
+    pooling = kept(middle.selectbox, "Pooling B", key="map_b_pooling", default=settings.pooling, options=POOLINGS)
     try:
         model = cached_model(model_id, settings.device)
     except Exception as err:  # any load failure must leave the page usable
@@ -183,8 +183,9 @@ def _configuration_b(settings: Settings) -> tuple[Settings, LoadedModel] | None:
     for name in ("map_b_layer", "_kept_map_b_layer"):
         if st.session_state.get(name, 0) > model.num_layers:
             st.session_state[name] = model.num_layers
-    layer = kept(right.slider, "Layer B", key="map_b_layer", default=model.num_layers, min_value=0,
-                 max_value=model.num_layers, help="0 is the embedding layer.")
+    layer = kept(right.slider, "Layer B", key="map_b_layer", default=model.num_layers // 2, min_value=0,
+                 max_value=model.num_layers, help="0 is the embedding layer. Every layer of a model comes from "
+                                                  "one pass, so changing only the layer is quick.")
     b = Settings(model_id=model.model_id, pooling=pooling, layer=None if layer == model.num_layers else layer,
                  normalize=settings.normalize, max_length=settings.max_length, device=settings.device)
     return b, model

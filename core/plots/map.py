@@ -140,7 +140,7 @@ def compare_figure(left: np.ndarray, right: np.ndarray, texts: Sequence[str], co
                 hovertemplate="#%{customdata}<extra>selected</extra>", showlegend=col == 1, legendgroup="selected",
                 marker=dict(size=13, color="rgba(0,0,0,0)", line=dict(color=QUERY_COLOUR, width=2))),
                 row=1, col=col)
-    return _layout(fig, "", colouring.title)
+    return _layout(fig, "", colouring.title).update_layout(dragmode="select")
 
 
 def trust_figure(overlap: np.ndarray, *, k: int) -> go.Figure:
