@@ -45,14 +45,14 @@ def no_traceback_in_server_log(server):
 def page(chromium, server):
     context = chromium.new_context(viewport=VIEWPORT)
     page = context.new_page()
-    page.set_default_timeout(120_000)
+    page.set_default_timeout(600_000)
     yield page
     context.close()
 
 
-def open_page(page, server, path: str) -> None:
+def open_page(page, server, path: str, timeout_s: float = 120) -> None:
     page.goto(f"{server.url}/{path}")
-    wait_for_idle(page)
+    wait_for_idle(page, timeout_s)
 
 
 def check_and_shoot(page, name: str, *, chart: bool = True) -> Path:

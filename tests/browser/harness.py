@@ -19,7 +19,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 VIEWPORT = {"width": 1400, "height": 1000}
-BUSY = "[data-testid='stStatusWidget'], [data-testid='stSkeleton'], [data-testid='stSpinner']"
+BUSY = "[data-testid='stSkeleton'], [data-testid='stSpinner']"
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning'][data-test-connection-state='CONNECTED']"
 CHART = ".js-plotly-plot .main-svg, .js-plotly-plot canvas, [data-testid='stPlotlyChart'] canvas"
 EXCEPTION = "[data-testid='stException']"
 
@@ -92,11 +93,11 @@ def launch_chromium(playwright):
 
 
 def _idle(page) -> bool:
-    return page.locator(BUSY).count() == 0
+    return page.locator(IDLE).count() == 1 and page.locator(BUSY).count() == 0
 
 
 def wait_for_idle(page, timeout_s: float = 120) -> None:
-    """Wait until Streamlit has drawn the sidebar and main area and no script run is in progress."""
+    """Wait until Streamlit has drawn the sidebar and main area and its script is not running."""
     for region in ("stSidebarContent", "stMain"):
         page.wait_for_selector(f"[data-testid='{region}'] [data-testid='stElementContainer']",
                                timeout=timeout_s * 1000)
@@ -113,7 +114,7 @@ def wait_for_idle(page, timeout_s: float = 120) -> None:
 
 def fill(page, label: str, text: str) -> None:
     """Type into the input labelled `label` and submit it as a person would (Ctrl+Enter applies a text area)."""
-    field = page.get_by_label(label).first
+    field = page.get_by_role("textbox", name=label).first
     field.fill(text)
     field.press("Control+Enter" if field.evaluate("e => e.tagName") == "TEXTAREA" else "Enter")
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser.conftest import check_and_shoot, open_page
 from tests.browser.harness import choose, fill, wait_for_idle
 
 pytestmark = pytest.mark.browser
+LONG = 600  # seconds: the first visit embeds the 7,977 STS-B corpus texts on a shared CPU
 
 
 def _facts(page) -> str:
@@ -49,3 +52,43 @@ def test_layers_clicking_a_token_chip_redraws_the_drift(page, server):
     wait_for_idle(page)
     assert chip.get_attribute("aria-checked") == "true"
     check_and_shoot(page, "layers")
+
+
+def test_model_tokenizer_playground_follows_typing(page, server):
+    open_page(page, server, "model")
+    fill(page, "Text to tokenize", "Tokenizers split unbelievably long words.")
+    wait_for_idle(page)
+    page.locator("[data-testid='stCode']").filter(has_text="unbelievably").first.wait_for()
+    check_and_shoot(page, "model", chart=False)
+
+
+def test_retrieval_answers_a_typed_query(page, server):
+    open_page(page, server, "retrieval", LONG)
+    fill(page, "Query", "A woman is slicing an onion.")
+    wait_for_idle(page, LONG)
+    page.locator(".js-plotly-plot").get_by_text(re.compile("onion", re.IGNORECASE)).first.wait_for(state="attached")
+    check_and_shoot(page, "retrieval")
+
+
+def test_evaluation_runs_the_sts_benchmark(page, server):
+    open_page(page, server, "evaluation", LONG)
+    check_and_shoot(page, "evaluation-retrieval")
+    page.get_by_text("STS correlation", exact=True).first.click()
+    wait_for_idle(page, LONG)
+    page.get_by_text("Spearman", exact=True).first.wait_for()
+    check_and_shoot(page, "evaluation")
+
+
+def test_map_opens_and_places_a_search(page, server):
+    open_page(page, server, "map", LONG)
+    page.locator(".js-plotly-plot canvas").first.wait_for(state="attached")  # the map is drawn with WebGL
+    fill(page, "Query", "Two dogs are playing in the snow.")
+    wait_for_idle(page, LONG)
+    page.get_by_text("Two dogs are playing in the snow.").first.wait_for(state="attached")
+    check_and_shoot(page, "map")
+
+
+def test_finetune_opens_ready_to_train(page, server):
+    open_page(page, server, "finetune", LONG)
+    assert page.get_by_role("button", name="Start training").is_enabled()
+    check_and_shoot(page, "finetune", chart=False)
