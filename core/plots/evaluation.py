@@ -45,6 +45,7 @@ def sts_scatter(frame: pd.DataFrame, title: str = "") -> go.Figure:
     hover = [f"{html.escape(shorten(a, 90))}<br>{html.escape(shorten(b, 90))}"
              for a, b in zip(frame["sentence 1"], frame["sentence 2"])]
     figure = px.scatter(frame.assign(pair=hover), x="gold", y="cosine", color="genre", opacity=0.55,
+                        color_discrete_sequence=px.colors.qualitative.Set1,
                         custom_data=["pair"], labels={"gold": "gold score (0–5)", "cosine": "cosine similarity"},
                         render_mode="webgl")
     figure.update_traces(marker_size=5, hovertemplate="%{customdata[0]}<br>gold %{x:.2f} · cosine %{y:.3f}"
