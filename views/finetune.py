@@ -97,9 +97,11 @@ if st.button("Start training", type="primary", disabled=running, key="ft_start")
         new_name = check_name(name or suggested)
         control = start_in_background(RunRequest(base, pairs, objective, options, new_name, retrieval=True,
                                                  device=settings.device))
-        ss.ft_control, ss.ft_reported, running = control, False, True
+        ss.ft_control, ss.ft_reported = control, False
     except (FinetuneError, PairsError, ModelUnavailable) as err:
         st.error(str(err))
+    else:
+        st.rerun()  # redraw with Start disabled and the live progress
 
 
 @st.fragment(run_every=1.0)
