@@ -160,7 +160,8 @@ def _colouring(choice: str, frame: pd.DataFrame, extra: dict[str, str], vectors:
         labels = frame[extra[choice]].tolist()
         if fits_legend(labels):
             return categories(labels, title=choice)
-        st.info(f"The column '{choice}' has {len(set(labels)):,} distinct values, too many to tell apart by "
+        name = choice.replace("`", "")  # the user's column name, shown as code, never as markdown
+        st.info(f"The column `{name}` has {len(set(labels)):,} distinct values, too many to tell apart by "
                 f"colour; the map is coloured by {k} k-means clusters instead.")
     if choice == LENGTH:
         return numbers(frame["text"].str.len(), title="characters")

@@ -115,7 +115,7 @@ def test_a_label_column_with_too_many_values_falls_back_to_clusters_with_a_note(
     at.selectbox(key="map_label_col").set_value("label").run()
     assert not at.exception
     assert at.selectbox(key="map_colour").value == "label"
-    assert "'label' has 120 distinct values" in at.info[0].value
+    assert "`label` has 120 distinct values" in at.info[0].value
     assert [t.name for t in point_traces(figure(at))] == [str(i) for i in range(8)]
 
 
