@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.cache import cached_embeddings_with, is_cached
 from core.corpus import UPLOAD_TYPES, CorpusError, column, lines, read_upload, text_columns
 from core.encoder import encode_with
 from core.examples import EXAMPLES, PARAPHRASE_CLUSTERS
@@ -18,10 +16,11 @@ from core.plots.map import (Colouring, QueryMark, categories, compare_figure, fi
                             overlap_counts, trust_figure)
 from core.projection import (MAX_POINTS, METHODS, Projection, Trust, kmeans_clusters, map_ranks, nearest,
                              place_queries, project, sample_indices, trust)
-from core.settings import POOLINGS, Settings
+from core.settings import Settings
+from ui.compare import configuration_b
 from ui.downloads import csv_download
-from ui.models import cached_catalog, cached_model
 from ui.persist import kept
+from ui.progress import embed_corpus
 from ui.sidebar import active
 
 SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file", "similarity": "Texts of the Similarity page"}
@@ -92,22 +91,6 @@ def _corpus() -> tuple[pd.DataFrame, dict[str, str]] | None:
     return frame, ({label_col: "label"} if labels is not None else {})
 
 
-def _embed(model: LoadedModel, texts: list[str], settings: Settings) -> np.ndarray:
-    """Corpus vectors from the on-disk cache, or encoded with a progress bar (counts and time left)."""
-    if is_cached(model, texts, settings):
-        return cached_embeddings_with(model, texts, settings)
-    bar = st.progress(0.0, text=f"Embedding {len(texts):,} texts with {model.model_id}…")
-    start = time.monotonic()
-
-    def progress(done: int, total: int) -> None:
-        left = (time.monotonic() - start) / done * (total - done)
-        bar.progress(done / total, text=f"Embedded {done:,} of {total:,} texts, about {left:.0f} s left")
-
-    vectors = cached_embeddings_with(model, texts, settings, progress=progress)
-    bar.empty()
-    return vectors
-
-
 def _method_controls() -> dict[str, float | int | str]:
     method = kept(st.radio, "Projection", key="map_method", default="PCA", options=list(METHODS), horizontal=True,
                   help="PCA: linear, instant, keeps large distances. t-SNE and UMAP: non-linear, keep local "
@@ -168,28 +151,6 @@ def _colouring(choice: str, frame: pd.DataFrame, extra: dict[str, str], vectors:
     if choice == OVERLAP:
         return numbers(overlap, title="overlap")
     return categories(_clusters(vectors, k, seed), title="cluster")
-
-
-def _configuration_b(settings: Settings) -> tuple[Settings, LoadedModel] | None:
-    available = [entry.id for entry, avail in cached_catalog() if avail.available]
-    _choice("map_b_model", available)
-    left, middle, right = st.columns(3)
-    model_id = kept(left.selectbox, "Model B", key="map_b_model", default=settings.model_id, options=available)
-    pooling = kept(middle.selectbox, "Pooling B", key="map_b_pooling", default=settings.pooling, options=POOLINGS)
-    try:
-        model = cached_model(model_id, settings.device)
-    except Exception as err:  # any load failure must leave the page usable
-        st.error(f"Could not load {model_id} for configuration B: {err} Pick another model B.")
-        return None
-    for name in ("map_b_layer", "_kept_map_b_layer"):
-        if st.session_state.get(name, 0) > model.num_layers:
-            st.session_state[name] = model.num_layers
-    layer = kept(right.slider, "Layer B", key="map_b_layer", default=model.num_layers // 2, min_value=0,
-                 max_value=model.num_layers, help="0 is the embedding layer. Every layer of a model comes from "
-                                                  "one pass, so changing only the layer is quick.")
-    b = Settings(model_id=model.model_id, pooling=pooling, layer=None if layer == model.num_layers else layer,
-                 normalize=settings.normalize, max_length=settings.max_length, device=settings.device)
-    return b, model
 
 
 def _describe(settings: Settings, model: LoadedModel) -> str:
@@ -261,7 +222,7 @@ def main() -> None:
                           "texts in the full space.")
         top = kept(st.slider, "Neighbours of the query", key="map_top", default=5, min_value=1, max_value=20)
         compare = kept(st.toggle, "Compare with a second configuration (B)", key="map_compare", default=False)
-    vectors = _embed(model, frame["text"].tolist(), settings)
+    vectors = embed_corpus(model, frame["text"].tolist(), settings)
     projection = _projected(vectors, params)
     if projection is None:
         return
@@ -322,11 +283,14 @@ def _selected(key: str) -> list[int]:
 
 
 def _compare_view(frame: pd.DataFrame, projection: Projection, report: Trust, colouring: Colouring, params: dict, settings: Settings, model: LoadedModel) -> None:
-    chosen = _configuration_b(settings)
+    chosen = configuration_b(settings, prefix="map", default_model=settings.model_id,
+                             default_pooling=settings.pooling, default_layer="middle",
+                             layer_help="0 is the embedding layer. Every layer of a model comes from one pass, "
+                                        "so changing only the layer is quick.")
     if chosen is None:
         return
     b_settings, b_model = chosen
-    b_vectors = _embed(b_model, frame["text"].tolist(), b_settings)
+    b_vectors = embed_corpus(b_model, frame["text"].tolist(), b_settings)
     b_projection = _projected(b_vectors, {**params, "method": projection.method})
     if b_projection is None:
         return

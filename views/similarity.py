@@ -12,9 +12,10 @@ from core.encoder import Embeddings, encode_with
 from core.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.models import DEFAULT_MODEL_ID, L3_ID, UNTRAINED_ID, LoadedModel
 from core.plots.heatmap import difference_heatmap, similarity_heatmap
-from core.settings import POOLINGS, Settings
+from core.settings import Settings
 from core.similarity import (METRICS, Metric, cluster_order, duplicate_groups, limit_problems, matrix_frame,
                              mean_off_diagonal, moved_pairs, similarity_matrix, split_lines)
+from ui.compare import configuration_b
 from ui.downloads import csv_download
 from ui.models import cached_catalog, cached_model
 from ui.persist import kept
@@ -93,42 +94,6 @@ def _baseline(texts: Sequence[str], settings: Settings, model: LoadedModel, metr
     return mean
 
 
-def _clamp_layer(key: str, last: int) -> None:
-    """Keep B's layer inside B's model; "the last layer" stays the last when B changes depth."""
-    ss = st.session_state
-    shadow = f"_kept_{key}"
-    current = ss.get(key, ss.get(shadow))
-    previous_last = ss.get("_sim_b_last", last)
-    if current is None or current > last or (current == previous_last != last):
-        ss[key] = ss[shadow] = last
-    ss._sim_b_last = last
-
-
-def _configuration_b(settings: Settings) -> tuple[Settings, LoadedModel] | None:
-    """Model / pooling / layer B, chosen on the page; None (with the reason shown) when B cannot load."""
-    available = [entry.id for entry, avail in cached_catalog() if avail.available]
-    default = L3_ID if settings.model_id != L3_ID and L3_ID in available else DEFAULT_MODEL_ID
-    if st.session_state.get("sim_b_model") not in (None, *available):
-        st.session_state.sim_b_model = st.session_state._kept_sim_b_model = default
-    left, middle, right = st.columns(3)
-    with left:
-        model_id = kept(st.selectbox, "Model B", key="sim_b_model", default=default, options=available)
-    with middle:
-        pooling = kept(st.selectbox, "Pooling B", key="sim_b_pooling", default="default", options=POOLINGS)
-    try:
-        model = cached_model(model_id, settings.device)
-    except Exception as err:  # any load failure must leave the page usable
-        st.error(f"Could not load {model_id} for configuration B: {err} Pick another model B.")
-        return None
-    _clamp_layer("sim_b_layer", model.num_layers)
-    with right:
-        layer = kept(st.slider, "Layer B", key="sim_b_layer", default=model.num_layers, min_value=0,
-                     max_value=model.num_layers, help="0 is the embedding layer.")
-    b = Settings(model_id=model.model_id, pooling=pooling, layer=None if layer == model.num_layers else layer,
-                 normalize=settings.normalize, max_length=settings.max_length, device=settings.device)
-    return b, model
-
-
 def _single(texts: Sequence[str], settings: Settings, model: LoadedModel, matrix: np.ndarray, metric: Metric,
             fixed: bool, order: list[int] | None) -> None:
     main, side = st.columns([3, 1])
@@ -145,7 +110,10 @@ def _single(texts: Sequence[str], settings: Settings, model: LoadedModel, matrix
 
 def _compare(texts: Sequence[str], settings: Settings, model: LoadedModel, matrix: np.ndarray, metric: Metric,
              fixed: bool, order: list[int] | None) -> None:
-    chosen = _configuration_b(settings)
+    available = [entry.id for entry, avail in cached_catalog() if avail.available]
+    chosen = configuration_b(settings, prefix="sim", default_pooling="default",
+                             default_model=L3_ID if settings.model_id != L3_ID and L3_ID in available
+                             else DEFAULT_MODEL_ID)
     if chosen is None:
         return
     b_settings, b_model = chosen
