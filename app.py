@@ -4,17 +4,17 @@ import streamlit as st
 
 from ui.sidebar import render_sidebar
 
-st.set_page_config(page_title="Embedding Explorer", page_icon="🔎", layout="wide")
+st.set_page_config(page_title="Embedding Explorer", page_icon=":material/travel_explore:", layout="wide")
 
 PAGES = [
-    st.Page("views/home.py", title="Home", icon="🏠", default=True),
-    st.Page("views/similarity.py", title="Similarity", icon="🟥", url_path="similarity"),
-    st.Page("views/layers.py", title="Layers", icon="🧅", url_path="layers"),
-    st.Page("views/model.py", title="Model", icon="🧩", url_path="model"),
-    st.Page("views/retrieval.py", title="Retrieval", icon="🔍", url_path="retrieval"),
-    st.Page("views/evaluation.py", title="Evaluation", icon="📏", url_path="evaluation"),
-    st.Page("views/map.py", title="Embedding map", icon="🗺️", url_path="map"),
-    st.Page("views/finetune.py", title="Fine-tune", icon="🎓", url_path="finetune"),
+    st.Page("views/home.py", title="Home", icon=":material/home:", default=True),
+    st.Page("views/similarity.py", title="Similarity", icon=":material/grid_on:", url_path="similarity"),
+    st.Page("views/layers.py", title="Layers", icon=":material/stacked_line_chart:", url_path="layers"),
+    st.Page("views/model.py", title="Model", icon=":material/memory:", url_path="model"),
+    st.Page("views/retrieval.py", title="Retrieval", icon=":material/search:", url_path="retrieval"),
+    st.Page("views/evaluation.py", title="Evaluation", icon=":material/fact_check:", url_path="evaluation"),
+    st.Page("views/map.py", title="Embedding map", icon=":material/scatter_plot:", url_path="map"),
+    st.Page("views/finetune.py", title="Fine-tune", icon=":material/model_training:", url_path="finetune"),
 ]
 
 navigation = st.navigation(PAGES)

@@ -1,6 +1,7 @@
 import streamlit as st
 
 from core.facts import facts_frame, model_facts
+from ui.downloads import csv_download
 from ui.sidebar import active
 
 settings, model = active()
@@ -16,4 +17,6 @@ st.subheader(f"Loaded model: {model.model_id}")
 if model.entry.untrained:
     st.warning("This model has random weights: it shows what similarity looks like before any training.")
 st.caption(model.entry.description)
-st.table(facts_frame(model_facts(model)))
+facts = facts_frame(model_facts(model))
+st.table(facts)
+csv_download(facts, f"{model.model_id}-facts.csv", key="home_facts_csv")
