@@ -114,7 +114,7 @@ def cached_hub_folder(repo: str) -> Path | None:
 
 def finetuned_entries() -> list[CatalogEntry]:
     entries = []
-    for card in sorted(models_dir().glob("finetuned/*/explorer-card.json")):
+    for card in sorted(models_dir().glob("finetuned/[!.]*/explorer-card.json")):  # .NAME.* = a save under way
         meta = json.loads(card.read_text(encoding="utf-8"))
         entries.append(CatalogEntry(card.parent.name, card.parent.name, "finetuned",
                                     f"fine-tuned from {meta.get('base', '?')} on {meta.get('data', '?')}"))
@@ -231,14 +231,14 @@ def _onnx_bert_state_dict(onnx_path: Path) -> dict[str, torch.Tensor]:
     return state
 
 
-def _st_module_files(folder: Path, pooling_mode: str, max_seq_length: int) -> None:
+def _st_module_files(folder: Path, pooling_mode: str, dimension: int, max_seq_length: int) -> None:
     (folder / "1_Pooling").mkdir()
     (folder / "modules.json").write_text(json.dumps([
         {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
         {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
     ], indent=2))
     (folder / "1_Pooling" / "config.json").write_text(json.dumps({
-        "word_embedding_dimension": None,
+        "word_embedding_dimension": dimension,
         "pooling_mode_cls_token": pooling_mode == "cls",
         "pooling_mode_mean_tokens": pooling_mode == "mean",
         "pooling_mode_max_tokens": pooling_mode == "max",
@@ -271,7 +271,7 @@ def convert_l3(target: Path | None = None) -> Path:
         config.save_pretrained(tmp)
         save_file({k: v.contiguous() for k, v in model.state_dict().items()}, tmp / "model.safetensors")
         _copy_tokenizer(minilm, tmp)
-        _st_module_files(tmp, "mean", 128)
+        _st_module_files(tmp, "mean", config.hidden_size, 128)
     return target
 
 
@@ -337,6 +337,10 @@ class LoadedModel:
         return int(self.network.config.hidden_size)
 
 
+_POOLING_FLAGS = {"pooling_mode_cls_token": "cls", "pooling_mode_max_tokens": "max",
+                  "pooling_mode_mean_sqrt_len_tokens": "mean_sqrt_len", "pooling_mode_mean_tokens": "mean"}
+
+
 def _st_modules(folder: Path) -> tuple[str, bool, torch.nn.Module | None, int | None]:
     """Pooling mode, Normalize present, Dense stack and max_seq_length from a sentence-transformers folder."""
     modules_file = folder / "modules.json"
@@ -348,11 +352,9 @@ def _st_modules(folder: Path) -> tuple[str, bool, torch.nn.Module | None, int | 
         path = folder / module["path"]
         if kind == "Pooling":
             cfg = json.loads((path / "config.json").read_text(encoding="utf-8"))
-            for mode in ("cls_token", "max_tokens", "mean_sqrt_len_tokens", "mean_tokens"):
-                if cfg.get(f"pooling_mode_{mode}"):
-                    pooling = {"cls_token": "cls", "max_tokens": "max", "mean_tokens": "mean",
-                               "mean_sqrt_len_tokens": "mean_sqrt_len"}[mode]
-                    break
+            named = cfg.get("pooling_mode")  # newer configs name the mode; older ones set one flag
+            pooling = named if named in _POOLING_FLAGS.values() else next(
+                (mode for flag, mode in _POOLING_FLAGS.items() if cfg.get(flag)), "mean")
         elif kind == "Dense":
             from sentence_transformers.models import Dense
 

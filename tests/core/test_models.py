@@ -78,6 +78,7 @@ def test_l3_conversion_matches_onnxruntime_on_its_own_file(tmp_path):
 
     folder = convert_l3(tmp_path / "l3")
     assert json.loads((folder / "config.json").read_text())["num_hidden_layers"] == 3
+    assert json.loads((folder / "1_Pooling" / "config.json").read_text())["word_embedding_dimension"] == 384
     model = load_model(str(folder), "cpu")
     texts = ["A man is playing a guitar.", "Transformers embed text.", "short"]
     session = onnxruntime.InferenceSession(str(l3_onnx_file()))
@@ -100,3 +101,29 @@ def test_l3_is_converted_once_into_the_cache_and_then_reused():
     assert availability(L3_ID).reason == "Converted."
     model = load_model(L3_ID, "cpu")
     assert model.num_layers == 3 and model.default_pooling == "mean" and model.max_length == 128
+
+
+@pytest.mark.parametrize("config, expected", [
+    ({"pooling_mode_cls_token": True, "pooling_mode_mean_tokens": False}, "cls"),
+    ({"pooling_mode": "max"}, "max"),
+    ({"pooling_mode_mean_sqrt_len_tokens": True}, "mean_sqrt_len"),
+    ({}, "mean"),
+])
+def test_default_pooling_is_read_from_old_and_new_sentence_transformers_configs(tmp_path, config, expected):
+    from core.models import _st_modules
+
+    (tmp_path / "1_Pooling").mkdir()
+    (tmp_path / "1_Pooling" / "config.json").write_text(json.dumps(config))
+    (tmp_path / "modules.json").write_text(json.dumps([
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}]))
+    assert _st_modules(tmp_path)[0] == expected
+
+
+def test_a_half_written_fine_tuned_folder_is_not_listed(tmp_path):
+    from core.paths import models_dir
+
+    hidden = models_dir() / "finetuned" / ".mine.tmp123"
+    hidden.mkdir(parents=True)
+    (hidden / "explorer-card.json").write_text(json.dumps({"base": "x", "data": "y"}))
+    assert ".mine.tmp123" not in [entry.id for entry in catalog()]
