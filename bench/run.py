@@ -1,0 +1,253 @@
+"""Benchmarks as ratios against an anchor measured in the same run: `python -m bench.run --output bench/RESULTS.md`.
+
+Each figure compares our code with a reference on the same input, interleaving the two and keeping each
+side's best of a few repeats, so the noise of a shared machine mostly cancels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+os.environ.setdefault("EXPLORER_CACHE_DIR", tempfile.mkdtemp(prefix="explorer-bench-"))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+sys.path.insert(0, str(ROOT))
+
+from core.data import load_stsb, stsb_sentences  # noqa: E402
+from core.encoder import encode  # noqa: E402
+from core.models import load_model, packaged_minilm_folder  # noqa: E402
+
+Row = tuple[str, str, str, str]  # what, ours, anchor, ratio
+
+
+def best_of(fn: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def machine() -> str:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    memory = int(Path("/proc/meminfo").read_text().split()[1]) / 2**20
+    return (f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB RAM; Python {platform.python_version()}, "
+            f"torch {torch.__version__} ({torch.get_num_threads()} threads)")
+
+
+def matmul_gflops(n: int = 2048, repeats: int = 5) -> float:
+    a, b = torch.randn(n, n), torch.randn(n, n)
+    torch.mm(a, b)
+    return 2 * n**3 / best_of(lambda: torch.mm(a, b), repeats) / 1e9
+
+
+def forward_flops(model, texts: list[str]) -> float:
+    """Multiply-adds of the encoder's forward over the real (unpadded) tokens: 2·params·T + 4·L·T²·d."""
+    layer_params = sum(p.numel() for name, p in model.network.named_parameters() if ".layer." in name)
+    lengths = np.array([len(ids) for ids in model.tokenizer(texts, truncation=True,
+                                                             max_length=model.max_length)["input_ids"]])
+    attention = 4 * model.num_layers * model.hidden_size * (lengths.astype(np.float64) ** 2)
+    return float(2 * layer_params * lengths.sum() + attention.sum())
+
+
+def bench_encoding(rows: list[Row]) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    sentences = stsb_sentences("dev")
+    model = load_model("all-MiniLM-L6-v2", "cpu")
+    reference = SentenceTransformer(str(packaged_minilm_folder()), device="cpu")
+    encode(model, sentences[:64])
+    reference.encode(sentences[:64])
+
+    def ours() -> None:
+        model.memo.clear()
+        encode(model, sentences)
+
+    st_times = {bs: best_of(lambda bs=bs: reference.encode(sentences, batch_size=bs), 1) for bs in (16, 32, 64, 128)}
+    best_bs = min(st_times, key=st_times.get)
+    ours_time, st_time = float("inf"), st_times[best_bs]
+    for _ in range(2):  # interleaved repeats
+        ours_time = min(ours_time, best_of(ours, 1))
+        st_time = min(st_time, best_of(lambda: reference.encode(sentences, batch_size=best_bs), 1))
+    n = len(sentences)
+    rows.append((f"Encode all {n} STS-B dev sentences, all-MiniLM-L6-v2 (ours also pools every layer's states)",
+                 f"{n / ours_time:,.0f} texts/s", f"sentence-transformers encode, batch {best_bs}: "
+                 f"{n / st_time:,.0f} texts/s", f"{st_time / ours_time:.2f}×"))
+    ceiling = matmul_gflops()
+    achieved = forward_flops(model, sentences) / ours_time / 1e9
+    rows.append(("Effective encoder GFLOP/s", f"{achieved:.1f} GFLOP/s", f"fp32 2048² matmul: {ceiling:.1f} GFLOP/s",
+                 f"{achieved / ceiling:.0%} of the ceiling"))
+    model.memo.clear()
+    first = best_of(lambda: encode(model, sentences), 1)
+    hit = best_of(lambda: encode(model, sentences), 3)
+    rows.append((f"Re-encode the same {n} texts (memo hit)", f"{hit * 1000:.1f} ms", f"first pass: {first:.2f} s",
+                 f"{first / hit:,.0f}× faster"))
+
+
+def bench_search(rows: list[Row]) -> None:
+    from sklearn.neighbors import NearestNeighbors
+
+    from core.search import top_k, unit_rows
+
+    rng = np.random.default_rng(0)
+    corpus = unit_rows(rng.standard_normal((100_000, 384), dtype=np.float32))
+    queries = unit_rows(rng.standard_normal((100, 384), dtype=np.float32))
+    knn = NearestNeighbors(n_neighbors=10, metric="cosine", algorithm="brute").fit(corpus)
+
+    def timings(fn: Callable[[np.ndarray], object]) -> list[float]:
+        fn(queries[:1])
+        out = []
+        for q in queries:
+            start = time.perf_counter()
+            fn(q[None])
+            out.append((time.perf_counter() - start) * 1000)
+        return out
+
+    ours = timings(lambda q: top_k(q, corpus, 10))
+    ref = timings(lambda q: knn.kneighbors(q, 10))
+    same = all(set(top_k(q[None], corpus, 10).indices[0]) == set(knn.kneighbors(q[None], 10)[1][0])
+               for q in queries[:10])
+    p50, p95 = np.percentile(ours, 50), np.percentile(ours, 95)
+    r50, r95 = np.percentile(ref, 50), np.percentile(ref, 95)
+    rows.append(("Top-10 of one query over 100,000 cached vectors (384 dims)" + ("" if same else " (RESULTS DIFFER)"),
+                 f"p50 {p50:.1f} ms, p95 {p95:.1f} ms",
+                 f"scikit-learn NearestNeighbors brute cosine: p50 {r50:.1f} ms, p95 {r95:.1f} ms",
+                 f"{r50 / p50:.1f}× (p50)"))
+
+
+def bench_sts(rows: list[Row]) -> None:
+    import shutil
+
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.evaluation import EmbeddingSimilarityEvaluator
+
+    from core.paths import cache_dir
+    from core.sts_task import correlation, sts_frame
+
+    pairs = load_stsb("dev")
+    model = load_model("all-MiniLM-L6-v2", "cpu")
+    reference = SentenceTransformer(str(packaged_minilm_folder()), device="cpu")
+    evaluator = EmbeddingSimilarityEvaluator([p.sentence1 for p in pairs], [p.sentence2 for p in pairs],
+                                             [p.score / 5 for p in pairs], batch_size=64)
+    ours_result: dict[str, float] = {}
+    ref_result: dict[str, float] = {}
+
+    def ours() -> None:  # cold: no memo, no embeddings on disk
+        model.memo.clear()
+        shutil.rmtree(cache_dir() / "embeddings", ignore_errors=True)
+        ours_result.update(correlation(sts_frame(model, "dev")))
+
+    ours_time, ref_time = float("inf"), float("inf")
+    for _ in range(2):
+        ours_time = min(ours_time, best_of(ours, 1))
+        ref_time = min(ref_time, best_of(lambda: ref_result.update(evaluator(reference)), 1))
+    ref_spearman = next(v for k, v in ref_result.items() if k.endswith("spearman_cosine"))
+    rows.append((f"STS-B dev evaluation end to end, {len(pairs)} pairs, cold (Spearman "
+                 f"{ours_result['spearman']:.6f} vs {ref_spearman:.6f})", f"{ours_time:.2f} s",
+                 f"EmbeddingSimilarityEvaluator: {ref_time:.2f} s", f"{ref_time / ours_time:.2f}×"))
+
+
+TEN_TEXTS = ["A dog runs in the park.", "A puppy plays on the grass.", "The stock market fell.",
+             "Shares dropped sharply.", "It is raining today.", "The weather is wet.", "She plays the violin.",
+             "He sat on the river bank.", "I deposit money at the bank.", "The cat sleeps on the sofa."]
+PAGE_CHANGES = {  # page -> (widget kind, key, first value, changed value): one input a person would edit
+    "views/similarity.py": ("text_area", "sim_texts", "\n".join(TEN_TEXTS),
+                            "\n".join(TEN_TEXTS).replace("cat", "kitten")),
+    "views/layers.py": ("text_area", "layers_texts", "\n".join(TEN_TEXTS[7:9]),
+                        "\n".join([*TEN_TEXTS[7:9], "The bank approved the loan."])),
+    "views/model.py": ("text_area", "model_text", TEN_TEXTS[0], TEN_TEXTS[1]),
+    "views/retrieval.py": ("text_input", "ret_query", "a dog in the park", "money in the bank"),
+    "views/evaluation.py": ("text_input", "ev_ks", "1, 5, 10", "1, 5, 10, 20, 50"),
+    "views/map.py": ("text_input", "map_query", "a dog in the park", "money in the bank"),
+}
+
+
+def bench_pages(rows: list[Row]) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    for page, (kind, key, first, changed) in PAGE_CHANGES.items():
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=900).run()
+        at.switch_page(page).run()
+        getattr(at, kind)(key=key).set_value(first).run()  # warm: corpus embeddings, memo, figures
+        changed_widget = getattr(at, kind)(key=key)  # from the new element tree
+        start = time.perf_counter()
+        changed_widget.set_value(changed).run()
+        elapsed = time.perf_counter() - start
+        state = "exception" if at.exception else ("ok" if elapsed < 1 else "over goal")
+        rows.append((f"Page {page}: {key} changed → script finished (AppTest, model cached)",
+                     f"{elapsed * 1000:,.0f} ms", "goal: under 1 s", state))
+
+
+def bench_tsne(rows: list[Row]) -> None:
+    from core.cache import cached_embeddings
+    from core.projection import pca_projection, tsne_projection
+
+    texts = list(dict.fromkeys(stsb_sentences("train") + stsb_sentences("dev")))[:5000]
+    vectors = cached_embeddings(load_model("all-MiniLM-L6-v2", "cpu"), texts)
+    pca = best_of(lambda: pca_projection(vectors), 3)
+    tsne = best_of(lambda: tsne_projection(vectors, perplexity=30, seed=0), 1)
+    rows.append((f"t-SNE map of {len(texts):,} STS-B sentences (default model, perplexity 30)", f"{tsne:.1f} s",
+                 f"PCA of the same points: {pca * 1000:.0f} ms", "goal: under 60 s" + ("" if tsne < 60 else " (missed)")))
+
+
+MEMORY_SCRIPT = """
+import resource, sys
+sys.path.insert(0, {root!r})
+from core.cache import cached_embeddings
+from core.data import stsb_sentences
+from core.models import load_model
+texts = list(dict.fromkeys(stsb_sentences('train') + stsb_sentences('dev') + stsb_sentences('test')))[:10000]
+model = load_model('all-MiniLM-L6-v2', 'cpu')
+after_load = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+cached_embeddings(model, texts)
+print(len(texts), after_load, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def bench_memory(rows: list[Row]) -> None:
+    out = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT.format(root=str(ROOT))], capture_output=True,
+                         text=True, check=True, env=os.environ).stdout.split()
+    count, loaded, peak = int(out[0]), int(out[1]) / 1024, int(out[2]) / 1024
+    rows.append((f"Peak resident memory: default model loaded, {count:,} texts embedded and cached",
+                 f"{peak:,.0f} MB", f"model loaded only: {loaded:,.0f} MB", f"+{peak - loaded:,.0f} MB"))
+
+
+SECTIONS = {"encoding": bench_encoding, "search": bench_search, "sts": bench_sts, "pages": bench_pages, "tsne": bench_tsne,
+            "memory": bench_memory}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--output", type=Path, default=ROOT / "bench" / "RESULTS.md")
+    parser.add_argument("--only", choices=list(SECTIONS), action="append")
+    args = parser.parse_args()
+    rows: list[Row] = []
+    for name in args.only or SECTIONS:
+        print(f"bench: {name}…", file=sys.stderr, flush=True)
+        try:
+            SECTIONS[name](rows)
+        except Exception as err:  # one broken section must not lose the others' figures
+            rows.append((f"{name} (section failed)", f"{type(err).__name__}: {err}"[:200], "", ""))
+    table = ["| measurement | ours | anchor (same run) | ratio |", "|---|---|---|---|",
+             *(f"| {' | '.join(row)} |" for row in rows)]
+    text = f"Machine: {machine()}. Run on {time.strftime('%Y-%m-%d')}.\n\n" + "\n".join(table) + "\n"
+    args.output.write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
