@@ -204,23 +204,28 @@ def bench_tsne(rows: list[Row]) -> None:
 
 
 MEMORY_SCRIPT = """
-import resource, sys
+import sys
 sys.path.insert(0, {root!r})
 from core.cache import cached_embeddings
 from core.data import stsb_sentences
 from core.models import load_model
+
+def peak_mb():  # VmHWM starts afresh at exec (ru_maxrss would carry the parent's peak over)
+    line = next(l for l in open('/proc/self/status') if l.startswith('VmHWM:'))
+    return int(line.split()[1]) / 1024
+
 texts = list(dict.fromkeys(stsb_sentences('train') + stsb_sentences('dev') + stsb_sentences('test')))[:10000]
 model = load_model('all-MiniLM-L6-v2', 'cpu')
-after_load = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+after_load = peak_mb()
 cached_embeddings(model, texts)
-print(len(texts), after_load, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+print(len(texts), after_load, peak_mb())
 """
 
 
 def bench_memory(rows: list[Row]) -> None:
     out = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT.format(root=str(ROOT))], capture_output=True,
                          text=True, check=True, env=os.environ).stdout.split()
-    count, loaded, peak = int(out[0]), int(out[1]) / 1024, int(out[2]) / 1024
+    count, loaded, peak = int(out[0]), float(out[1]), float(out[2])
     rows.append((f"Peak resident memory: default model loaded, {count:,} texts embedded and cached",
                  f"{peak:,.0f} MB", f"model loaded only: {loaded:,.0f} MB", f"+{peak - loaded:,.0f} MB"))
 
