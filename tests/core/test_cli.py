@@ -64,11 +64,3 @@ def test_errors_are_one_line_on_stderr_with_the_contract_exit_status(tmp_path, a
     assert result.returncode == status
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
-
-
-def test_a_file_that_is_not_utf8_is_refused(tmp_path, capsys):
-    bad = tmp_path / "bad.txt"
-    bad.write_bytes(b"\xff\xfe\x00binary")
-    assert main(["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "mean", "--input", str(bad),
-                 "--output", str(tmp_path / "o.npy")]) == 1
-    assert "is not UTF-8 text" in capsys.readouterr().err
