@@ -110,20 +110,19 @@ def test_l3_is_converted_once_into_the_cache_and_then_reused():
     ({}, "mean"),
 ])
 def test_default_pooling_is_read_from_old_and_new_sentence_transformers_configs(tmp_path, config, expected):
-    from core.models import _st_modules
+    from core.models import st_modules
 
     (tmp_path / "1_Pooling").mkdir()
     (tmp_path / "1_Pooling" / "config.json").write_text(json.dumps(config))
     (tmp_path / "modules.json").write_text(json.dumps([
         {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
         {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}]))
-    assert _st_modules(tmp_path)[0] == expected
+    assert st_modules(tmp_path)[0] == expected
 
 
-def test_a_half_written_fine_tuned_folder_is_not_listed(tmp_path):
-    from core.paths import models_dir
-
-    hidden = models_dir() / "finetuned" / ".mine.tmp123"
-    hidden.mkdir(parents=True)
-    (hidden / "explorer-card.json").write_text(json.dumps({"base": "x", "data": "y"}))
-    assert ".mine.tmp123" not in [entry.id for entry in catalog()]
+def test_a_half_written_fine_tuned_folder_is_not_listed(tmp_path, monkeypatch):
+    monkeypatch.setattr("core.models.models_dir", lambda: tmp_path)  # not the cache other tests share
+    for name in (".mine.tmp123", "mine"):
+        (tmp_path / "finetuned" / name).mkdir(parents=True)
+        (tmp_path / "finetuned" / name / "explorer-card.json").write_text(json.dumps({"base": "x", "data": "y"}))
+    assert [entry.id for entry in catalog() if entry.source == "finetuned"] == ["mine"]
