@@ -22,8 +22,8 @@ from pathlib import Path
 
 from core.cache import cached_embeddings
 from core.devices import resolve_device
-from core.models import (UNTRAINED_SEED, LoadedModel, ModelUnavailable, _st_modules, _transformer_folder, availability,
-                         find_entry, load_model, model_folder)
+from core.models import (UNTRAINED_MODULES, LoadedModel, ModelUnavailable, availability, find_entry, load_model,
+                         model_folder, st_modules, transformer_folder, untrained_network)
 from core.paths import atomic_folder, atomic_write, cache_dir, models_dir
 from core.retrieval_task import evaluate_task, paraphrase_task
 from core.sts_task import correlation, sts_frame
@@ -206,24 +206,21 @@ def build_sentence_transformer(model_id: str, device: str = "cpu"):
     """The catalog model as a trainable SentenceTransformer, its modules read from the folder the way
     `load_model` reads them (pooling, normalisation, length); `untrained-bert` gets the same seeded
     random weights as `load_model` gives it."""
-    import torch
     from sentence_transformers import SentenceTransformer
     from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, Transformer
-    from transformers import AutoModel
     from transformers.utils import logging as hf_logging
 
     hf_logging.set_verbosity_error()
     require_available(model_id)
     folder = model_folder(model_id)
     untrained = find_entry(model_id).untrained
-    pooling, normalizes, dense, max_seq = ("mean", False, None, 256) if untrained else _st_modules(folder)
+    pooling, normalizes, dense, max_seq = UNTRAINED_MODULES if untrained else st_modules(folder)
     if dense is not None:  # a Dense head: let sentence-transformers assemble the whole stack
         model = SentenceTransformer(str(folder), device=device, local_files_only=True)
     else:
-        transformer = Transformer(str(_transformer_folder(folder)), max_seq_length=max_seq)
+        transformer = Transformer(str(transformer_folder(folder)), max_seq_length=max_seq)
         if untrained:
-            torch.manual_seed(UNTRAINED_SEED)
-            random = AutoModel.from_config(transformer.auto_model.config, attn_implementation="sdpa")
+            random = untrained_network(transformer.auto_model.config)
             transformer.auto_model.load_state_dict(random.state_dict(), strict=False)
         mode = "mean_sqrt_len_tokens" if pooling == "mean_sqrt_len" else pooling
         modules = [transformer, Pooling(transformer.get_embedding_dimension(), mode), *[Normalize()] * normalizes]

@@ -9,8 +9,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
+from sklearn.metrics.pairwise import cosine_similarity
 
 from core.encoder import Progress, TokenStates, encode
+from core.metrics import paired_cosine
 from core.models import LoadedModel
 from core.settings import Pooling
 from core.similarity import similarity_matrix
@@ -81,13 +83,6 @@ def word_vectors(states: TokenStates, word: Word) -> np.ndarray:
     return states.states[:, list(word.pieces)].mean(axis=1)
 
 
-def _cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Cosine along the last axis."""
-    dot = (a * b).sum(axis=-1)
-    norms = np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1)
-    return dot / np.maximum(norms, 1e-12)
-
-
 def sentence_pairs(count: int) -> list[tuple[int, int]]:
     return list(itertools.combinations(range(count), 2))
 
@@ -96,7 +91,7 @@ def pair_cosines(vectors: Sequence[np.ndarray | None], layers: int) -> np.ndarra
     """Cosine per layer for every pair (i < j) of per-layer vectors (layers, dims): (pairs, layers).
 
     A missing vector (None: the text lacks the token) gives NaN for its pairs."""
-    rows = [_cosine(vectors[i], vectors[j]) if vectors[i] is not None and vectors[j] is not None
+    rows = [paired_cosine(vectors[i], vectors[j]) if vectors[i] is not None and vectors[j] is not None
             else np.full(layers, np.nan, np.float32) for i, j in sentence_pairs(len(vectors))]
     return np.stack(rows) if rows else np.zeros((0, layers), np.float32)
 
@@ -133,7 +128,7 @@ def baseline_band(all_states: Sequence[TokenStates], *, samples: int = 500, seed
         return None
     left = np.stack([all_states[t].states[:, p] for t, p, _, _ in pairs])
     right = np.stack([all_states[t].states[:, p] for _, _, t, p in pairs])
-    cos = _cosine(left, right)  # (pairs, layers + 1)
+    cos = paired_cosine(left, right)  # (pairs, layers + 1)
     return Band(cos.mean(axis=0), cos.std(axis=0), len(pairs))
 
 
@@ -148,7 +143,7 @@ def sentence_vectors_by_layer(model: LoadedModel, texts: Sequence[str], *, pooli
 
 def token_alignment(a: TokenStates, b: TokenStates, layer: int) -> np.ndarray:
     """Cosine between every token of `a` and every token of `b` at `layer`, (tokens of a, tokens of b)."""
-    return _cosine(a.states[layer][:, None, :], b.states[layer][None, :, :])
+    return cosine_similarity(a.states[layer], b.states[layer])
 
 
 def layer_agreement(by_layer: np.ndarray) -> np.ndarray:

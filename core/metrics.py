@@ -75,11 +75,11 @@ def retrieval_metrics(ranked: np.ndarray, relevant: Sequence[Collection[int]], *
 
 
 def paired_cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Cosine similarity of row i of `a` with row i of `b`."""
+    """Cosine along the last axis: row i of `a` with row i of `b` for 2-D inputs."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
-    norms = np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-12)
-    return (a * b).sum(axis=1) / norms
+    norms = np.maximum(np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1), 1e-12)
+    return (a * b).sum(axis=-1) / norms
 
 
 def sts_correlation(similarity: np.ndarray, gold: np.ndarray) -> dict[str, float]:

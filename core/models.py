@@ -227,7 +227,8 @@ def _onnx_bert_state_dict(onnx_path: Path) -> dict[str, torch.Tensor]:
         for add in consumers.get(node.output[0], []):
             bias = next((n for n in add.input if n.startswith(prefix) and n.endswith(".bias")), None)
             if add.op_type == "Add" and bias:
-                state[bias.removeprefix(prefix).removesuffix("bias") + "weight"] = torch.from_numpy(init[weight].T.copy())
+                name = bias.removeprefix(prefix).removesuffix("bias") + "weight"
+                state[name] = torch.from_numpy(init[weight].T.copy())
     return state
 
 
@@ -341,7 +342,7 @@ _POOLING_FLAGS = {"pooling_mode_cls_token": "cls", "pooling_mode_max_tokens": "m
                   "pooling_mode_mean_sqrt_len_tokens": "mean_sqrt_len", "pooling_mode_mean_tokens": "mean"}
 
 
-def _st_modules(folder: Path) -> tuple[str, bool, torch.nn.Module | None, int | None]:
+def st_modules(folder: Path) -> tuple[str, bool, torch.nn.Module | None, int | None]:
     """Pooling mode, Normalize present, Dense stack and max_seq_length from a sentence-transformers folder."""
     modules_file = folder / "modules.json"
     if not modules_file.exists():
@@ -376,7 +377,7 @@ def _fingerprint(folder: Path, extra: str = "") -> str:
     return digest.hexdigest()
 
 
-def _transformer_folder(folder: Path) -> Path:
+def transformer_folder(folder: Path) -> Path:
     """Older sentence-transformers folders keep the transformer in a subfolder such as 0_BERT."""
     modules_file = folder / "modules.json"
     if modules_file.exists():
@@ -384,6 +385,17 @@ def _transformer_folder(folder: Path) -> Path:
         if first.get("path"):
             return folder / first["path"]
     return folder
+
+
+UNTRAINED_MODULES = ("mean", False, None, 256)  # pooling, normalizes, dense, max_seq_length
+
+
+def untrained_network(config) -> torch.nn.Module:
+    """The architecture of `config` with random weights drawn from the fixed seed: the same every time."""
+    from transformers import AutoModel
+
+    torch.manual_seed(UNTRAINED_SEED)
+    return AutoModel.from_config(config, attn_implementation="sdpa")
 
 
 def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> LoadedModel:
@@ -395,21 +407,21 @@ def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> Loaded
     hf_logging.disable_progress_bar()
     entry = find_entry(model_id)
     folder = model_folder(model_id)
-    base = _transformer_folder(folder)
+    base = transformer_folder(folder)
     target = resolve_device(device)
     tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True, trust_remote_code=False)
     if entry.untrained:
         config = AutoConfig.from_pretrained(base, local_files_only=True)
-        torch.manual_seed(UNTRAINED_SEED)
-        network = AutoModel.from_config(config, attn_implementation="sdpa")
-        pooling, normalizes, dense, max_seq = "mean", False, None, 256
-        fingerprint = f"untrained-seed{UNTRAINED_SEED}-{hashlib.blake2b(config.to_json_string().encode(), digest_size=8).hexdigest()}"
+        network = untrained_network(config)
+        pooling, normalizes, dense, max_seq = UNTRAINED_MODULES
+        config_hash = hashlib.blake2b(config.to_json_string().encode(), digest_size=8).hexdigest()
+        fingerprint = f"untrained-seed{UNTRAINED_SEED}-{config_hash}"
     else:
         try:
             network, loading = AutoModel.from_pretrained(base, local_files_only=True, trust_remote_code=False,
                                                          use_safetensors=any(base.glob("*.safetensors")) or None,
                                                          attn_implementation="sdpa", output_loading_info=True)
-            pooling, normalizes, dense, max_seq = _st_modules(folder)
+            pooling, normalizes, dense, max_seq = st_modules(folder)
         except pickle.UnpicklingError as err:  # torch.load(weights_only=True) met code in a pickle checkpoint
             raise ModelUnavailable(f"'{model_id}' holds a pickle checkpoint that would run code when loaded, so it "
                                    "was refused; use a safetensors copy of the model.") from err

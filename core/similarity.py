@@ -17,11 +17,6 @@ Metric = Literal["cosine", "dot", "euclidean"]
 METRICS: dict[Metric, str] = {"cosine": "cosine similarity", "dot": "dot product", "euclidean": "Euclidean distance"}
 
 
-def split_lines(raw: str) -> list[str]:
-    """One text per non-blank line, surrounding spaces removed."""
-    return [line.strip() for line in raw.splitlines() if line.strip()]
-
-
 def limit_problems(texts: Sequence[str], config: Config) -> tuple[list[str], list[str]]:
     """The texts cut to the deployment's limits, and one sentence per limit that was passed."""
     problems = []

@@ -15,7 +15,8 @@ from core.models import LoadedModel
 from core.plots.heatmap import shorten
 from core.plots.layers import layer_bars, layer_curves, pair_colour, token_heatmap
 from core.settings import Pooling
-from core.similarity import limit_problems, split_lines
+from core.corpus import lines
+from core.similarity import limit_problems
 from ui.downloads import csv_download
 from ui.persist import kept
 from ui.sidebar import active
@@ -138,7 +139,7 @@ st.caption("How a word's vector and a sentence's vector change from the embeddin
 
 raw = kept(st.text_area, f"Sentences, one per line (2 to {MAX_SENTENCES})", key="layers_texts",
            default="\n".join(EXAMPLE_SENTENCES), height=120)
-texts, problems = limit_problems(split_lines(raw), load_config())
+texts, problems = limit_problems(lines(raw), load_config())
 for problem in problems:
     st.warning(problem)
 if len(texts) > MAX_SENTENCES:

@@ -8,13 +8,14 @@ import numpy as np
 import streamlit as st
 
 from core.config import load_config
+from core.corpus import lines
 from core.encoder import Embeddings, encode_with
 from core.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.models import DEFAULT_MODEL_ID, L3_ID, UNTRAINED_ID, LoadedModel
 from core.plots.heatmap import difference_heatmap, similarity_heatmap
 from core.settings import Settings
 from core.similarity import (METRICS, Metric, cluster_order, duplicate_groups, limit_problems, matrix_frame,
-                             mean_off_diagonal, moved_pairs, similarity_matrix, split_lines)
+                             mean_off_diagonal, moved_pairs, similarity_matrix)
 from ui.compare import configuration_b
 from ui.downloads import csv_download
 from ui.models import cached_catalog, cached_model
@@ -174,7 +175,7 @@ def main() -> None:
     with inputs:
         raw = kept(st.text_area, "Texts, one per line", key="sim_texts",
                    default="\n".join(EXAMPLES[PARAPHRASE_CLUSTERS]), height=230)
-    texts, problems = limit_problems(split_lines(raw), config)
+    texts, problems = limit_problems(lines(raw), config)
     for problem in problems:
         st.warning(problem)
     if not texts:

@@ -5,10 +5,11 @@ import pytest
 from sentence_transformers import util
 
 from core.config import Config
+from core.corpus import lines
 from core.encoder import encode
 from core.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.similarity import (cluster_order, duplicate_groups, limit_problems, matrix_frame, mean_off_diagonal,
-                             moved_pairs, similarity_matrix, split_lines)
+                             moved_pairs, similarity_matrix)
 
 HAND = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 R = 1 / math.sqrt(2)
@@ -75,8 +76,8 @@ def test_matrix_frame_keeps_duplicates_apart_and_follows_the_order():
     assert frame.iloc[0, 1] == 0.3
 
 
-def test_split_lines_and_limits():
-    assert split_lines(" a \n\n b\n   \n") == ["a", "b"]
+def test_lines_and_limits():
+    assert lines(" a \n\n b\n   \n") == ["a", "b"]
     config = Config(max_texts=3, max_chars_per_text=5)
     kept, problems = limit_problems(["one", "two", "three", "four!"], config)
     assert kept == ["one", "two", "three"]
