@@ -48,6 +48,15 @@ def tiny_bert(tiny_bert_folder):
     return load_model(str(tiny_bert_folder), "cpu")
 
 
+@pytest.fixture
+def two_levels_below_a_plain_folder(tmp_path, monkeypatch) -> None:
+    """Work two folders below tmp_path, so "../../etc" names a real folder that holds no model, wherever the clone is."""
+    (tmp_path / "etc").mkdir()
+    inner = tmp_path / "a" / "b"
+    inner.mkdir(parents=True)
+    monkeypatch.chdir(inner)
+
+
 def app_test(page: str | None = None, **query: str):
     """An AppTest of the whole app (sidebar included), switched to `page` (e.g. "views/similarity.py")."""
     from streamlit.testing.v1 import AppTest

@@ -77,7 +77,7 @@ def test_whitespace_and_empty_texts_are_two_special_tokens(minilm):
 
 
 @pytest.mark.parametrize("model_id, says", [
-    ("../../etc", "not a model folder"),  # resolves to /etc here: a folder, but not a model's
+    ("../../etc", "not a model folder"),  # a real folder, but not a model's
     ("owner/../../../etc/passwd", "neither a model folder"),
     ("https://evil.example/model.bin", "is a URL"),
     ("file:///etc/passwd", "is a URL"),
@@ -86,6 +86,7 @@ def test_whitespace_and_empty_texts_are_two_special_tokens(minilm):
     ("<script>alert(1)</script>", "neither a model folder"),
     ("a" * 500 + "/b c", "neither a model folder"),
 ])
+@pytest.mark.usefixtures("two_levels_below_a_plain_folder")
 def test_hostile_model_ids_are_refused_with_a_reason(model_id, says):
     status = availability(model_id)
     assert not status.available and says in status.reason

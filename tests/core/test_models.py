@@ -48,6 +48,7 @@ def test_mpnet_is_listed_as_not_installed_with_the_command():
     ("https://example.com/model", "is a URL"),
     ("not a valid id!", "neither a model folder on this machine nor a Hugging Face id"),
 ])
+@pytest.mark.usefixtures("two_levels_below_a_plain_folder")
 def test_bad_custom_ids_are_refused_with_a_sentence(model_id, message):
     status = availability(model_id)
     assert not status.available and message in status.reason
