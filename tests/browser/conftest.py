@@ -4,14 +4,9 @@ After every test the server's log must hold no traceback. Screenshots go to scre
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.browser.harness import CHART, CHROMIUM, EXCEPTION, ROOT, VIEWPORT, launch_chromium, shoot, \
-    start_server, wait_for_idle
-
-SHOTS = ROOT / "screenshots" / "browser"
+from tests.browser.harness import CHROMIUM, SHOTS, VIEWPORT, launch_chromium, start_server
 
 
 @pytest.fixture(scope="session")
@@ -49,19 +44,3 @@ def page(chromium, server):
     yield page
     context.close()
 
-
-def open_page(page, server, path: str, timeout_s: float = 120) -> None:
-    page.goto(f"{server.url}/{path}")
-    wait_for_idle(page, timeout_s)
-
-
-def check_and_shoot(page, name: str, *, chart: bool = True) -> Path:
-    """No exception box, a drawn Plotly chart (unless `chart` is False), and a full-page screenshot."""
-    assert page.locator(EXCEPTION).count() == 0, page.locator(EXCEPTION).first.inner_text()
-    if chart:
-        page.wait_for_selector(CHART, state="attached")
-        assert page.locator(CHART).count() > 0
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    shoot(page, path)
-    return path

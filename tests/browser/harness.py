@@ -23,6 +23,7 @@ BUSY = "[data-testid='stSkeleton'], [data-testid='stSpinner']"
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning'][data-test-connection-state='CONNECTED']"
 CHART = ".js-plotly-plot .main-svg, .js-plotly-plot canvas, [data-testid='stPlotlyChart'] canvas"
 EXCEPTION = "[data-testid='stException']"
+SHOTS = ROOT / "screenshots" / "browser"
 
 
 def free_port() -> int:
@@ -133,3 +134,20 @@ def shoot(page, path: Path) -> None:
     page.wait_for_timeout(500)
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(size)
+
+
+def open_page(page, server, path: str, timeout_s: float = 120) -> None:
+    page.goto(f"{server.url}/{path}")
+    wait_for_idle(page, timeout_s)
+
+
+def check_and_shoot(page, name: str, *, chart: bool = True) -> Path:
+    """No exception box, a drawn Plotly chart (unless `chart` is False), and a full-page screenshot."""
+    assert page.locator(EXCEPTION).count() == 0, page.locator(EXCEPTION).first.inner_text()
+    if chart:
+        page.wait_for_selector(CHART, state="attached")
+        assert page.locator(CHART).count() > 0
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    shoot(page, path)
+    return path

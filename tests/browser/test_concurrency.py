@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import check_and_shoot, open_page
-from tests.browser.harness import VIEWPORT, fill, wait_for_idle
+from tests.browser.harness import VIEWPORT, check_and_shoot, fill, open_page, wait_for_idle
 
 pytestmark = pytest.mark.browser
 SESSIONS = 8

@@ -6,8 +6,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import check_and_shoot, open_page
-from tests.browser.harness import choose, fill, wait_for_idle
+from tests.browser.harness import check_and_shoot, choose, fill, open_page, wait_for_idle
 
 pytestmark = pytest.mark.browser
 LONG = 600  # seconds: the first visit embeds the 7,977 STS-B corpus texts on a shared CPU
