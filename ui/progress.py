@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import numpy as np
 import streamlit as st
 
-from core.cache import cached_embeddings_with, is_cached
+from core.cache import cached_embeddings_with
 from core.encoder import Progress
 from core.models import LoadedModel
 from core.progress import progress_text
@@ -32,7 +32,6 @@ def progress_bar(what: str) -> Iterator[Progress]:
 
 
 def embed_corpus(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray:
-    if is_cached(model, texts, settings):
-        return cached_embeddings_with(model, texts, settings)
-    with progress_bar(f"Embedding {len(texts):,} texts with {model.model_id} (kept on disk afterwards)") as progress:
-        return cached_embeddings_with(model, texts, settings, progress=progress)
+    """The corpus vectors (read-only) from memory or disk, else encoded under a progress bar."""
+    what = f"Embedding {len(texts):,} texts with {model.model_id} (kept on disk afterwards)"
+    return cached_embeddings_with(model, texts, settings, lambda: progress_bar(what))

@@ -1,9 +1,12 @@
+from contextlib import contextmanager
+
 import numpy as np
 import pytest
 
 from core import cache
 from core.cache import MAGIC, cache_file, cache_key, cached_embeddings, read_vectors, write_vectors
 from core.encoder import encode
+from core.settings import Settings
 
 TEXTS = ["A cat sits on the mat.", "Stocks fell sharply today.", "A kitten rests on a rug."]
 
@@ -69,3 +72,40 @@ def test_file_layout_round_trips_an_empty_and_a_full_array(tmp_path):
         write_vectors(path, "k", vectors)
         assert path.read_bytes().startswith(MAGIC)
         np.testing.assert_array_equal(read_vectors(path, "k"), vectors)
+
+
+def test_a_rerun_reads_from_memory_and_hands_out_read_only_vectors(tiny_bert, monkeypatch):
+    texts = [f"memo sentence {i}" for i in range(4)]
+    first = cached_embeddings(tiny_bert, texts, pooling="mean")
+    assert not first.flags.writeable
+    with pytest.raises(ValueError):
+        first[0, 0] = 1.0
+    monkeypatch.setattr(cache, "read_vectors", lambda *a: pytest.fail("the file was read again"))
+    again = cached_embeddings(tiny_bert, texts, pooling="mean")
+    np.testing.assert_array_equal(again, first)
+    assert not again.flags.writeable
+
+
+def test_a_file_replaced_on_disk_is_read_again(tiny_bert):
+    texts = [f"replaced sentence {i}" for i in range(3)]
+    key = _key(tiny_bert, texts=texts)
+    cached_embeddings(tiny_bert, texts, pooling="mean")
+    other = np.arange(3 * tiny_bert.hidden_size, dtype=np.float32).reshape(3, -1)
+    write_vectors(cache_file(key), key, other)
+    np.testing.assert_array_equal(cached_embeddings(tiny_bert, texts, pooling="mean"), other)
+
+
+def test_the_progress_bar_opens_only_when_texts_are_encoded(tiny_bert):
+    opened = []
+
+    @contextmanager
+    def bar():
+        opened.append(True)
+        yield lambda done, total: None
+
+    settings = Settings(model_id=tiny_bert.model_id, pooling="mean")
+    texts = [f"bar sentence {i}" for i in range(3)]
+    first = cache.cached_embeddings_with(tiny_bert, texts, settings, bar)
+    again = cache.cached_embeddings_with(tiny_bert, texts, settings, bar)
+    assert opened == [True]
+    np.testing.assert_array_equal(again, first)
