@@ -18,7 +18,6 @@ BASELINES: dict[Baseline, str] = {"tfidf": "TF-IDF", "bow": "bag of words"}
 class LexicalIndex:
     """A vectorizer fitted on a corpus and the corpus's unit-length rows."""
 
-    kind: Baseline
     vectorizer: CountVectorizer
     corpus_rows: sp.csr_matrix
 
@@ -38,7 +37,7 @@ def fit_baseline(kind: Baseline, corpus: Sequence[str]) -> LexicalIndex:
         corpus_rows = vectorizer.fit_transform(list(corpus))
     except ValueError as err:  # "empty vocabulary": no text holds a word of two letters or more
         raise ValueError("The corpus holds no words for a lexical baseline; add texts with words.") from err
-    return LexicalIndex(kind, vectorizer, normalize(corpus_rows).tocsr().astype("float32"))
+    return LexicalIndex(vectorizer, normalize(corpus_rows).tocsr().astype("float32"))
 
 
 def baseline_vectors(kind: Baseline, corpus: Sequence[str], queries: Sequence[str] = ()) \

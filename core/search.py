@@ -70,26 +70,32 @@ def _top_in_row(row: np.ndarray, k: int) -> np.ndarray:
     return np.concatenate([above, np.flatnonzero(row == cut)[:k - above.size]])
 
 
-def top_k(queries: Matrix, corpus: Matrix, k: int, *, exclude: Sequence[Collection[int]] | None = None,
-          budget: int = DEFAULT_BUDGET) -> Hits:
-    """The k best corpus rows for each query; `exclude[q]` lists corpus indices never returned for query q."""
-    n_queries, n_corpus = queries.shape[0], corpus.shape[0]
-    k = min(k, n_corpus - (max((len(e) for e in exclude), default=0) if exclude is not None else 0))
-    k = max(k, 0)
-    best_idx = [np.zeros(0, np.int64) for _ in range(n_queries)]
-    best_scores = [np.zeros(0, np.float32) for _ in range(n_queries)]
-    for qs, cs in _blocks(n_queries, n_corpus, budget):
-        block = _scores(queries, corpus, qs, cs)
-        _mask(block, qs, cs, exclude)
+class _Ranking:
+    """The k best corpus rows per query so far, merged block by block."""
+
+    def __init__(self, n_queries: int, k: int) -> None:
+        self.k = k
+        self.indices = [np.zeros(0, np.int64) for _ in range(n_queries)]
+        self.scores = [np.zeros(0, np.float32) for _ in range(n_queries)]
+
+    def add(self, block: np.ndarray, qs: slice, cs: slice) -> None:
         for row, q in enumerate(range(qs.start, qs.stop)):
-            local = _top_in_row(block[row], k)
-            idx = np.concatenate([best_idx[q], local + cs.start])
-            scores = np.concatenate([best_scores[q], block[row, local]])
-            order = np.lexsort((idx, -scores))[:k]
-            best_idx[q], best_scores[q] = idx[order], scores[order]
-    if n_queries == 0:
-        return Hits(np.zeros((0, k), np.int64), np.zeros((0, k), np.float32))
-    return Hits(np.stack(best_idx), np.stack(best_scores))
+            local = _top_in_row(block[row], self.k)
+            idx = np.concatenate([self.indices[q], local + cs.start])
+            scores = np.concatenate([self.scores[q], block[row, local]])
+            order = np.lexsort((idx, -scores))[:self.k]
+            self.indices[q], self.scores[q] = idx[order], scores[order]
+
+    def hits(self) -> Hits:
+        if not self.indices:
+            return Hits(np.zeros((0, self.k), np.int64), np.zeros((0, self.k), np.float32))
+        return Hits(np.stack(self.indices), np.stack(self.scores))
+
+
+def _depth(k: int, n_corpus: int, exclude: Sequence[Collection[int]] | None) -> int:
+    """`k`, lowered so every query has that many corpus rows left after its exclusions."""
+    most_excluded = max((len(e) for e in exclude), default=0) if exclude is not None else 0
+    return max(min(k, n_corpus - most_excluded), 0)
 
 
 @dataclass
@@ -102,31 +108,83 @@ class BestRelevant:
     score: np.ndarray
 
 
-def best_relevant(queries: Matrix, corpus: Matrix, relevant: Sequence[Collection[int]], *,
-                  exclude: Sequence[Collection[int]] | None = None, budget: int = DEFAULT_BUDGET) -> BestRelevant:
-    """Two passes over the same blocks as `top_k` (so scores agree to the bit): find each query's best
-    relevant text, then count the texts that rank before it."""
-    n_queries, n_corpus = queries.shape[0], corpus.shape[0]
-    target = np.full(n_queries, -np.inf, np.float32)
-    target_idx = np.full(n_queries, -1, np.int64)
-    wanted = [np.array(sorted(set(relevant[q]) - set(exclude[q] if exclude is not None else ())), np.int64)
-              for q in range(n_queries)]
-    for qs, cs in _blocks(n_queries, n_corpus, budget):
-        block = _scores(queries, corpus, qs, cs)
+class _Relevant:
+    """Each query's best-scored relevant text so far, and how many corpus texts rank before it."""
+
+    def __init__(self, n_queries: int, relevant: Sequence[Collection[int]],
+                 exclude: Sequence[Collection[int]] | None) -> None:
+        self.target = np.full(n_queries, -np.inf, np.float32)
+        self.index = np.full(n_queries, -1, np.int64)
+        self.ahead = np.zeros(n_queries, np.int64)
+        self.wanted = [np.array(sorted(set(relevant[q]) - set(exclude[q] if exclude is not None else ())), np.int64)
+                       for q in range(n_queries)]
+
+    def find(self, block: np.ndarray, qs: slice, cs: slice) -> None:
         for row, q in enumerate(range(qs.start, qs.stop)):
-            docs = wanted[q][(wanted[q] >= cs.start) & (wanted[q] < cs.stop)]
+            docs = self.wanted[q][(self.wanted[q] >= cs.start) & (self.wanted[q] < cs.stop)]
             if docs.size:
                 scores = block[row, docs - cs.start]
                 best = int(np.argmax(scores))  # docs ascend, so argmax keeps the lowest index of a tie
-                if scores[best] > target[q]:
-                    target[q], target_idx[q] = scores[best], docs[best]
-    ahead = np.zeros(n_queries, np.int64)
+                if scores[best] > self.target[q]:
+                    self.target[q], self.index[q] = scores[best], docs[best]
+
+    def count(self, block: np.ndarray, qs: slice, cs: slice) -> None:
+        """Add the texts of this (masked) block that rank before each query's final best relevant text."""
+        goal = self.target[qs, None]
+        columns = np.arange(cs.start, cs.stop)
+        beats = (block > goal) | ((block == goal) & (columns < self.index[qs, None]))
+        self.ahead[qs] += beats.sum(axis=1)
+
+    def result(self) -> BestRelevant:
+        found = self.index >= 0
+        return BestRelevant(np.where(found, self.ahead + 1, 0), self.index, np.where(found, self.target, np.nan))
+
+
+def _search(queries: Matrix, corpus: Matrix, ranking: _Ranking | None, relevant: _Relevant | None,
+            exclude: Sequence[Collection[int]] | None, budget: int) -> None:
+    """Compute each score block once and feed it to both. A query's best relevant text is final once its
+    whole corpus row is seen; only when that row spans several blocks does a second pass count ranks."""
+    n_queries, n_corpus = queries.shape[0], corpus.shape[0]
+    whole_rows = True
     for qs, cs in _blocks(n_queries, n_corpus, budget):
         block = _scores(queries, corpus, qs, cs)
-        _mask(block, qs, cs, exclude)
-        goal = target[qs, None]
-        columns = np.arange(cs.start, cs.stop)
-        beats = (block > goal) | ((block == goal) & (columns < target_idx[qs, None]))
-        ahead[qs] += beats.sum(axis=1)
-    found = target_idx >= 0
-    return BestRelevant(np.where(found, ahead + 1, 0), target_idx, np.where(found, target, np.nan))
+        _mask(block, qs, cs, exclude)  # excluded texts are never relevant, so `find` reads the same scores
+        if ranking is not None:
+            ranking.add(block, qs, cs)
+        if relevant is not None:
+            relevant.find(block, qs, cs)
+            whole_rows = whole_rows and cs.start == 0 and cs.stop == n_corpus
+            if whole_rows:
+                relevant.count(block, qs, cs)
+    if relevant is not None and not whole_rows:
+        relevant.ahead[:] = 0
+        for qs, cs in _blocks(n_queries, n_corpus, budget):
+            block = _scores(queries, corpus, qs, cs)
+            _mask(block, qs, cs, exclude)
+            relevant.count(block, qs, cs)
+
+
+def top_k(queries: Matrix, corpus: Matrix, k: int, *, exclude: Sequence[Collection[int]] | None = None,
+          budget: int = DEFAULT_BUDGET) -> Hits:
+    """The k best corpus rows for each query; `exclude[q]` lists corpus indices never returned for query q."""
+    ranking = _Ranking(queries.shape[0], _depth(k, corpus.shape[0], exclude))
+    _search(queries, corpus, ranking, None, exclude, budget)
+    return ranking.hits()
+
+
+def best_relevant(queries: Matrix, corpus: Matrix, relevant: Sequence[Collection[int]], *,
+                  exclude: Sequence[Collection[int]] | None = None, budget: int = DEFAULT_BUDGET) -> BestRelevant:
+    """Each query's best relevant text and its rank, from the same blocks as `top_k` (so scores agree to the bit)."""
+    found = _Relevant(queries.shape[0], relevant, exclude)
+    _search(queries, corpus, None, found, exclude, budget)
+    return found.result()
+
+
+def top_k_and_best_relevant(queries: Matrix, corpus: Matrix, k: int, relevant: Sequence[Collection[int]], *,
+                            exclude: Sequence[Collection[int]] | None = None,
+                            budget: int = DEFAULT_BUDGET) -> tuple[Hits, BestRelevant]:
+    """`top_k` and `best_relevant` together, computing each score block once instead of twice or three times."""
+    ranking = _Ranking(queries.shape[0], _depth(k, corpus.shape[0], exclude))
+    found = _Relevant(queries.shape[0], relevant, exclude)
+    _search(queries, corpus, ranking, found, exclude, budget)
+    return ranking.hits(), found.result()

@@ -1,20 +1,24 @@
+import hashlib
+
 import pandas as pd
 import streamlit as st
 
-from core.baselines import BASELINES, baseline_vectors
-from core.corpus import CorpusError, column, corpus_texts, query_pairs, read_upload, stsb_corpus, text_columns
+from core.baselines import BASELINES
+from core.corpus import CorpusError, column, corpus_texts, query_pairs, stsb_corpus, text_columns
 from core.data import DataUnavailable
 from core.metrics import parse_ks
 from core.models import LoadedModel
 from core.plots.evaluation import rank_buckets, rank_figure, recall_curves, sts_scatter, sweep_figure
 from core.retrieval_task import RetrievalTask, TaskResult, build_task, evaluate_task, paraphrase_task
-from core.settings import POOLINGS
+from core.search import Matrix
+from core.settings import POOLINGS, layer_used
 from core.sts_task import by_genre, correlation, layer_sweep, sts_frame
 from ui.downloads import csv_download
-from ui.models import cached_catalog, cached_model
+from ui.models import available_ids, cached_model, lexical_index
 from ui.persist import kept
 from ui.progress import embed_corpus, progress_bar
 from ui.sidebar import active
+from ui.upload import read_table, uploaded_corpus
 
 RETRIEVAL, STS = "Retrieval (Recall@k)", "STS correlation"
 PARAPHRASE, OWN = "STS-B paraphrase task", "Your query/relevant pairs"
@@ -33,6 +37,21 @@ def cached_paraphrase_task(split: str) -> RetrievalTask:
     return paraphrase_task(split)
 
 
+def task_key(task: RetrievalTask) -> str:
+    """A digest of all a task holds, so equal tasks (from any file or rerun) share their scores."""
+    content = repr((task.queries, task.corpus, [sorted(docs) for docs in task.relevant], task.missing,
+                    [sorted(docs) for docs in task.exclude]))
+    return hashlib.blake2b(content.encode(), digest_size=20).hexdigest()
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def scored(task_id: str, ks: tuple[int, ...], vectors_id: tuple, _task: RetrievalTask, _queries: Matrix,
+           _corpus: Matrix) -> TaskResult:
+    """The task's scores for one configuration, whose vectors `vectors_id` names; a display-only rerun
+    (another diagnostics choice, the failures filter) reuses them."""
+    return evaluate_task(_task, _queries, _corpus, ks=ks)
+
+
 def own_task() -> RetrievalTask | None:
     pairs_file = st.file_uploader("Query/relevant pairs (.csv or .jsonl, one pair a row)", type=["csv", "jsonl"],
                                   key="ev_pairs_file")
@@ -40,7 +59,7 @@ def own_task() -> RetrievalTask | None:
         st.info("Upload a file with two columns: a query and one text relevant to it (repeat a query for "
                 "several relevant texts).")
         return None
-    table = read_upload(pairs_file)
+    table = read_table(pairs_file)
     names = text_columns(table)
     left, right, corpus_col = st.columns(3)
     query_col = left.selectbox("Query column", names, key="ev_query_col")
@@ -53,22 +72,21 @@ def own_task() -> RetrievalTask | None:
     elif choice == OWN_STSB:
         corpus = stsb_corpus()
     else:
-        upload = st.file_uploader("Corpus file", type=["txt", "csv", "jsonl"], key="ev_corpus_file")
-        if upload is None:
-            st.info("Upload the corpus to search: .txt (one text a line), .csv or .jsonl.")
+        uploaded = uploaded_corpus(file_key="ev_corpus_file", column_key="ev_corpus_col",
+                                   column_label="Corpus text column",
+                                   hint="Upload the corpus to search: .txt (one text a line), .csv or .jsonl.")
+        if uploaded is None:
             return None
-        corpus_table = read_upload(upload)
-        text_col = st.selectbox("Corpus text column", text_columns(corpus_table), key="ev_corpus_col")
+        corpus_table, text_col = uploaded
         corpus = corpus_texts(column(corpus_table, text_col))
     return build_task(pairs_file.name, pairs, corpus)
 
 
 def configurations() -> tuple[list[tuple[str, LoadedModel, str, int | None]], list[str]]:
     """(label, model, pooling, layer) for every chosen combination that exists, and the chosen baselines."""
-    available = [entry.id for entry, status in cached_catalog() if status.available]
     left, middle, right, far = st.columns(4)
     model_ids = kept(left.multiselect, "Models", key="ev_models", default=[settings.model_id],
-                     options=sorted(set(available) | {settings.model_id}))
+                     options=sorted(set(available_ids()) | {settings.model_id}))
     poolings = kept(middle.multiselect, "Poolings", key="ev_poolings", default=[settings.pooling], options=POOLINGS)
     layers = kept(right.multiselect, "Layers", key="ev_layers", default=["last"], options=["last", *range(13)],
                   help="0 is the embedding layer; a layer a model lacks is skipped.")
@@ -95,18 +113,20 @@ def configurations() -> tuple[list[tuple[str, LoadedModel, str, int | None]], li
 def evaluate_all(task: RetrievalTask, ks: list[int]) -> dict[str, TaskResult]:
     results: dict[str, TaskResult] = {}
     chosen, baselines = configurations()
+    task_id = task_key(task)
     for name, loaded, pooling, layer in chosen:
         options = settings.with_(model_id=loaded.model_id, pooling=pooling, layer=layer)
         corpus = embed_corpus(loaded, task.corpus, options)
         queries = embed_corpus(loaded, task.queries, options)
-        results[name] = evaluate_task(task, queries, corpus, ks=ks)
+        results[name] = scored(task_id, tuple(ks), (loaded.fingerprint, options), task, queries, corpus)
     for kind in baselines:
         try:
-            corpus_rows, query_rows = baseline_vectors(kind, task.corpus, task.queries)
+            index = lexical_index(kind, task.corpus)
         except ValueError as err:
             st.warning(f"{BASELINES[kind]}: {err}")
             continue
-        results[BASELINES[kind]] = evaluate_task(task, query_rows, corpus_rows, ks=ks)
+        results[BASELINES[kind]] = scored(task_id, tuple(ks), (kind,), task, index.query_rows(task.queries),
+                                          index.corpus_rows)
     return results
 
 
@@ -170,7 +190,7 @@ def retrieval_section() -> None:
 
 def sts_section() -> None:
     split = kept(st.radio, "Split", key="ev_sts_split", default="dev", options=["dev", "test"], horizontal=True)
-    layer_text = settings.layer if settings.layer is not None else model.num_layers
+    layer_text = layer_used(settings.layer, model.num_layers)
     with progress_bar(f"Embedding the STS-B {split} sentences") as progress:
         frame = sts_frame(model, split, pooling=settings.pooling, layer=settings.layer,
                           max_length=settings.max_length, progress=progress)

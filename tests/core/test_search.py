@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from core.search import best_relevant, top_k, unit_rows
+from core.search import best_relevant, top_k, top_k_and_best_relevant, unit_rows
 
 
 @pytest.fixture(scope="module")
@@ -63,3 +63,20 @@ def test_best_relevant_rank_counts_every_better_text_in_the_whole_corpus(vectors
     assert best.index[0] == order[0, 17] and best.index[2] == -1
     exclude = [{int(order[0, 0])}] + [set()] * 6
     assert best_relevant(q, c, relevant, exclude=exclude).rank[0] == 17
+
+
+@pytest.mark.parametrize("budget", [4 * 1000 * 7, 4 * 64])  # one block per query row, and rows split in blocks
+def test_top_k_and_best_relevant_together_equal_each_alone(vectors, budget):
+    q, c = vectors
+    order, _ = _reference(q, c, 1000)
+    relevant = [{int(order[0, 17]), int(order[0, 400])}, {int(order[1, 0])}, set(), {int(order[3, 999])},
+                {int(order[4, 2])}, {int(order[5, 5])}, {int(order[6, 3])}]
+    exclude = [{int(order[0, 0])}, {int(order[1, 0])}] + [set()] * 5
+    hits, best = top_k_and_best_relevant(q, c, 20, relevant, exclude=exclude, budget=budget)
+    alone = top_k(q, c, 20, exclude=exclude, budget=budget)
+    np.testing.assert_array_equal(hits.indices, alone.indices)
+    np.testing.assert_array_equal(hits.scores, alone.scores)
+    expected = best_relevant(q, c, relevant, exclude=exclude, budget=budget)
+    for got, want in zip((best.rank, best.index, best.score), (expected.rank, expected.index, expected.score)):
+        np.testing.assert_array_equal(got, want)
+    assert best.rank.tolist() == [17, 0, 0, 1000, 3, 6, 4]

@@ -69,3 +69,14 @@ def test_sts_section_shows_correlations_genres_scatter_and_layer_sweep():
     assert genres["genre"].tolist()[-1] == "all"
     assert genres["pairs"].iloc[-1] == 1500 and genres["pairs"].iloc[:-1].sum() == 1500
     assert len(at.get("plotly_chart")) == 2
+
+
+def test_display_only_reruns_reuse_the_scores(monkeypatch):
+    at = app_test(PAGE)
+    computed = []
+    monkeypatch.setattr("core.retrieval_task.evaluate_task", lambda *args, **kwargs: computed.append("evaluate"))
+    monkeypatch.setattr("ui.models.fit_baseline", lambda *args, **kwargs: computed.append("fit"))
+    at.checkbox(key="ev_failures").check().run()
+    at.selectbox(key="ev_diag_config").set_value("bag of words").run()
+    assert not at.exception and not computed
+    assert len(at.dataframe[1].value) < 262
