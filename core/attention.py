@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from core.encoder import tokenize
 from core.models import LoadedModel
 
 _EAGER_LOCK = threading.Lock()  # the model object is shared by every session of the server
@@ -58,24 +59,28 @@ def eager_attention(network: torch.nn.Module) -> Iterator[None]:
 
 def attention_maps(model: LoadedModel, text: str, *, max_length: int | None = None) -> AttentionMaps:
     """Every layer's and head's attention weights for `text`, cut at the token limit (memoised per text)."""
-    limit = min(max_length or model.max_length, model.max_positions)
-    enc = model.tokenizer(text, truncation=True, max_length=limit, return_special_tokens_mask=True)
-    truncated = len(model.tokenizer(text)["input_ids"]) > limit
+    limit = model.token_limit(max_length)
+    (row,), (truncated,) = tokenize(model, [text], limit)
     key = ("attention", limit, text)
     hit = model.memo.get(key)
     if hit is None:
-        inputs = {k: torch.tensor([enc[k]], device=model.device)
-                  for k in ("input_ids", "attention_mask", "token_type_ids") if k in enc}
-        with eager_attention(model.network), torch.inference_mode():
-            out = model.network(**inputs, output_attentions=True)
-        if not out.attentions or out.attentions[0] is None:
-            raise AttentionUnavailable(f"{model.model_id} does not return attention weights.")
-        weights = torch.stack(out.attentions)[:, 0].float().cpu().numpy()
+        weights = _weights(model, row)
         model.memo.put(key, weights, truncated)
     else:
-        weights = hit[0]
-    return AttentionMaps(tokens=model.tokenizer.convert_ids_to_tokens(enc["input_ids"]),
-                         special=[bool(s) for s in enc["special_tokens_mask"]], weights=weights, truncated=truncated)
+        weights, truncated = hit
+    return AttentionMaps(tokens=model.tokenizer.convert_ids_to_tokens(row["input_ids"]),
+                         special=[bool(s) for s in row["special_tokens_mask"]], weights=weights, truncated=truncated)
+
+
+def _weights(model: LoadedModel, row: dict) -> np.ndarray:
+    """One tokenized text's attention weights, (layers, heads, tokens, tokens)."""
+    inputs = {k: torch.tensor([row[k]], device=model.device)
+              for k in ("input_ids", "attention_mask", "token_type_ids") if k in row}
+    with eager_attention(model.network), torch.inference_mode():
+        out = model.network(**inputs, output_attentions=True)
+    if not out.attentions or out.attentions[0] is None:
+        raise AttentionUnavailable(f"{model.model_id} does not return attention weights.")
+    return torch.stack(out.attentions)[:, 0].float().cpu().numpy()
 
 
 def special_share(maps: AttentionMaps) -> np.ndarray:

@@ -45,7 +45,7 @@ class _Batch:
     mask: torch.Tensor  # (batch, tokens)
 
 
-def _tokenize(model: LoadedModel, texts: Sequence[str], max_length: int) -> tuple[list[dict], list[bool]]:
+def tokenize(model: LoadedModel, texts: Sequence[str], max_length: int) -> tuple[list[dict], list[bool]]:
     """Tokenize each text once; overflow rows tell exactly which texts were cut at `max_length`."""
     enc = model.tokenizer(list(texts), truncation=True, max_length=max_length, return_overflowing_tokens=True,
                           return_offsets_mapping=True, return_special_tokens_mask=True)
@@ -107,7 +107,7 @@ def encode(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling = "defa
     if not 0 <= layer <= last:
         raise ValueError(f"Layer {layer} does not exist: {model.model_id} has layers 0 to {last}.")
     mode = resolve_pooling(pooling, model.default_pooling)
-    limit = min(max_length or model.max_length, model.max_positions)
+    limit = model.token_limit(max_length)
     notices: list[str] = []
     per_layer: list[np.ndarray | None] = [None] * len(texts)
     cut = [False] * len(texts)
@@ -120,7 +120,7 @@ def encode(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling = "defa
             per_layer[i], cut[i] = hit
     if todo_texts:
         unique = list(todo_texts)
-        rows, truncated = _tokenize(model, unique, limit)
+        rows, truncated = tokenize(model, unique, limit)
         for batch in _batches(model, rows, list(range(len(unique))), batch_size, notices, progress):
             flat = batch.hidden.flatten(0, 1)  # (layers * batch, tokens, dims)
             mask = batch.mask.repeat(batch.hidden.shape[0], 1)
@@ -152,8 +152,8 @@ def encode_tokens(model: LoadedModel, texts: Sequence[str], *, max_length: int |
                   batch_size: int = 16) -> list[TokenStates]:
     """Every layer's token states for each text, with the tokenizer's pieces, offsets and word ids."""
     texts = list(texts)
-    limit = min(max_length or model.max_length, model.max_positions)
-    rows, truncated = _tokenize(model, texts, limit)
+    limit = model.token_limit(max_length)
+    rows, truncated = tokenize(model, texts, limit)
     result: list[TokenStates | None] = [None] * len(texts)
     notices: list[str] = []
     for batch in _batches(model, rows, list(range(len(texts))), batch_size, notices, None):

@@ -7,7 +7,7 @@ import json
 import pandas as pd
 import torch
 
-from core.models import LoadedModel
+from core.models import LoadedModel, pooling_flags
 
 
 def count_parameters(module) -> int:
@@ -79,8 +79,7 @@ def sentence_transformers_modules(model: LoadedModel) -> list[dict[str, object]]
         config_file = model.folder / module["path"] / "config.json"
         config = json.loads(config_file.read_text(encoding="utf-8")) if config_file.exists() else {}
         if kind == "Pooling":
-            modes = [key.removeprefix("pooling_mode_") for key, on in config.items()
-                     if key.startswith("pooling_mode_") and on is True]
+            modes = [flag.removeprefix("pooling_mode_") for flag in pooling_flags(config)]
             detail = "pooling: " + (", ".join(modes) or "?")
         elif kind == "Dense":
             detail = f"{config.get('in_features')} → {config.get('out_features')} dims"

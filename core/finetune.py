@@ -15,21 +15,20 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-
 from core.cache import cached_embeddings
 from core.devices import resolve_device
-from core.models import (UNTRAINED_MODULES, LoadedModel, ModelUnavailable, availability, find_entry, load_model,
-                         model_folder, st_modules, transformer_folder, untrained_network)
-from core.paths import atomic_folder, atomic_write, cache_dir, models_dir
+from core.models import (CARD, UNTRAINED_MODULES, LoadedModel, ModelUnavailable, availability, find_entry,
+                         finetuned_dir, load_model, model_folder, st_modules, transformer_folder,
+                         untrained_network)
+from core.paths import atomic_folder, atomic_write, cache_dir
 from core.retrieval_task import evaluate_task, paraphrase_task
 from core.sts_task import correlation, sts_frame
 from core.training_pairs import OBJECTIVE_NAMES, Objective, PairSet
 
-CARD = "explorer-card.json"
 RETRIEVAL_KS = (1, 10)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -116,8 +115,7 @@ class RunControl:
 
     def snapshot(self) -> Progress:
         with self._lock:
-            p = self._progress
-            return Progress(p.phase, p.step, p.total, p.elapsed, list(p.losses), p.encoded, p.to_encode)
+            return replace(self._progress, losses=list(self._progress.losses))
 
     def encoding(self, done: int, total: int) -> None:
         self.update(encoded=done, to_encode=total)
@@ -156,10 +154,6 @@ class TrainingLock:
 
 
 # --- names, folders and cards ---------------------------------------------------------------------
-
-def finetuned_dir() -> Path:
-    return models_dir() / "finetuned"
-
 
 def check_name(name: str) -> str:
     """A new model's name: a folder name not used by the catalog or by another fine-tuned model."""
@@ -203,29 +197,33 @@ def require_available(model_id: str) -> None:
 
 
 def build_sentence_transformer(model_id: str, device: str = "cpu"):
-    """The catalog model as a trainable SentenceTransformer, its modules read from the folder the way
-    `load_model` reads them (pooling, normalisation, length); `untrained-bert` gets the same seeded
-    random weights as `load_model` gives it."""
+    """The catalog model as a trainable SentenceTransformer, the modules the way `load_model` reads them:
+    a sentence-transformers folder's own (modules.json), else a mean-pooled transformer; `untrained-bert`
+    gets the same seeded random weights and modules as `load_model` gives it."""
     from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, Transformer
     from transformers.utils import logging as hf_logging
 
     hf_logging.set_verbosity_error()
-    require_available(model_id)
     folder = model_folder(model_id)
     untrained = find_entry(model_id).untrained
-    pooling, normalizes, dense, max_seq = UNTRAINED_MODULES if untrained else st_modules(folder)
-    if dense is not None:  # a Dense head: let sentence-transformers assemble the whole stack
-        model = SentenceTransformer(str(folder), device=device, local_files_only=True)
-    else:
-        transformer = Transformer(str(transformer_folder(folder)), max_seq_length=max_seq)
-        if untrained:
-            random = untrained_network(transformer.auto_model.config)
-            transformer.auto_model.load_state_dict(random.state_dict(), strict=False)
-        mode = "mean_sqrt_len_tokens" if pooling == "mean_sqrt_len" else pooling
-        modules = [transformer, Pooling(transformer.get_embedding_dimension(), mode), *[Normalize()] * normalizes]
-        model = SentenceTransformer(modules=modules, device=device)
-    return model
+    if (folder / "modules.json").exists() and not untrained:
+        return SentenceTransformer(str(folder), device=device, local_files_only=True)
+    return _mean_pooled(folder, device, untrained)
+
+
+def _mean_pooled(folder: Path, device: str, untrained: bool):
+    """Transformer + mean pooling; sentence-transformers' own default for a plain folder would pick
+    last-token pooling for a causal LM, where `load_model` pools by the mean."""
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Pooling, Transformer
+
+    pooling, _, _, max_seq = UNTRAINED_MODULES if untrained else st_modules(folder)  # both pool by the mean
+    transformer = Transformer(str(transformer_folder(folder)), max_seq_length=max_seq)
+    if untrained:
+        random = untrained_network(transformer.auto_model.config)
+        transformer.auto_model.load_state_dict(random.state_dict(), strict=False)
+    return SentenceTransformer(modules=[transformer, Pooling(transformer.get_embedding_dimension(), pooling)],
+                               device=device)
 
 
 def _progress_callback(control: RunControl, started: float):

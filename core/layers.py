@@ -14,6 +14,7 @@ from sklearn.metrics.pairwise import cosine_similarity
 from core.encoder import Progress, TokenStates, encode
 from core.metrics import paired_cosine
 from core.models import LoadedModel
+from core.pooling import resolve_pooling
 from core.settings import Pooling
 from core.similarity import similarity_matrix
 
@@ -135,8 +136,13 @@ def baseline_band(all_states: Sequence[TokenStates], *, samples: int = 500, seed
 def sentence_vectors_by_layer(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling,
                               max_length: int | None = None, progress: Progress | None = None) -> np.ndarray:
     """Pooled vectors of every text at every layer, (layers + 1, texts, dims): one forward pass, as the
-    encoder memoises every layer of a text at once."""
-    return np.stack([encode(model, texts, pooling=pooling, layer=layer, max_length=max_length,
+    encoder memoises every layer of a text at once.
+
+    Every layer is treated alike: "default" means the model's pooling mode and Normalize module, without the
+    Dense head that the encoder applies at the last layer only (it may change the width)."""
+    plain = resolve_pooling(pooling, model.default_pooling)
+    normalize = pooling == "default" and model.normalizes
+    return np.stack([encode(model, texts, pooling=plain, layer=layer, normalize=normalize, max_length=max_length,
                             progress=progress if layer == 0 else None).vectors
                      for layer in range(model.num_layers + 1)])
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 
 from core.corpus import corpus_texts
 from core.data import SPLITS, load_stsb
+from core.projection import sample_indices
 
 GENRES = {"main-news": "news", "main-captions": "captions", "main-forum": "forums", "main-forums": "forums"}
 
@@ -26,10 +26,7 @@ def stsb_genres() -> pd.DataFrame:
 def stsb_sample(size: int, *, seed: int = 0) -> pd.DataFrame:
     """A seeded random sample of `size` STS-B sentences with their genre, in corpus order."""
     frame = stsb_genres()
-    if size >= len(frame):
-        return frame
-    picked = np.sort(np.random.default_rng(seed).choice(len(frame), size=size, replace=False))
-    return frame.iloc[picked].reset_index(drop=True)
+    return frame.iloc[sample_indices(len(frame), limit=size, seed=seed)].reset_index(drop=True)
 
 
 def labelled_corpus(texts: Sequence[str], labels: Sequence[str] | None = None) -> pd.DataFrame:

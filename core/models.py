@@ -31,6 +31,7 @@ HUB_REPOS = {
     "msmarco-bert-base-dot-v5": "sentence-transformers/msmarco-bert-base-dot-v5",
     "bert-base-nli-mean-tokens": "sentence-transformers/bert-base-nli-mean-tokens",
 }
+CARD = "explorer-card.json"  # what makes a folder under finetuned_dir() a catalog model
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
 
 
@@ -112,9 +113,13 @@ def cached_hub_folder(repo: str) -> Path | None:
         return None
 
 
+def finetuned_dir() -> Path:
+    return models_dir() / "finetuned"
+
+
 def finetuned_entries() -> list[CatalogEntry]:
     entries = []
-    for card in sorted(models_dir().glob("finetuned/[!.]*/explorer-card.json")):  # .NAME.* = a save under way
+    for card in sorted(finetuned_dir().glob(f"[!.]*/{CARD}")):  # .NAME.* = a save under way
         meta = json.loads(card.read_text(encoding="utf-8"))
         entries.append(CatalogEntry(card.parent.name, card.parent.name, "finetuned",
                                     f"fine-tuned from {meta.get('base', '?')} on {meta.get('data', '?')}"))
@@ -177,7 +182,7 @@ def availability(model_id: str) -> Availability:
             return Availability(True, "Packaged with the app.")
         if entry.source == "converted":
             l3_onnx_file()
-            ready = (models_dir() / L3_ID / "model.safetensors").exists()
+            ready = l3_converted(models_dir() / L3_ID)
             return Availability(True, "Converted." if ready else "Converts from ONNX on first use (a few seconds).")
         if entry.source == "extra":
             if (models_dir() / MPNET_ID / "config.json").exists():
@@ -276,6 +281,14 @@ def convert_l3(target: Path | None = None) -> Path:
     return target
 
 
+def l3_converted(folder: Path) -> bool:
+    """A whole conversion by this version: earlier ones left the Pooling dimension out, which
+    sentence-transformers (fine-tuning) cannot load."""
+    pooling = folder / "1_Pooling" / "config.json"
+    return (folder / "model.safetensors").exists() and pooling.exists() and bool(
+        json.loads(pooling.read_text(encoding="utf-8")).get("word_embedding_dimension"))
+
+
 def model_folder(model_id: str) -> Path:
     """The folder that holds `model_id`'s weights and tokenizer, building or fetching it when allowed."""
     entry = find_entry(model_id)
@@ -283,9 +296,9 @@ def model_folder(model_id: str) -> Path:
         return packaged_minilm_folder()
     if entry.source == "converted":
         folder = models_dir() / L3_ID
-        return folder if (folder / "model.safetensors").exists() else convert_l3(folder)
+        return folder if l3_converted(folder) else convert_l3(folder)
     if entry.source == "finetuned":
-        return models_dir() / "finetuned" / model_id
+        return finetuned_dir() / model_id
     status = availability(model_id)
     if not status.available:
         raise ModelUnavailable(status.message)
@@ -337,9 +350,33 @@ class LoadedModel:
     def hidden_size(self) -> int:
         return int(self.network.config.hidden_size)
 
+    def token_limit(self, max_length: int | None) -> int:
+        """The tokens a text is cut at: `max_length` (else the model's default), never past its positions."""
+        return min(max_length or self.max_length, self.max_positions)
 
-_POOLING_FLAGS = {"pooling_mode_cls_token": "cls", "pooling_mode_max_tokens": "max",
-                  "pooling_mode_mean_sqrt_len_tokens": "mean_sqrt_len", "pooling_mode_mean_tokens": "mean"}
+
+# A sentence-transformers Pooling config.json: older versions set a `pooling_mode_*` flag per mode, newer ones
+# name the mode(s) in `pooling_mode`.
+_POOLING_FLAGS = {"cls": "pooling_mode_cls_token", "max": "pooling_mode_max_tokens",
+                  "mean": "pooling_mode_mean_tokens", "mean_sqrt_len_tokens": "pooling_mode_mean_sqrt_len_tokens",
+                  "weightedmean": "pooling_mode_weightedmean_tokens", "lasttoken": "pooling_mode_lasttoken"}
+_OUR_POOLING = {"pooling_mode_cls_token": "cls", "pooling_mode_max_tokens": "max",  # first match wins
+                "pooling_mode_mean_sqrt_len_tokens": "mean_sqrt_len", "pooling_mode_mean_tokens": "mean"}
+
+
+def pooling_flags(config: dict) -> list[str]:
+    """The `pooling_mode_*` flags a Pooling config.json sets, or stands for when it names its modes."""
+    named = config.get("pooling_mode")
+    if named is None:
+        return [key for key, on in config.items() if key.startswith("pooling_mode_") and on is True]
+    modes = [named] if isinstance(named, str) else named
+    return [_POOLING_FLAGS.get(mode, f"pooling_mode_{mode}") for mode in modes]
+
+
+def pooling_from_config(config: dict) -> str:
+    """This project's pooling name for a Pooling config.json; mean where none of ours matches."""
+    flags = pooling_flags(config)
+    return next((mode for flag, mode in _OUR_POOLING.items() if flag in flags), "mean")
 
 
 def st_modules(folder: Path) -> tuple[str, bool, torch.nn.Module | None, int | None]:
@@ -352,10 +389,7 @@ def st_modules(folder: Path) -> tuple[str, bool, torch.nn.Module | None, int | N
         kind = module["type"].rsplit(".", 1)[-1]
         path = folder / module["path"]
         if kind == "Pooling":
-            cfg = json.loads((path / "config.json").read_text(encoding="utf-8"))
-            named = cfg.get("pooling_mode")  # newer configs name the mode; older ones set one flag
-            pooling = named if named in _POOLING_FLAGS.values() else next(
-                (mode for flag, mode in _POOLING_FLAGS.items() if cfg.get(flag)), "mean")
+            pooling = pooling_from_config(json.loads((path / "config.json").read_text(encoding="utf-8")))
         elif kind == "Dense":
             from sentence_transformers.models import Dense
 

@@ -16,6 +16,8 @@ from sklearn.decomposition import PCA
 from sklearn.manifold import TSNE, trustworthiness
 from sklearn.neighbors import NearestNeighbors
 
+from core.search import top_k, unit_rows
+
 Method = Literal["PCA", "t-SNE", "UMAP"]
 METHODS: tuple[Method, ...] = ("PCA", "t-SNE", "UMAP")
 MAX_POINTS = 20_000
@@ -116,8 +118,6 @@ def project(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, ne
 
 def nearest(vectors: np.ndarray, queries: np.ndarray, *, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Indices and cosine similarities of each query's k nearest points, best first."""
-    from core.search import top_k, unit_rows
-
     hits = top_k(unit_rows(queries), unit_rows(vectors), k)
     return hits.indices, hits.scores
 

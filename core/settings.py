@@ -37,3 +37,19 @@ class Settings:
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
+
+
+def layer_used(layer: int | None, num_layers: int) -> int:
+    """The layer a `Settings.layer` means in a model of `num_layers` layers: `None` is the last."""
+    return num_layers if layer is None else layer
+
+
+def layer_setting(layer: int, num_layers: int) -> int | None:
+    """The reverse of `layer_used`: the last layer is stored as `None`, so it stays the last in any model."""
+    return None if layer == num_layers else layer
+
+
+def carried_layer(layer: int, previous_last: int, last: int) -> int:
+    """A chosen layer after the model changes from `previous_last` to `last` layers: kept where the new model
+    has it, except that "the last layer" stays the last."""
+    return last if layer > last or layer == previous_last != last else layer

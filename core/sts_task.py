@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from core.cache import cached_embeddings
-from core.data import Split, load_stsb
+from core.data import Split, load_stsb, stsb_sentences
 from core.encoder import Progress
 from core.metrics import paired_cosine, sts_correlation
 from core.models import LoadedModel
@@ -19,7 +19,7 @@ def sts_frame(model: LoadedModel, split: Split, *, pooling: Pooling = "default",
               max_length: int | None = None, progress: Progress | None = None) -> pd.DataFrame:
     """One row per pair: genre, source, gold score, cosine, both sentences (each sentence encoded once)."""
     pairs = load_stsb(split)
-    sentences = list(dict.fromkeys(s for p in pairs for s in (p.sentence1, p.sentence2)))
+    sentences = stsb_sentences(split)
     row_of = {s: i for i, s in enumerate(sentences)}
     vectors = cached_embeddings(model, sentences, pooling=pooling, layer=layer, max_length=max_length,
                                 progress=progress)

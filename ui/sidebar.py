@@ -7,7 +7,7 @@ import streamlit as st
 from core.config import load_config
 from core.devices import available_devices
 from core.models import DEFAULT_MODEL_ID, LoadedModel
-from core.settings import POOLINGS, Settings
+from core.settings import POOLINGS, Settings, carried_layer, layer_setting
 from ui.models import cached_catalog, cached_model
 from ui.url_state import KEYS, settings_from_query, settings_to_query
 
@@ -56,9 +56,7 @@ def _layer_and_length(model: LoadedModel) -> tuple[int, int]:
         url_layer = ss.pop("_url_layer", None)
         ss.sb_layer = last if url_layer is None else min(url_layer, last)
     else:
-        previous_last = ss.get("_sb_model_layers", last)
-        if ss.sb_layer > last or (ss.sb_layer == previous_last != last):
-            ss.sb_layer = last  # "the last layer" carries over to a model of another depth
+        ss.sb_layer = carried_layer(ss.sb_layer, ss.get("_sb_model_layers", last), last)
     if "sb_maxlen" not in ss:
         url_len = ss.pop("_url_maxlen", None)
         ss.sb_maxlen = min(url_len or model.max_length, model.max_positions)
@@ -96,7 +94,7 @@ def render_sidebar() -> tuple[Settings, LoadedModel]:
             f"{name}: {text}" for name, text in POOLING_HELP.items()))
         layer, max_length = _layer_and_length(model)
         normalize = st.checkbox("Normalize to unit length", key="sb_norm")
-    settings = Settings(model_id=model.model_id, pooling=pooling, layer=None if layer == model.num_layers else layer,
+    settings = Settings(model_id=model.model_id, pooling=pooling, layer=layer_setting(layer, model.num_layers),
                         normalize=normalize, max_length=None if max_length == model.max_length else max_length,
                         device=device)
     query = settings_to_query(settings)

@@ -14,7 +14,7 @@ from core.plots.heatmap import similarity_heatmap
 from core.similarity import matrix_frame, similarity_matrix
 from core.training_pairs import OBJECTIVE_NAMES, OBJECTIVES, PairsError, PairSet, read_pairs, stsb_train
 from ui.downloads import csv_download
-from ui.models import cached_catalog, cached_model
+from ui.models import available_ids, cached_catalog, cached_model
 from ui.persist import kept
 from ui.sidebar import active
 
@@ -30,10 +30,6 @@ st.title("Fine-tune")
 st.caption("Train a model on sentence pairs with sentence-transformers' trainer, then see what changed: STS-B "
            "correlation, paraphrase retrieval and the similarity heatmap, base and fine-tuned side by side. The "
            "result is saved on this machine and appears in the sidebar's model list.")
-
-
-def _choices() -> list[str]:
-    return [entry.id for entry, status in cached_catalog() if status.available and entry.source != "custom"]
 
 
 def _pairs(data: str, upload) -> PairSet:
@@ -53,7 +49,7 @@ def _time(seconds: float | None) -> str:
 
 
 # --- options --------------------------------------------------------------------------------------
-choices = _choices()
+choices = available_ids()
 left, right = st.columns(2)
 with left:
     base = kept(st.selectbox, "Start from", key="ft_base", options=choices,

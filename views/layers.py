@@ -6,6 +6,7 @@ import streamlit as st
 
 from core.attention import AttentionUnavailable, attention_maps, special_share
 from core.config import load_config
+from core.corpus import lines
 from core.data import DataUnavailable, stsb_sentences
 from core.encoder import TokenStates, encode_tokens
 from core.layers import (EXAMPLE_SENTENCES, MAX_SENTENCES, Word, baseline_band, curves_frame, default_word,
@@ -14,11 +15,11 @@ from core.layers import (EXAMPLE_SENTENCES, MAX_SENTENCES, Word, baseline_band, 
 from core.models import LoadedModel
 from core.plots.heatmap import shorten
 from core.plots.layers import layer_bars, layer_curves, pair_colour, token_heatmap
-from core.settings import Pooling
-from core.corpus import lines
+from core.settings import Pooling, layer_used
 from core.similarity import limit_problems
 from ui.downloads import csv_download
 from ui.persist import kept
+from ui.progress import progress_bar
 from ui.sidebar import active
 
 AGREEMENT_TEXTS = 100
@@ -57,7 +58,7 @@ def alignment_view(names: dict[int, str], states: list[TokenStates], num_layers:
     a = left.selectbox("Sentence A", list(names), format_func=names.__getitem__, key="layers_align_a")
     b = middle.selectbox("Sentence B", list(names), index=min(1, len(names) - 1), format_func=names.__getitem__,
                          key="layers_align_b")
-    shown = right.slider("Layer", 0, num_layers, num_layers if layer is None else layer, key="layers_align_layer")
+    shown = right.slider("Layer", 0, num_layers, layer_used(layer, num_layers), key="layers_align_layer")
     matrix = token_alignment(states[a], states[b], shown)
     st.plotly_chart(token_heatmap(matrix, states[a].tokens, states[b].tokens, colour_title="cosine",
                                   y_title=f"S{a + 1}", x_title=f"S{b + 1}"), key="layers_alignment")
@@ -113,11 +114,9 @@ def agreement_view(model: LoadedModel, texts: list[str], by_layer: np.ndarray, p
         except DataUnavailable as err:
             st.warning(f"{err} Or choose “The sentences above”.")
             return
-        bar = st.progress(0.0, text="Encoding STS-B sentences…")
-        agreement_vectors = sentence_vectors_by_layer(
-            model, agreement_texts, pooling=pooling, max_length=max_length,
-            progress=lambda done, total: bar.progress(done / total, text=f"Encoded {done} of {total} sentences"))
-        bar.empty()
+        with progress_bar("Encoding STS-B sentences") as progress:
+            agreement_vectors = sentence_vectors_by_layer(model, agreement_texts, pooling=pooling,
+                                                          max_length=max_length, progress=progress)
     if len(agreement_texts) < 3:
         st.info("Layer agreement ranks the similarities between at least 3 texts: add sentences above, or use "
                 "the STS-B sentences.")

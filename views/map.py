@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.corpus import UPLOAD_TYPES, CorpusError, column, lines, read_upload, text_columns
+from core.corpus import CorpusError, column, lines, text_columns
 from core.encoder import encode_with
-from core.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.map_corpus import labelled_corpus, stsb_genres, stsb_sample
 from core.models import LoadedModel
 from core.plots.map import (Colouring, QueryMark, categories, compare_figure, fits_legend, map_figure, numbers,
                             overlap_counts, trust_figure)
 from core.projection import (MAX_POINTS, METHODS, Projection, Trust, kmeans_clusters, map_ranks, nearest,
                              place_queries, project, sample_indices, trust)
-from core.settings import Settings
+from core.settings import Settings, layer_used
 from ui.compare import configuration_b
 from ui.downloads import csv_download
-from ui.persist import kept
+from ui.persist import kept, set_kept
 from ui.progress import embed_corpus
 from ui.sidebar import active
+from ui.similarity_texts import similarity_texts
+from ui.upload import uploaded_corpus
 
 SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file", "similarity": "Texts of the Similarity page"}
 CLUSTERS, LENGTH, OVERLAP = "k-means clusters", "text length", "neighbour overlap"
@@ -55,7 +55,7 @@ def _colour_by_label() -> None:
     """Picking a label column means: colour by it."""
     label = st.session_state.map_label_col
     if label != "(none)":
-        st.session_state.map_colour = st.session_state._kept_map_colour = label
+        set_kept("map_colour", label)
 
 
 def _corpus() -> tuple[pd.DataFrame, dict[str, str]] | None:
@@ -69,19 +69,15 @@ def _corpus() -> tuple[pd.DataFrame, dict[str, str]] | None:
                                                     "sentences (news, image captions, forums).")
         return stsb_sample(int(size)), {"genre": "genre"}
     if source == "similarity":
-        raw = st.session_state.get("_kept_sim_texts", "\n".join(EXAMPLES[PARAPHRASE_CLUSTERS]))
         st.caption("The texts typed on the Similarity page (its example set until you edit it there).")
-        return labelled_corpus(lines(raw)), {}
-    upload = st.file_uploader("Corpus file", type=list(UPLOAD_TYPES), key="map_upload",
-                              help=".txt: one text a line; .csv / .jsonl: pick the text column and, if you like, "
-                                   "a label column to colour by.")
-    if upload is None:
-        st.info("Upload a .txt file (one text a line) or a .csv / .jsonl file with a text column.")
+        return labelled_corpus(lines(similarity_texts())), {}
+    uploaded = uploaded_corpus(file_key="map_upload", column_key="map_text_col",
+                               help=".txt: one text a line; .csv / .jsonl: pick the text column and, if you like, "
+                                    "a label column to colour by.")
+    if uploaded is None:
         return None
-    table = read_upload(upload)
-    names = text_columns(table)
-    text_col = st.selectbox("Text column", names, key="map_text_col")
-    label_col = st.selectbox("Label column (colour)", ["(none)", *[c for c in names if c != text_col]],
+    table, text_col = uploaded
+    label_col = st.selectbox("Label column (colour)", ["(none)", *[c for c in text_columns(table) if c != text_col]],
                              key="map_label_col", on_change=_colour_by_label)
     labels = None if label_col == "(none)" else column(table, label_col)
     frame = labelled_corpus(column(table, text_col), labels)
@@ -107,14 +103,6 @@ def _method_controls() -> dict[str, float | int | str]:
                 help="Fixes t-SNE, UMAP, k-means and any sampling, so the same settings give the same map.")
     return {"method": method, "perplexity": float(perplexity), "neighbours": int(neighbours),
             "min_dist": float(min_dist), "seed": int(seed)}
-
-
-def _choice(key: str, options: list[str]) -> None:
-    """Reset a kept choice whose stored value is no longer among `options` (e.g. after changing corpus)."""
-    ss = st.session_state
-    if ss.get(f"_kept_{key}", options[0]) not in options:
-        ss[f"_kept_{key}"] = options[0]
-        ss.pop(key, None)
 
 
 def _projected(vectors: np.ndarray, params: dict) -> Projection | None:
@@ -154,8 +142,7 @@ def _colouring(choice: str, frame: pd.DataFrame, extra: dict[str, str], vectors:
 
 
 def _describe(settings: Settings, model: LoadedModel) -> str:
-    layer = model.num_layers if settings.layer is None else settings.layer
-    return f"{model.model_id} · {settings.pooling} · layer {layer}"
+    return f"{model.model_id} · {settings.pooling} · layer {layer_used(settings.layer, model.num_layers)}"
 
 
 def _trust_metrics(report: Trust, slots: list, label: str = "") -> None:
@@ -212,8 +199,8 @@ def main() -> None:
         frame = frame.iloc[picked].reset_index(drop=True)
     with colour_col:
         options = [*extra, CLUSTERS, LENGTH, OVERLAP]
-        _choice("map_colour", options)
         choice = kept(st.selectbox, "Colour by", key="map_colour", default=options[0], options=options,
+                      must_be_option=True,
                       help="A label of the data, k-means clusters of the full vectors, the text's length in "
                            "characters, or how many of a point's neighbours the map kept.")
         k = kept(st.number_input, "Clusters (k)", key="map_k", default=8, min_value=2, max_value=40)

@@ -1,15 +1,18 @@
 import pandas as pd
 import streamlit as st
 
-from core.baselines import BASELINES, LexicalIndex, fit_baseline
-from core.corpus import CorpusError, column, corpus_texts, lines, read_upload, stsb_corpus, text_columns
+from core.baselines import BASELINES
+from core.corpus import CorpusError, column, corpus_texts, lines, stsb_corpus
 from core.encoder import encode_with
 from core.plots.retrieval import hits_figure, overlap_label
 from core.search import top_k, unit_rows
+from core.settings import layer_used
 from ui.downloads import csv_download
+from ui.models import lexical_index
 from ui.persist import kept
 from ui.progress import embed_corpus
 from ui.sidebar import active
+from ui.upload import uploaded_corpus
 
 BUILTIN, UPLOAD, PASTE = "STS-B sentences (7,977)", "Upload a file", "Paste texts"
 EXAMPLE_PASTE = "A man is playing a guitar.\nA woman is slicing an onion.\nThe stock market fell sharply today."
@@ -21,31 +24,19 @@ st.markdown("Search a corpus with a query: the model ranks every text by cosine 
             "finds that word overlap misses (and the reverse).")
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
-def builtin_corpus() -> list[str]:
-    return stsb_corpus()
-
-
-@st.cache_resource(show_spinner="Fitting TF-IDF and bag of words…", max_entries=8)
-def lexical_index(kind: str, corpus: tuple[str, ...]) -> LexicalIndex:
-    return fit_baseline(kind, corpus)
-
-
 def read_corpus(source: str) -> list[str] | None:
     """The chosen corpus, or None after telling the user what to fix."""
     try:
         if source == BUILTIN:
-            return builtin_corpus()
+            return stsb_corpus()
         if source == PASTE:
             pasted = kept(st.text_area, "Texts, one a line", key="ret_paste", default=EXAMPLE_PASTE, height=160)
             return corpus_texts(lines(pasted))
-        upload = st.file_uploader("Corpus file", type=["txt", "csv", "jsonl"], key="ret_upload",
-                                  help=".txt: one text a line; .csv / .jsonl: pick the text column.")
-        if upload is None:
-            st.info("Upload a .txt file (one text a line) or a .csv / .jsonl file with a text column.")
+        uploaded = uploaded_corpus(file_key="ret_upload", column_key="ret_column",
+                                   help=".txt: one text a line; .csv / .jsonl: pick the text column.")
+        if uploaded is None:
             return None
-        table = read_upload(upload)
-        name = st.selectbox("Text column", text_columns(table), key="ret_column")
+        table, name = uploaded
         return corpus_texts(column(table, name))
     except CorpusError as err:
         st.error(str(err))
@@ -62,7 +53,7 @@ if len(corpus) == 1:
 
 vectors = unit_rows(embed_corpus(model, corpus, settings))
 st.caption(f"{len(corpus):,} texts embedded with {model.model_id} ({settings.pooling} pooling, "
-           f"layer {settings.layer if settings.layer is not None else model.num_layers}); kept on disk for next time.")
+           f"layer {layer_used(settings.layer, model.num_layers)}); kept on disk for next time.")
 
 left, middle, right = st.columns([3, 1, 1])
 query = kept(left.text_input, "Query", key="ret_query", default="A man is playing a guitar.")
@@ -81,7 +72,7 @@ hits = top_k(query_vector, vectors, k)
 lexical: dict[str, pd.DataFrame] = {}
 for kind, label in BASELINES.items():
     try:
-        index = lexical_index(kind, tuple(corpus))
+        index = lexical_index(kind, corpus)
     except ValueError as err:
         st.warning(f"{label}: {err}")
         continue
@@ -127,6 +118,6 @@ st.caption("Each list ranks by cosine similarity in its own space (baseline scor
 download = results.copy()
 for kind, label in BASELINES.items():
     if kind in lexical:
-        download[f"{label} rank"] = [int(lexical[kind].loc[lexical[kind]["index"] == i, "rank"].iloc[0])
-                                     if i in set(lexical[kind]["index"]) else None for i in model_ids]
+        rank_of = dict(zip(lexical[kind]["index"], lexical[kind]["rank"]))
+        download[f"{label} rank"] = [rank_of.get(i) for i in model_ids]
 csv_download(download, "retrieval.csv", index=False)

@@ -13,13 +13,14 @@ from core.encoder import Embeddings, encode_with
 from core.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.models import DEFAULT_MODEL_ID, L3_ID, UNTRAINED_ID, LoadedModel
 from core.plots.heatmap import difference_heatmap, similarity_heatmap
-from core.settings import Settings
+from core.settings import Settings, layer_used
 from core.similarity import (METRICS, Metric, cluster_order, duplicate_groups, limit_problems, matrix_frame,
                              mean_off_diagonal, moved_pairs, similarity_matrix)
+from ui import similarity_texts
 from ui.compare import configuration_b
 from ui.downloads import csv_download
-from ui.models import cached_catalog, cached_model
-from ui.persist import kept
+from ui.models import available_ids, cached_model
+from ui.persist import kept, set_kept
 from ui.progress import progress_bar
 from ui.sidebar import active
 
@@ -35,13 +36,11 @@ CAPTIONS = {
 
 
 def _load_example() -> None:
-    text = "\n".join(EXAMPLES[st.session_state.sim_example])
-    st.session_state.sim_texts = text
-    st.session_state._kept_sim_texts = text
+    set_kept(similarity_texts.KEY, "\n".join(EXAMPLES[st.session_state.sim_example]))
 
 
 def _describe(settings: Settings, model: LoadedModel) -> str:
-    layer = settings.layer if settings.layer is not None else model.num_layers
+    layer = layer_used(settings.layer, model.num_layers)
     last = " (last)" if layer == model.num_layers else ""
     return f"{model.model_id} · {settings.pooling} pooling · layer {layer}{last}"
 
@@ -111,9 +110,8 @@ def _single(texts: Sequence[str], settings: Settings, model: LoadedModel, matrix
 
 def _compare(texts: Sequence[str], settings: Settings, model: LoadedModel, matrix: np.ndarray, metric: Metric,
              fixed: bool, order: list[int] | None) -> None:
-    available = [entry.id for entry, avail in cached_catalog() if avail.available]
     chosen = configuration_b(settings, prefix="sim", default_pooling="default",
-                             default_model=L3_ID if settings.model_id != L3_ID and L3_ID in available
+                             default_model=L3_ID if settings.model_id != L3_ID and L3_ID in available_ids()
                              else DEFAULT_MODEL_ID)
     if chosen is None:
         return
@@ -173,8 +171,8 @@ def main() -> None:
                      help="Euclidean distance is always fitted: it has no fixed scale.") == "fixed"
         compare = kept(st.toggle, "Compare with a second configuration (B)", key="sim_compare", default=False)
     with inputs:
-        raw = kept(st.text_area, "Texts, one per line", key="sim_texts",
-                   default="\n".join(EXAMPLES[PARAPHRASE_CLUSTERS]), height=230)
+        raw = kept(st.text_area, "Texts, one per line", key=similarity_texts.KEY, default=similarity_texts.DEFAULT,
+                   height=230)
     texts, problems = limit_problems(lines(raw), config)
     for problem in problems:
         st.warning(problem)

@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 from core.commands.options import positive_int
+from core.devices import DEVICE_CHOICES
 from core.finetune import RunRequest, TrainOptions, run, suggest_name
 from core.training_pairs import OBJECTIVES, read_pairs_file, stsb_train
 
@@ -31,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="stop after this many steps (default: the full epochs)")
     parser.add_argument("--seed", type=int, default=DEFAULTS.seed)
     parser.add_argument("--name", default=None, help="the new model's id (default <model>-<data>-<objective>)")
-    parser.add_argument("--device", default="cpu", choices=["auto", "cpu", "cuda", "mps"])
+    parser.add_argument("--device", default="cpu", choices=DEVICE_CHOICES)
     parser.set_defaults(run=run_command)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -15,18 +14,10 @@ METRIC_LABELS = {"spearman": "STS-B dev Spearman", "recall@1": "Recall@1", "reca
                  "mrr@10": "MRR@10"}
 
 
-def smoothed(values: Sequence[float], window: int = 10) -> np.ndarray:
-    """Trailing moving average (the first points average what there is so far)."""
-    data = np.asarray(values, dtype=float)
-    sums = np.cumsum(np.insert(data, 0, 0.0))
-    ends = np.arange(1, len(data) + 1)
-    starts = np.maximum(0, ends - window)
-    return (sums[ends] - sums[starts]) / (ends - starts)
-
-
 def loss_frame(losses: Sequence[tuple[int, float]], window: int = 10) -> pd.DataFrame:
+    """Step, loss and its trailing moving average (the first points average what there is so far)."""
     frame = pd.DataFrame(list(losses), columns=["step", "loss"])
-    frame["smoothed"] = smoothed(frame["loss"], window)
+    frame["smoothed"] = frame["loss"].rolling(window, min_periods=1).mean()
     return frame
 
 

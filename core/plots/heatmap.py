@@ -23,20 +23,20 @@ def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
-def _plain(text: str) -> str:
+def plain_text(text: str) -> str:
     """User text as Plotly shows it: its pseudo-HTML tags escaped, so it stays text."""
     return html.escape(text, quote=False)
 
 
 def axis_labels(texts: Sequence[str], order: Sequence[int]) -> list[str]:
     """Numbered (by input line), truncated labels in display order."""
-    return [_plain(f"{i + 1}. {shorten(texts[i], LABEL_CHARS)}") for i in order]
+    return [plain_text(f"{i + 1}. {shorten(texts[i], LABEL_CHARS)}") for i in order]
 
 
 def hover_names(texts: Sequence[str], order: Sequence[int]) -> list[str]:
     """Each text numbered and wrapped for the hover box; the number keeps duplicates apart as categories."""
-    return ["<br>".join(_plain(line) for line in textwrap.wrap(f"{i + 1}. {shorten(texts[i], HOVER_CHARS)}",
-                                                             HOVER_LINE)) for i in order]
+    return ["<br>".join(plain_text(line) for line in textwrap.wrap(f"{i + 1}. {shorten(texts[i], HOVER_CHARS)}",
+                                                                 HOVER_LINE)) for i in order]
 
 
 def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *, zmin: float, zmax: float,

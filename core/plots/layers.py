@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 
 from core.layers import Band
-from core.plots.heatmap import shorten
+from core.plots.heatmap import plain_text, shorten
 
 BAND_COLOUR = "rgba(120, 120, 120, 0.22)"
 VALUES_UP_TO = 24  # tokens per axis up to which cell values are written in heatmaps
@@ -35,7 +35,7 @@ def layer_curves(curves: np.ndarray, labels: Sequence[str], hovers: Sequence[str
                                  hovertemplate="layer %{x}: %{y:.3f}<extra>random pairs</extra>"))
     for row, label, hover, colour in zip(curves, labels, hovers, colours):
         fig.add_trace(go.Scatter(x=layers, y=row, mode="lines+markers", name=label, line={"color": colour},
-                                 text=[_escape(hover)] * len(layers),
+                                 text=[plain_text(hover)] * len(layers),
                                  hovertemplate="%{text}<br>layer %{x}: %{y:.3f}<extra></extra>"))
     fig.update_layout(xaxis={"title": "layer (0 = embeddings)", "tickmode": "array", "tickvals": layers},
                       yaxis={"title": y_title}, height=420, margin={"t": 30, "b": 40},
@@ -43,13 +43,8 @@ def layer_curves(curves: np.ndarray, labels: Sequence[str], hovers: Sequence[str
     return fig
 
 
-def _escape(text: str) -> str:
-    """Plotly hover text is HTML-ish: show user text as text."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 def _tick_labels(tokens: Sequence[str], limit: int = 14) -> list[str]:
-    return [_escape(shorten(t, limit)) for t in tokens]
+    return [plain_text(shorten(t, limit)) for t in tokens]
 
 
 def token_heatmap(matrix: np.ndarray, rows: Sequence[str], columns: Sequence[str], *, colour_title: str,
@@ -57,7 +52,7 @@ def token_heatmap(matrix: np.ndarray, rows: Sequence[str], columns: Sequence[str
                   x_title: str = "", y_title: str = "", values: bool = True) -> go.Figure:
     """Rows × columns of tokens; positions on the axes so that repeated tokens keep their own cells."""
     show_values = values and max(matrix.shape) <= VALUES_UP_TO
-    hover = [[f"{_escape(r)} → {_escape(c)}" for c in columns] for r in rows]
+    hover = [[f"{plain_text(r)} → {plain_text(c)}" for c in columns] for r in rows]
     fig = go.Figure(go.Heatmap(
         z=matrix, x=list(range(len(columns))), y=list(range(len(rows))), colorscale=colourscale, zmin=zmin,
         zmax=zmax, texttemplate="%{z:.2f}" if show_values else None,

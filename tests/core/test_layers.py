@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+import torch
 from scipy.stats import spearmanr
 from sklearn.metrics.pairwise import cosine_similarity
 
@@ -106,6 +107,15 @@ def test_sentence_vectors_by_layer_match_the_encoder_at_each_layer(minilm):
     by_layer = sentence_vectors_by_layer(minilm, texts, pooling="cls")
     assert by_layer.shape == (7, 3, 384)
     np.testing.assert_allclose(by_layer[2], encode(minilm, texts, pooling="cls", layer=2).vectors)
+
+
+def test_a_dense_head_that_changes_the_width_pools_every_layer_alike(tiny_bert, monkeypatch):
+    monkeypatch.setattr(tiny_bert, "dense", torch.nn.Linear(32, 4, bias=False))
+    texts = ["A man is playing a guitar.", "Someone plays an instrument.", "The stock market fell."]
+    by_layer = sentence_vectors_by_layer(tiny_bert, texts, pooling="default")
+    assert by_layer.shape == (tiny_bert.num_layers + 1, 3, 32)
+    np.testing.assert_array_equal(by_layer[-1], encode(tiny_bert, texts, pooling=tiny_bert.default_pooling).vectors)
+    assert layer_agreement(by_layer)[-1] == pytest.approx(1.0)
 
 
 def test_token_alignment_is_the_cosine_matrix_of_that_layer(minilm):

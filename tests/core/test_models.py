@@ -121,6 +121,50 @@ def test_default_pooling_is_read_from_old_and_new_sentence_transformers_configs(
     assert st_modules(tmp_path)[0] == expected
 
 
+def test_an_l3_conversion_without_its_pooling_dimension_counts_as_not_converted(tmp_path):
+    from core.models import l3_converted
+
+    (tmp_path / "1_Pooling").mkdir()
+    (tmp_path / "model.safetensors").touch()
+    for dimension, converted in ((None, False), (384, True)):  # earlier versions wrote null
+        (tmp_path / "1_Pooling" / "config.json").write_text(json.dumps({"word_embedding_dimension": dimension}))
+        assert l3_converted(tmp_path) is converted
+
+
+def saved_pooling_folder(folder, mode: str):
+    """A sentence-transformers folder whose Pooling module the installed library saved itself."""
+    from sentence_transformers.sentence_transformer.modules import Pooling
+
+    (folder / "1_Pooling").mkdir()
+    Pooling(8, pooling_mode=mode).save(str(folder / "1_Pooling"))
+    (folder / "modules.json").write_text(json.dumps([
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}]))
+    return folder
+
+
+@pytest.mark.parametrize("mode, expected", [
+    ("mean", "mean"), ("cls", "cls"), ("max", "max"), ("mean_sqrt_len_tokens", "mean_sqrt_len"),
+])
+def test_default_pooling_is_read_from_a_pooling_module_the_installed_library_saved(tmp_path, mode, expected):
+    from core.models import st_modules
+
+    saved_pooling_folder(tmp_path, mode)
+    assert "pooling_mode" in json.loads((tmp_path / "1_Pooling" / "config.json").read_text())
+    assert st_modules(tmp_path)[0] == expected
+
+
+@pytest.mark.parametrize("mode, shown", [("mean", "mean_tokens"), ("mean_sqrt_len_tokens", "mean_sqrt_len_tokens")])
+def test_the_model_page_shows_the_mode_of_a_pooling_module_the_installed_library_saved(tmp_path, mode, shown):
+    from types import SimpleNamespace
+
+    from core.facts import sentence_transformers_modules
+
+    model = SimpleNamespace(folder=saved_pooling_folder(tmp_path, mode), entry=SimpleNamespace(untrained=False),
+                            network=None, max_length=8)
+    assert sentence_transformers_modules(model)[1]["detail"] == f"pooling: {shown}"
+
+
 def test_a_half_written_fine_tuned_folder_is_not_listed(tmp_path, monkeypatch):
     monkeypatch.setattr("core.models.models_dir", lambda: tmp_path)  # not the cache other tests share
     for name in (".mine.tmp123", "mine"):

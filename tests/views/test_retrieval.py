@@ -60,3 +60,15 @@ def test_a_corpus_of_one_text():
         assert "No hit reaches the threshold" in at.warning[0].value
     at.slider(key="ret_threshold").set_value(-1.0).run()
     assert at.dataframe[0].value["text"].tolist() == ["Only this sentence."]
+
+
+def test_an_uploaded_csv_offers_its_text_column_first():
+    at = app_test(PAGE)
+    at.radio(key="ret_source").set_value("Upload a file").run()
+    assert "Upload a .txt file" in at.info[0].value
+    at.file_uploader(key="ret_upload").upload(
+        "corpus.csv", b"id,text\n1,Someone is playing a guitar.\n2,The stock market fell sharply today.\n",
+        "text/csv").run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="ret_column").options == ["text", "id"]
+    assert at.dataframe[0].value["text"].tolist()[0] == "Someone is playing a guitar."
