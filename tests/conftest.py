@@ -19,7 +19,7 @@ os.environ["EXPLORER_ALLOW_DOWNLOADS"] = "0"
 @pytest.fixture(scope="session")
 def minilm():
     """The packaged all-MiniLM-L6-v2 on the CPU (loaded once for the whole run)."""
-    from core.models import load_model
+    from core.models.loading import load_model
 
     return load_model("all-MiniLM-L6-v2", "cpu")
 
@@ -30,20 +30,21 @@ def tiny_bert_folder(tmp_path_factory) -> Path:
     import torch
     from transformers import BertConfig, BertModel
 
-    from core.models import _copy_tokenizer, packaged_minilm_folder
+    from core.models.conversion import copy_tokenizer
+    from core.models.packages import packaged_minilm_folder
 
     folder = tmp_path_factory.mktemp("tiny-bert")
     config = BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
                         intermediate_size=64, max_position_embeddings=128)
     torch.manual_seed(1)
     BertModel(config).save_pretrained(folder)
-    _copy_tokenizer(packaged_minilm_folder(), folder)
+    copy_tokenizer(packaged_minilm_folder(), folder)
     return folder
 
 
 @pytest.fixture(scope="session")
 def tiny_bert(tiny_bert_folder):
-    from core.models import load_model
+    from core.models.loading import load_model
 
     return load_model(str(tiny_bert_folder), "cpu")
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 import streamlit as st
 
-from core.models import LoadedModel
+from core.models.loading import LoadedModel
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting
 from ui.models import available_ids, cached_model
 from ui.persist import kept, kept_value, set_kept

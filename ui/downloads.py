@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.export import spreadsheet_safe
+from core.data.export import spreadsheet_safe
 
 
 def csv_download(frame: pd.DataFrame, file_name: str, label: str = "Download CSV", *, index: bool = True,

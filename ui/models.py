@@ -7,8 +7,10 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from core.baselines import Baseline, LexicalIndex, fit_baseline
-from core.models import Availability, CatalogEntry, LoadedModel, availability, catalog, load_model
+from core.evaluation.lexical import Baseline, LexicalIndex, fit_baseline
+from core.models.catalog import Availability, CatalogEntry, catalog
+from core.models.loading import LoadedModel, load_model
+from core.models.sources import availability
 
 
 @st.cache_resource(show_spinner="Loading the model…", max_entries=4)

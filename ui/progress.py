@@ -9,9 +9,9 @@ from contextlib import contextmanager
 import numpy as np
 import streamlit as st
 
-from core.cache import cached_embeddings_with
-from core.encoder import Progress
-from core.models import LoadedModel
+from core.encoding.embedding_cache import cached_embeddings_with
+from core.encoding.encoder import Progress
+from core.models.loading import LoadedModel
 from core.progress import progress_text
 from core.settings import Settings
 

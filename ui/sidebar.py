@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.config import load_config
-from core.devices import available_devices
-from core.models import DEFAULT_MODEL_ID, LoadedModel
+from core.deployment import load_config
+from core.models.catalog import DEFAULT_MODEL_ID
+from core.models.devices import available_devices
+from core.models.loading import LoadedModel
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting
 from ui.models import cached_catalog, cached_model
 from ui.url_state import KEYS, settings_from_query, settings_to_query

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.examples import EXAMPLES, PARAPHRASE_CLUSTERS
+from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from ui.persist import kept_value
 
 KEY = "sim_texts"

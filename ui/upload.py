@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from core.corpus import UPLOAD_TYPES, check_size, decode_text, parse_table, text_columns
+from core.data.uploads import UPLOAD_TYPES, check_size, decode_text, parse_table, text_columns
 
 UPLOAD_HINT = "Upload a .txt file (one text a line) or a .csv / .jsonl file with a text column."
 

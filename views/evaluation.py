@@ -3,16 +3,18 @@ import hashlib
 import pandas as pd
 import streamlit as st
 
-from core.baselines import BASELINES
-from core.corpus import CorpusError, column, corpus_texts, query_pairs, stsb_corpus, text_columns
-from core.data import DataUnavailable
-from core.metrics import parse_ks
-from core.models import LoadedModel
+from core.analysis.search import Matrix
+from core.data.corpus import CorpusError, corpus_texts
+from core.data.stsb import stsb_corpus
+from core.data.stsb import DataUnavailable
+from core.data.uploads import column, query_pairs, text_columns
+from core.evaluation.lexical import BASELINES
+from core.evaluation.metrics import parse_ks
+from core.evaluation.retrieval import RetrievalTask, TaskResult, build_task, evaluate_task, paraphrase_task
+from core.evaluation.sts import by_genre, correlation, layer_sweep, sts_frame
+from core.models.loading import LoadedModel
 from core.plots.evaluation import rank_buckets, rank_figure, recall_curves, sts_scatter, sweep_figure
-from core.retrieval_task import RetrievalTask, TaskResult, build_task, evaluate_task, paraphrase_task
-from core.search import Matrix
 from core.settings import POOLINGS, layer_used
-from core.sts_task import by_genre, correlation, layer_sweep, sts_frame
 from ui.downloads import csv_download
 from ui.models import available_ids, cached_model, lexical_index
 from ui.persist import kept

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.encoder import encode
-from core.examples import EXAMPLES, PARAPHRASE_CLUSTERS
-from core.finetune import (FinetuneError, RunControl, RunRequest, TrainOptions, check_name, delete_model,
-                           read_card, start_in_background, suggest_name)
-from core.models import DEFAULT_MODEL_ID, ModelUnavailable, finetuned_entries
+from core.analysis.similarity import matrix_frame, similarity_matrix
+from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
+from core.data.pairs import OBJECTIVES, OBJECTIVE_NAMES, PairSet, PairsError, read_pairs, stsb_train
+from core.encoding.encoder import encode
+from core.models.catalog import DEFAULT_MODEL_ID, ModelUnavailable, finetuned_entries
 from core.plots.finetune import before_after_bars, comparison_frame, loss_curve, loss_frame
 from core.plots.heatmap import similarity_heatmap
-from core.similarity import matrix_frame, similarity_matrix
-from core.training_pairs import OBJECTIVE_NAMES, OBJECTIVES, PairsError, PairSet, read_pairs, stsb_train
+from core.training.finetune import (FinetuneError, RunControl, RunRequest, TrainOptions, check_name, delete_model,
+                                    read_card, start_in_background, suggest_name)
 from ui.downloads import csv_download
 from ui.models import available_ids, cached_catalog, cached_model
 from ui.persist import kept

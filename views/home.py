@@ -1,6 +1,6 @@
 import streamlit as st
 
-from core.facts import facts_frame, model_facts
+from core.models.anatomy import facts_frame, model_facts
 from ui.downloads import csv_download
 from ui.sidebar import active
 

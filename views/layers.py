@@ -4,19 +4,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.attention import AttentionUnavailable, attention_maps, special_share
-from core.config import load_config
-from core.corpus import lines
-from core.data import DataUnavailable, stsb_sentences
-from core.encoder import TokenStates, encode_tokens
-from core.layers import (EXAMPLE_SENTENCES, MAX_SENTENCES, Word, baseline_band, curves_frame, default_word,
-                         find_word, layer_agreement, pair_cosines, sentence_pairs, sentence_vectors_by_layer,
-                         token_alignment, word_at, word_vectors)
-from core.models import LoadedModel
+from core.analysis.attention import AttentionUnavailable, attention_maps, special_share
+from core.analysis.layers import (EXAMPLE_SENTENCES, MAX_SENTENCES, Word, baseline_band, curves_frame, default_word,
+                                  find_word, layer_agreement, pair_cosines, sentence_pairs, sentence_vectors_by_layer,
+                                  token_alignment, word_at, word_vectors)
+from core.analysis.similarity import limit_problems
+from core.data.corpus import lines
+from core.data.stsb import DataUnavailable, stsb_sentences
+from core.deployment import load_config
+from core.encoding.encoder import TokenStates, encode_tokens
+from core.models.loading import LoadedModel
 from core.plots.heatmap import shorten
 from core.plots.layers import layer_bars, layer_curves, pair_colour, token_heatmap
 from core.settings import Pooling, layer_used
-from core.similarity import limit_problems
 from ui.downloads import csv_download
 from ui.persist import kept
 from ui.progress import progress_bar

@@ -6,14 +6,17 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.corpus import CorpusError, column, lines, text_columns
-from core.encoder import encode_with
-from core.map_corpus import labelled_corpus, stsb_genres, stsb_sample
-from core.models import LoadedModel
+from core.analysis.projection import (MAX_POINTS, METHODS, Projection, Trust, kmeans_clusters, map_ranks, nearest,
+                                      place_queries, project, trust)
+from core.data.corpus import CorpusError, lines
+from core.data.corpus import labelled_corpus
+from core.data.sampling import sample_indices
+from core.data.stsb import stsb_genres, stsb_sample
+from core.data.uploads import column, text_columns
+from core.encoding.encoder import encode_with
+from core.models.loading import LoadedModel
 from core.plots.map import (Colouring, QueryMark, categories, compare_figure, fits_legend, map_figure, numbers,
                             overlap_counts, trust_figure)
-from core.projection import (MAX_POINTS, METHODS, Projection, Trust, kmeans_clusters, map_ranks, nearest,
-                             place_queries, project, sample_indices, trust)
 from core.settings import Settings, layer_used
 from ui.compare import configuration_b
 from ui.downloads import csv_download
@@ -193,7 +196,7 @@ def main() -> None:
     with method_col:
         params = _method_controls()
     if len(frame) > MAX_POINTS:
-        picked = sample_indices(len(frame), seed=params["seed"])
+        picked = sample_indices(len(frame), limit=MAX_POINTS, seed=params["seed"])
         st.info(f"The corpus has {len(frame):,} texts; the map shows a random sample of {len(picked):,} "
                 f"(seed {params['seed']}), drawn with WebGL.")
         frame = frame.iloc[picked].reset_index(drop=True)

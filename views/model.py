@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.config import load_config
-from core.facts import facts_frame, model_facts, parameter_breakdown, sentence_transformers_modules
-from core.models import LoadedModel
-from core.tokenizer_view import special_tokens, tokenize_text, unknown_spans
+from core.analysis.tokenization import special_tokens, tokenize_text, unknown_spans
+from core.deployment import load_config
+from core.models.anatomy import facts_frame, model_facts, parameter_breakdown, sentence_transformers_modules
+from core.models.loading import LoadedModel
 from ui.downloads import csv_download
 from ui.persist import kept
 from ui.sidebar import active

@@ -1,11 +1,13 @@
 import pandas as pd
 import streamlit as st
 
-from core.baselines import BASELINES
-from core.corpus import CorpusError, column, corpus_texts, lines, stsb_corpus
-from core.encoder import encode_with
+from core.analysis.search import top_k, unit_rows
+from core.data.corpus import CorpusError, corpus_texts, lines
+from core.data.stsb import stsb_corpus
+from core.data.uploads import column
+from core.encoding.encoder import encode_with
+from core.evaluation.lexical import BASELINES
 from core.plots.retrieval import hits_figure, overlap_label
-from core.search import top_k, unit_rows
 from core.settings import layer_used
 from ui.downloads import csv_download
 from ui.models import lexical_index

@@ -7,15 +7,16 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
-from core.config import load_config
-from core.corpus import lines
-from core.encoder import Embeddings, encode_with
-from core.examples import EXAMPLES, PARAPHRASE_CLUSTERS
-from core.models import DEFAULT_MODEL_ID, L3_ID, UNTRAINED_ID, LoadedModel
+from core.analysis.similarity import (METRICS, Metric, cluster_order, duplicate_groups, limit_problems, matrix_frame,
+                                      mean_off_diagonal, moved_pairs, similarity_matrix)
+from core.data.corpus import lines
+from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
+from core.deployment import load_config
+from core.encoding.encoder import Embeddings, encode_with
+from core.models.catalog import DEFAULT_MODEL_ID, L3_ID, UNTRAINED_ID
+from core.models.loading import LoadedModel
 from core.plots.heatmap import difference_heatmap, similarity_heatmap
 from core.settings import Settings, layer_used
-from core.similarity import (METRICS, Metric, cluster_order, duplicate_groups, limit_problems, matrix_frame,
-                             mean_off_diagonal, moved_pairs, similarity_matrix)
 from ui import similarity_texts
 from ui.compare import configuration_b
 from ui.downloads import csv_download

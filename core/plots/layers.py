@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 
-from core.layers import Band
+from core.analysis.layers import Band
 from core.plots.heatmap import plain_text, shorten
 
 BAND_COLOUR = "rgba(120, 120, 120, 0.22)"

@@ -14,12 +14,16 @@ import pandas as pd
 import pytest
 import torch
 
-from core.__main__ import main
-from core.config import load_config
-from core.corpus import CorpusError, corpus_texts, read_upload
-from core.encoder import encode, encode_tokens
-from core.export import spreadsheet_safe
-from core.models import ModelUnavailable, availability, load_model, packaged_minilm_folder
+from core.cli import main
+from core.data.corpus import CorpusError, corpus_texts
+from core.data.export import spreadsheet_safe
+from core.data.uploads import read_upload
+from core.deployment import load_config
+from core.encoding.encoder import encode, encode_tokens
+from core.models.catalog import ModelUnavailable
+from core.models.loading import load_model
+from core.models.packages import packaged_minilm_folder
+from core.models.sources import availability
 from tests.conftest import ROOT
 
 HOSTILE = {

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.cache import cache_file, cache_key, write_vectors
-from core.models import LoadedModel
-from core.search import unit_rows
+from core.analysis.search import unit_rows
+from core.encoding.embedding_cache import cache_file, cache_key, write_vectors
+from core.models.loading import LoadedModel
 
 
 def prefill(model: LoadedModel, texts: list[str], *, pooling: str = "default", layer: int | None = None,

@@ -1,8 +1,8 @@
 import pytest
 
-from core.corpus import stsb_corpus
-from core.data import load_stsb
-from core.retrieval_task import paraphrase_task
+from core.data.stsb import stsb_corpus
+from core.data.stsb import load_stsb
+from core.evaluation.retrieval import paraphrase_task
 from tests.conftest import app_test
 from tests.views.cache_fill import prefill
 
@@ -74,7 +74,7 @@ def test_sts_section_shows_correlations_genres_scatter_and_layer_sweep():
 def test_display_only_reruns_reuse_the_scores(monkeypatch):
     at = app_test(PAGE)
     computed = []
-    monkeypatch.setattr("core.retrieval_task.evaluate_task", lambda *args, **kwargs: computed.append("evaluate"))
+    monkeypatch.setattr("core.evaluation.retrieval.evaluate_task", lambda *args, **kwargs: computed.append("evaluate"))
     monkeypatch.setattr("ui.models.fit_baseline", lambda *args, **kwargs: computed.append("fit"))
     at.checkbox(key="ev_failures").check().run()
     at.selectbox(key="ev_diag_config").set_value("bag of words").run()

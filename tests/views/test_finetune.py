@@ -1,7 +1,7 @@
 import pytest
 
-from core.finetune import RunRequest, TrainingLock, TrainOptions, delete_model, finetuned_dir, read_card, run
-from core.training_pairs import PairSet
+from core.data.pairs import PairSet
+from core.training.finetune import RunRequest, TrainOptions, TrainingLock, delete_model, finetuned_dir, read_card, run
 from tests.conftest import app_test
 
 PAGE = "views/finetune.py"
@@ -13,7 +13,7 @@ PAIRS = PairSet("toy pairs", tuple(f"sentence {i}" for i in range(8)), tuple(f"l
 def quick_measures(monkeypatch):
     """Replace the STS-B / retrieval measurements (minutes on a CPU) with a fixed stand-in."""
     figures = {"spearman": 0.5, "recall@1": 0.4, "recall@10": 0.7, "mrr@10": 0.5}
-    monkeypatch.setattr("core.finetune.evaluate", lambda model, **kwargs: dict(figures))
+    monkeypatch.setattr("core.training.finetune.evaluate", lambda model, **kwargs: dict(figures))
 
 
 def test_the_page_opens_with_the_defaults_and_says_how_to_start():
@@ -69,9 +69,9 @@ def test_a_run_from_the_page_trains_saves_and_shows_the_comparison(quick_measure
 
 
 def test_a_saved_model_shows_its_loss_and_figures_and_can_be_deleted(tiny_bert_folder, monkeypatch):
-    from core.data import load_stsb
+    from core.data.stsb import load_stsb
 
-    monkeypatch.setattr("core.sts_task.load_stsb", lambda split: load_stsb(split)[:32])
+    monkeypatch.setattr("core.evaluation.sts.load_stsb", lambda split: load_stsb(split)[:32])
     run(RunRequest(str(tiny_bert_folder), PAIRS, "cosine", TrainOptions(batch_size=4, max_steps=2), "tiny-shown"))
     at = app_test(PAGE)
     assert not at.exception

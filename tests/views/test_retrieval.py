@@ -1,6 +1,6 @@
 import pytest
 
-from core.corpus import stsb_corpus
+from core.data.stsb import stsb_corpus
 from tests.conftest import app_test
 from tests.views.cache_fill import prefill
 

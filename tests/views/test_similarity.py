@@ -5,7 +5,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from core.examples import EXAMPLES
+from core.data.examples import EXAMPLES
 from tests.conftest import app_test
 
 PAGE = "views/similarity.py"

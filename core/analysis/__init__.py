@@ -1,0 +1,1 @@
+"""What the vectors say: similarity, layers, attention, tokenization, search and 2-D projection."""

@@ -1,0 +1,187 @@
+"""2-D maps of embeddings (PCA, t-SNE, UMAP), where a query lands on them, and how far to trust them.
+
+Every function is pure over arrays. A method that cannot run on the points it is given raises a
+ValueError whose message is one sentence with the way forward, so a page can fall back to PCA.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+from sklearn.cluster import KMeans
+from sklearn.decomposition import PCA
+from sklearn.manifold import TSNE, trustworthiness
+from sklearn.neighbors import NearestNeighbors
+
+from core.analysis.search import top_k, unit_rows
+from core.data.sampling import sample_indices
+
+Method = Literal["PCA", "t-SNE", "UMAP"]
+METHODS: tuple[Method, ...] = ("PCA", "t-SNE", "UMAP")
+MAX_POINTS = 20_000
+TRUST_NEIGHBOURS = 10
+MAX_TRUSTWORTHINESS_POINTS = 4_000  # scikit-learn's trustworthiness builds a full n x n distance matrix
+
+
+@dataclass(frozen=True)
+class Projection:
+    """2-D coordinates of n points. PCA also keeps its mean and axes, so new points can be transformed."""
+
+    coords: np.ndarray
+    method: Method
+    params: dict[str, float | int] = field(default_factory=dict)
+    explained_variance: np.ndarray | None = None  # share of the variance per PCA component
+    mean: np.ndarray | None = None
+    components: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Trust:
+    """How well 2-D neighbourhoods match the full space: per-point overlap and scikit-learn's trustworthiness."""
+
+    overlap: np.ndarray  # per point: share of its k full-space neighbours that are among its k 2-D neighbours
+    k: int
+    trustworthiness: float | None  # None when there are too few points for k neighbours
+    trustworthiness_points: int  # how many points it was computed on (a seeded sample above the cap)
+
+    @property
+    def mean_overlap(self) -> float:
+        return float(self.overlap.mean())
+
+
+def check_vectors(vectors: np.ndarray, *, minimum: int = 2, method: str = "A map") -> np.ndarray:
+    """float64 (n, d) with finite values and at least `minimum` points, or a ValueError saying what is wrong."""
+    x = np.asarray(vectors, dtype=np.float64)
+    if x.ndim != 2:
+        raise ValueError(f"Expected a table of vectors (points x dimensions), got an array of shape {x.shape}.")
+    if not np.isfinite(x).all():
+        bad = int((~np.isfinite(x).all(axis=1)).sum())
+        raise ValueError(f"{bad} vector(s) hold NaN or infinite values; remove or fix those rows.")
+    if len(x) < minimum:
+        raise ValueError(f"{method} needs at least {minimum} points; there {'is' if len(x) == 1 else 'are'} "
+                         f"{len(x)}. Add more texts.")
+    if len(np.unique(x, axis=0)) < 2:
+        raise ValueError(f"All {len(x)} points have the same vector (identical texts?), so there is nothing "
+                         "to spread out; use texts that differ.")
+    return x
+
+
+def pca_projection(vectors: np.ndarray) -> Projection:
+    x = check_vectors(vectors)
+    model = PCA(n_components=2, svd_solver="covariance_eigh").fit(x)  # exact, and fast when n >> d
+    return Projection(coords=model.transform(x), method="PCA", explained_variance=model.explained_variance_ratio_,
+                      mean=model.mean_, components=model.components_)
+
+
+def tsne_projection(vectors: np.ndarray, *, perplexity: float = 30.0, seed: int = 0) -> Projection:
+    """scikit-learn's t-SNE on cosine distances, initialised with PCA (stable across reruns with one seed)."""
+    x = check_vectors(vectors, minimum=4, method="t-SNE")
+    if perplexity >= len(x):
+        raise ValueError(f"t-SNE's perplexity ({perplexity:g}) must be smaller than the number of points "
+                         f"({len(x)}); lower it below {len(x)} or use PCA.")
+    model = TSNE(n_components=2, perplexity=perplexity, metric="cosine", init="pca", random_state=seed)
+    return Projection(coords=model.fit_transform(x), method="t-SNE",
+                      params={"perplexity": perplexity, "seed": seed})
+
+
+def umap_projection(vectors: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
+                    seed: int = 0) -> Projection:
+    """umap-learn on cosine distances (imported here: its first use compiles with numba)."""
+    x = check_vectors(vectors, minimum=4, method="UMAP")
+    if neighbours >= len(x):
+        raise ValueError(f"UMAP's neighbours ({neighbours}) must be fewer than the number of points ({len(x)}); "
+                         f"lower it below {len(x)} or use PCA.")
+    if neighbours < 2:
+        raise ValueError("UMAP needs at least 2 neighbours; raise the neighbours setting.")
+    import umap
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*n_jobs value.*")  # seeding makes it single-threaded
+        coords = umap.UMAP(n_components=2, n_neighbors=neighbours, min_dist=min_dist, metric="cosine",
+                           random_state=seed).fit_transform(x)
+    return Projection(coords=np.asarray(coords, dtype=np.float64), method="UMAP",
+                      params={"neighbours": neighbours, "min_dist": min_dist, "seed": seed})
+
+
+def project(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, neighbours: int = 15,
+            min_dist: float = 0.1, seed: int = 0) -> Projection:
+    if method == "PCA":
+        return pca_projection(vectors)
+    if method == "t-SNE":
+        return tsne_projection(vectors, perplexity=perplexity, seed=seed)
+    if method == "UMAP":
+        return umap_projection(vectors, neighbours=neighbours, min_dist=min_dist, seed=seed)
+    raise ValueError(f"Unknown method {method!r}; choose one of {', '.join(METHODS)}.")
+
+
+def nearest(vectors: np.ndarray, queries: np.ndarray, *, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Indices and cosine similarities of each query's k nearest points, best first."""
+    hits = top_k(unit_rows(queries), unit_rows(vectors), k)
+    return hits.indices, hits.scores
+
+
+def place_queries(projection: Projection, vectors: np.ndarray, queries: np.ndarray, *, k: int = 10) -> np.ndarray:
+    """2-D positions for new points: PCA transforms them; t-SNE and UMAP have no transform, so each query
+    goes to the mean 2-D position of its k nearest points (cosine, full space)."""
+    queries = np.asarray(queries, dtype=np.float64)
+    if projection.method == "PCA":
+        return (queries - projection.mean) @ projection.components.T
+    indices, _ = nearest(vectors, queries, k=k)
+    return projection.coords[indices].mean(axis=1)
+
+
+def map_ranks(coords: np.ndarray, position: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """1-based rank of each of `points` among all points by 2-D distance from `position` (1 = closest on
+    the map), to set beside their rank in the full space."""
+    distances = np.linalg.norm(np.asarray(coords, dtype=np.float64) - np.asarray(position, dtype=np.float64),
+                               axis=1)
+    order = np.argsort(distances, kind="stable")
+    ranks = np.empty(len(order), dtype=np.int64)
+    ranks[order] = np.arange(1, len(order) + 1)
+    return ranks[np.asarray(points, dtype=np.int64)]
+
+
+def _neighbour_sets(points: np.ndarray, k: int, metric: str) -> np.ndarray:
+    """Each point's k nearest other points (the point itself excluded, duplicates kept)."""
+    return NearestNeighbors(n_neighbors=k, metric=metric).fit(points).kneighbors(return_distance=False)
+
+
+def neighbour_overlap(vectors: np.ndarray, coords: np.ndarray, *, k: int = TRUST_NEIGHBOURS) -> np.ndarray:
+    """Per point, the share of its k nearest neighbours in the full space (cosine) that are also among its
+    k nearest on the map (Euclidean). 1 everywhere means the map keeps every neighbourhood."""
+    n = len(coords)
+    k = min(k, n - 1)
+    if k < 1:
+        raise ValueError("Neighbour overlap needs at least 2 points.")
+    high = _neighbour_sets(np.asarray(vectors, dtype=np.float64), k, "cosine")
+    low = _neighbour_sets(np.asarray(coords, dtype=np.float64), k, "euclidean")
+    return np.array([len(set(h) & set(l)) / k for h, l in zip(high, low)])
+
+
+def trust(vectors: np.ndarray, coords: np.ndarray, *, k: int = TRUST_NEIGHBOURS, seed: int = 0,
+          max_points: int = MAX_TRUSTWORTHINESS_POINTS) -> Trust:
+    """Neighbour overlap on every point, and scikit-learn's trustworthiness (cosine in the full space) on at
+    most `max_points` points (a seeded sample), since it needs all pairwise distances."""
+    vectors = np.asarray(vectors, dtype=np.float64)
+    coords = np.asarray(coords, dtype=np.float64)
+    overlap = neighbour_overlap(vectors, coords, k=k)
+    used = min(k, len(coords) - 1)
+    picked = sample_indices(len(coords), limit=max_points, seed=seed)
+    score = None
+    if used < len(picked) / 2:  # scikit-learn's condition
+        score = float(trustworthiness(vectors[picked], coords[picked], n_neighbors=used, metric="cosine"))
+    return Trust(overlap=overlap, k=used, trustworthiness=score, trustworthiness_points=len(picked))
+
+
+def kmeans_clusters(vectors: np.ndarray, *, k: int, seed: int = 0) -> np.ndarray:
+    """k-means cluster labels 0..k-1 (scikit-learn, seeded)."""
+    x = np.asarray(vectors, dtype=np.float64)
+    if k < 1 or k > len(x):
+        raise ValueError(f"k-means needs between 1 and {len(x)} clusters for {len(x)} points, not {k}.")
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Number of distinct clusters")  # identical texts
+        return KMeans(n_clusters=k, n_init="auto", random_state=seed).fit_predict(x)
+

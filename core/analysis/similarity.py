@@ -1,0 +1,100 @@
+"""Pairwise similarity matrices, their cluster order, summary numbers, and how two matrices differ."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from scipy.cluster.hierarchy import leaves_list, linkage, optimal_leaf_ordering
+from scipy.spatial.distance import pdist
+from sklearn.metrics.pairwise import cosine_similarity, euclidean_distances
+
+from core.deployment import DeploymentConfig
+
+Metric = Literal["cosine", "dot", "euclidean"]
+METRICS: dict[Metric, str] = {"cosine": "cosine similarity", "dot": "dot product", "euclidean": "Euclidean distance"}
+
+
+def limit_problems(texts: Sequence[str], config: DeploymentConfig) -> tuple[list[str], list[str]]:
+    """The texts cut to the deployment's limits, and one sentence per limit that was passed."""
+    problems = []
+    kept = list(texts)
+    if len(kept) > config.max_texts:
+        problems.append(f"You entered {len(kept)} texts; the limit (max_texts) is {config.max_texts}, so only the "
+                        f"first {config.max_texts} are shown. Remove lines, or raise max_texts in explorer.toml.")
+        kept = kept[:config.max_texts]
+    long = [i for i, text in enumerate(kept) if len(text) > config.max_chars_per_text]
+    if long:
+        numbers = ", ".join(str(i + 1) for i in long[:5]) + ("…" if len(long) > 5 else "")
+        problems.append(f"Text(s) {numbers} exceed the limit (max_chars_per_text) of {config.max_chars_per_text:,} "
+                        "characters and were cut there. Shorten them, or raise max_chars_per_text in explorer.toml.")
+        kept = [text[:config.max_chars_per_text] for text in kept]
+    return kept, problems
+
+
+def duplicate_groups(texts: Sequence[str]) -> list[list[int]]:
+    """Indices of texts that occur more than once, one list per repeated text."""
+    seen: dict[str, list[int]] = {}
+    for i, text in enumerate(texts):
+        seen.setdefault(text, []).append(i)
+    return [group for group in seen.values() if len(group) > 1]
+
+
+def similarity_matrix(vectors: np.ndarray, metric: Metric = "cosine") -> np.ndarray:
+    """(n, n) float64 matrix: cosine similarity, dot product, or Euclidean distance between rows."""
+    x = np.asarray(vectors, dtype=np.float64)
+    if metric == "cosine":
+        return cosine_similarity(x)
+    if metric == "dot":
+        return x @ x.T
+    if metric == "euclidean":
+        return euclidean_distances(x)
+    raise ValueError(f"Unknown metric {metric!r}; choose one of {', '.join(METRICS)}.")
+
+
+def cluster_order(vectors: np.ndarray, metric: Metric = "cosine") -> list[int]:
+    """Row order from average-linkage hierarchical clustering (optimal leaf order), so clusters form blocks.
+
+    Cosine and dot product cluster by cosine distance (the dot product's scale says nothing about grouping);
+    Euclidean clusters by Euclidean distance.
+    """
+    n = len(vectors)
+    if n < 3:
+        return list(range(n))
+    distances = np.nan_to_num(pdist(np.asarray(vectors, dtype=np.float64),
+                                    "euclidean" if metric == "euclidean" else "cosine"), nan=1.0)
+    distances = np.clip(distances, 0.0, None)
+    tree = linkage(distances, method="average")
+    return [int(i) for i in leaves_list(optimal_leaf_ordering(tree, distances))]
+
+
+def mean_off_diagonal(matrix: np.ndarray) -> float | None:
+    """The mean of all entries off the diagonal (each pair counted once); None with fewer than two texts."""
+    n = len(matrix)
+    if n < 2:
+        return None
+    upper = np.triu_indices(n, k=1)
+    return float(np.mean(np.asarray(matrix)[upper]))
+
+
+def matrix_frame(matrix: np.ndarray, texts: Sequence[str], order: Sequence[int] | None = None) -> pd.DataFrame:
+    """The matrix as a table labelled by the texts (numbered, so duplicates stay apart), in `order`."""
+    order = list(range(len(texts))) if order is None else list(order)
+    labels = [f"{i + 1}. {texts[i]}" for i in order]
+    return pd.DataFrame(np.asarray(matrix)[np.ix_(order, order)], index=labels, columns=labels)
+
+
+def moved_pairs(texts: Sequence[str], a: np.ndarray, b: np.ndarray, top: int = 10) -> pd.DataFrame:
+    """The `top` pairs whose value changed most from matrix `a` to matrix `b`, largest |change| first."""
+    rows, cols = np.triu_indices(len(texts), k=1)
+    change = b[rows, cols] - a[rows, cols]
+    picked = np.argsort(-np.abs(change), kind="stable")[:top]
+    return pd.DataFrame({
+        "change (B − A)": change[picked],
+        "A": a[rows[picked], cols[picked]],
+        "B": b[rows[picked], cols[picked]],
+        "text 1": [texts[rows[k]] for k in picked],
+        "text 2": [texts[cols[k]] for k in picked],
+    })

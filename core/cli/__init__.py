@@ -1,0 +1,32 @@
+"""Command line: `python -m core COMMAND …` (contract in shared/DESIGN.md). Each command module has
+`register(subparsers)`, which sets `run` on its parser."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from core.cli import embed, evaluate, finetune, models
+from core.models.catalog import ModelUnavailable
+
+COMMANDS = [models, embed, evaluate, finetune]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one readable line, exit status 2
+        sys.stderr.write(f"error: {message} (see `python -m core {self.prog.split()[-1]} --help`)\n")
+        raise SystemExit(2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _Parser(prog="core", description="Embedding Explorer without a browser.")
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for command in COMMANDS:
+        command.register(subparsers)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except (ModelUnavailable, OSError, ValueError, UnicodeDecodeError) as err:
+        sys.stderr.write(f"error: {err}\n")
+        return 1
+

@@ -1,0 +1,60 @@
+"""`python -m core evaluate sts|retrieval …`: the JSON of the contract in shared/DESIGN.md."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from core.cli.options import add_model_options
+from core.data.stsb import SPLITS
+from core.encoding.embedding_cache import cached_embeddings
+from core.evaluation.lexical import BASELINES, baseline_vectors
+from core.evaluation.metrics import DEFAULT_KS, parse_ks
+from core.evaluation.retrieval import evaluate_task, paraphrase_task
+from core.evaluation.sts import correlation, sts_frame
+from core.models.loading import load_model
+
+
+def k_list(text: str) -> list[int]:
+    try:
+        return parse_ks(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from err
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("evaluate", help="STS-B correlation or paraphrase retrieval, as JSON")
+    tasks = parser.add_subparsers(dest="task", required=True, parser_class=type(parser))
+    sts = tasks.add_parser("sts", help="Spearman/Pearson of cosine similarity against STS-B gold scores")
+    add_model_options(sts)
+    sts.add_argument("--split", choices=SPLITS, required=True)
+    sts.set_defaults(run=run_sts)
+    retrieval = tasks.add_parser("retrieval", help="Recall@k, MRR@10, nDCG@10 on the STS-B paraphrase task")
+    add_model_options(retrieval, required=False)
+    retrieval.add_argument("--baseline", choices=list(BASELINES))
+    retrieval.add_argument("--split", choices=SPLITS, required=True)
+    retrieval.add_argument("--k", type=k_list, default=list(DEFAULT_KS), help="e.g. 1,5,10,20,50")
+    retrieval.set_defaults(run=run_retrieval, parser=retrieval)
+
+
+def run_sts(args: argparse.Namespace) -> int:
+    model = load_model(args.model, args.device)
+    frame = sts_frame(model, args.split, pooling=args.pooling, layer=args.layer)
+    print(json.dumps(correlation(frame)))
+    return 0
+
+
+def run_retrieval(args: argparse.Namespace) -> int:
+    if (args.model is None) == (args.baseline is None):
+        args.parser.error("give either --model ID --pooling P or --baseline tfidf|bow")
+    task = paraphrase_task(args.split)
+    if args.baseline:
+        corpus, queries = baseline_vectors(args.baseline, task.corpus, task.queries)
+    else:
+        model = load_model(args.model, args.device)
+        options = {"pooling": args.pooling, "layer": args.layer}
+        corpus = cached_embeddings(model, task.corpus, **options)
+        queries = cached_embeddings(model, task.queries, **options)
+    result = evaluate_task(task, queries, corpus, ks=args.k)
+    print(json.dumps({**result.metrics, "queries": len(task.queries), "corpus": len(task.corpus)}))
+    return 0

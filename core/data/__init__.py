@@ -1,0 +1,1 @@
+"""Data: STS-B, corpora, uploads, training pairs, example sets, export."""

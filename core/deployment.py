@@ -1,0 +1,42 @@
+"""Deployment switches and limits: `explorer.toml` at the repo root, each key overridable by an
+`EXPLORER_<KEY>` environment variable (for example `EXPLORER_ALLOW_CUSTOM_MODELS=0`)."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from pathlib import Path
+
+CONFIG_FILE = Path(__file__).resolve().parent.parent / "explorer.toml"
+
+
+@dataclass(frozen=True)
+class DeploymentConfig:
+    allow_custom_models: bool = True
+    allow_downloads: bool = False
+    max_texts: int = 200
+    max_chars_per_text: int = 20_000
+    max_corpus_rows: int = 100_000
+    max_upload_mb: int = 50
+    max_eval_queries: int = 5_000
+
+
+def _coerce(raw: object, kind: type) -> object:
+    if kind is bool and isinstance(raw, str):
+        return raw.strip().lower() in {"1", "true", "yes", "on"}
+    return kind(raw)
+
+
+@lru_cache(maxsize=1)
+def load_config(path: Path = CONFIG_FILE) -> DeploymentConfig:
+    values: dict[str, object] = {}
+    if path.exists():
+        values.update(tomllib.loads(path.read_text(encoding="utf-8")).get("explorer", {}))
+    for field in fields(DeploymentConfig):
+        env = os.environ.get(f"EXPLORER_{field.name.upper()}")
+        if env is not None:
+            values[field.name] = env
+    kinds = {f.name: type(f.default) for f in fields(DeploymentConfig)}
+    return DeploymentConfig(**{k: _coerce(v, kinds[k]) for k, v in values.items() if k in kinds})

@@ -1,0 +1,157 @@
+"""A read-through embedding cache on disk, so a restart or another visitor does not encode a corpus again.
+
+Each file is named by a content hash of the model (its weights' fingerprint), the embedding options and
+the texts. It holds a magic line, a JSON header (key, shape, blake2b digest of the data) and the float32
+rows. A file that is short, long, garbled or from another key is deleted and rebuilt, never read.
+
+Vectors read or written are also kept in a bounded in-memory memo, so a page rerun does not read a large
+file again; they are handed out read-only, so no caller can change what the memo holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+
+import numpy as np
+
+from core.encoding.encoder import Progress, encode
+from core.encoding.memo import EmbeddingMemo
+from core.models.loading import LoadedModel
+from core.paths import atomic_write, cache_dir
+from core.settings import Pooling, Settings
+
+MAGIC = b"EXPLORER-EMBEDDINGS 1\n"
+MAX_HEADER = 4096
+MEMO_BYTES = 512 * 2**20  # e.g. a 100,000-text corpus (the max_corpus_rows limit) of 768 dims is 307 MB
+
+ProgressBar = Callable[[], AbstractContextManager[Progress | None]]
+
+_memo = EmbeddingMemo(MEMO_BYTES)
+
+
+def cache_key(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling, layer: int | None,
+              normalize: bool, max_length: int | None) -> str:
+    """Equal keys mean equal vectors: `None` layer and length resolve to the model's own values first."""
+    options = {
+        "model": model.model_id, "fingerprint": model.fingerprint, "pooling": pooling,
+        "layer": model.num_layers if layer is None else layer, "normalize": normalize,
+        "max_length": model.token_limit(max_length),
+    }
+    digest = hashlib.blake2b(json.dumps(options, sort_keys=True).encode(), digest_size=20)
+    for text in texts:
+        data = text.encode("utf-8")
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def cache_file(key: str) -> Path:
+    return cache_dir() / "embeddings" / f"{key}.emb"
+
+
+def _digest(data: bytes | memoryview) -> str:
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+def write_vectors(path: Path, key: str, vectors: np.ndarray) -> None:
+    vectors = np.ascontiguousarray(vectors, dtype="<f4")
+    header = json.dumps({"key": key, "shape": list(vectors.shape), "digest": _digest(vectors.data)}).encode() + b"\n"
+
+    def write(tmp: Path) -> None:
+        with tmp.open("wb") as fh:
+            fh.write(MAGIC + header)
+            fh.write(vectors.data)
+
+    atomic_write(path, write)
+
+
+def read_vectors(path: Path, key: str) -> np.ndarray | None:
+    """The stored vectors, or None when the file is missing or fails any check (then it is deleted)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    vectors = _parse(data, key)
+    if vectors is None:
+        path.unlink(missing_ok=True)
+    return vectors
+
+
+def _parse(data: bytes, key: str) -> np.ndarray | None:
+    """The float32 rows of a file's bytes (read-only, sharing their memory), or None when a check fails."""
+    if not data.startswith(MAGIC):
+        return None
+    end = data.find(b"\n", len(MAGIC), len(MAGIC) + MAX_HEADER)
+    if end < 0:
+        return None
+    try:
+        header = json.loads(data[len(MAGIC):end])
+        rows, dims = (int(n) for n in header["shape"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    body = memoryview(data)[end + 1:]
+    if header.get("key") != key or rows < 0 or dims < 0 or len(body) != rows * dims * 4:
+        return None
+    if _digest(body) != header.get("digest"):
+        return None
+    return np.frombuffer(body, dtype="<f4").reshape(rows, dims).astype(np.float32, copy=False)
+
+
+def _file_version(path: Path) -> tuple[int, int, int] | None:
+    """What changes whenever the file is replaced (every write renames a new file into place)."""
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return None
+    return stat.st_ino, stat.st_mtime_ns, stat.st_size
+
+
+def _remember(key: str, version: tuple[int, int, int] | None, vectors: np.ndarray) -> np.ndarray:
+    vectors.flags.writeable = False
+    if version is not None:
+        _memo.put((key, version), vectors, False)
+    return vectors
+
+
+def _stored(path: Path, key: str) -> np.ndarray | None:
+    """The file's vectors: from the memo while the file is the one they were read from or written to."""
+    version = _file_version(path)
+    if version is None:
+        return None
+    hit = _memo.get((key, version))
+    if hit is not None:
+        return hit[0]
+    vectors = read_vectors(path, key)
+    return None if vectors is None else _remember(key, version, vectors)
+
+
+def _read_through(model: LoadedModel, texts: list[str], options: dict, progress_bar: ProgressBar) -> np.ndarray:
+    key = cache_key(model, texts, **options)
+    path = cache_file(key)
+    vectors = _stored(path, key)
+    if vectors is None:
+        with progress_bar() as progress:
+            vectors = encode(model, texts, **options, progress=progress).vectors
+        write_vectors(path, key, vectors)
+        vectors = _remember(key, _file_version(path), vectors)
+    return vectors
+
+
+def cached_embeddings(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling = "default",
+                      layer: int | None = None, normalize: bool = False, max_length: int | None = None,
+                      progress: Progress | None = None) -> np.ndarray:
+    """Read-only float32 vectors (len(texts), dims) in input order: from memory or disk, else encoded and stored."""
+    options = {"pooling": pooling, "layer": layer, "normalize": normalize, "max_length": max_length}
+    return _read_through(model, list(texts), options, lambda: nullcontext(progress))
+
+
+def cached_embeddings_with(model: LoadedModel, texts: Sequence[str], settings: Settings,
+                           progress_bar: ProgressBar = nullcontext) -> np.ndarray:
+    """`cached_embeddings` with the settings' options; `progress_bar()` is opened only when texts are encoded."""
+    options = {"pooling": settings.pooling, "layer": settings.layer, "normalize": settings.normalize,
+               "max_length": settings.max_length}
+    return _read_through(model, list(texts), options, progress_bar)

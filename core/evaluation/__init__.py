@@ -1,0 +1,2 @@
+"""Scores on benchmark data: metrics equal to sentence-transformers' evaluators, STS and retrieval tasks, lexical
+baselines."""

@@ -1,0 +1,107 @@
+"""Retrieval tasks: queries, a corpus, and which corpus texts are relevant to each query.
+
+The built-in one is the STS-B paraphrase task: for a split, the queries are the distinct sentence-2
+texts of pairs scored >= 4.0, the corpus is the distinct sentence-1 texts of all three splits (7,977),
+and a query's relevant texts are the sentence-1 texts it was paired with at >= 4.0. A corpus text
+identical to the query is excluded from its ranking, so it can never count as a hit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from core.analysis.search import BestRelevant, Hits, Matrix, best_relevant, top_k, unit_rows
+from core.data.stsb import stsb_corpus
+from core.data.stsb import Split, load_stsb
+from core.evaluation.metrics import DEFAULT_KS, MRR_K, NDCG_K, retrieval_metrics
+
+PARAPHRASE_MIN_SCORE = 4.0
+
+
+@dataclass(frozen=True)
+class RetrievalTask:
+    name: str
+    queries: list[str]
+    corpus: list[str]
+    relevant: list[frozenset[int]]  # corpus indices relevant to each query
+    missing: list[list[str]]  # relevant texts of each query that are not in the corpus (always misses)
+    exclude: list[frozenset[int]]  # corpus indices never ranked for each query (the query's own text)
+
+    def relevant_count(self, query: int) -> int:
+        return len(self.relevant[query]) + len(self.missing[query])
+
+    @property
+    def queries_with_missing(self) -> list[int]:
+        return [q for q, texts in enumerate(self.missing) if texts]
+
+
+def build_task(name: str, pairs: Mapping[str, Set[str]], corpus: list[str]) -> RetrievalTask:
+    """A task from query -> relevant texts; relevant texts absent from the corpus are kept as misses."""
+    position = {text: i for i, text in enumerate(corpus)}
+    queries = [q for q, docs in pairs.items() if docs]
+    relevant = [frozenset(position[d] for d in pairs[q] if d in position) for q in queries]
+    missing = [sorted(d for d in pairs[q] if d not in position) for q in queries]
+    exclude = [frozenset({position[q]}) if q in position else frozenset() for q in queries]
+    return RetrievalTask(name, queries, corpus, relevant, missing, exclude)
+
+
+def paraphrase_pairs(split: Split) -> dict[str, set[str]]:
+    pairs: dict[str, set[str]] = {}
+    for pair in load_stsb(split):
+        if pair.score >= PARAPHRASE_MIN_SCORE:
+            pairs.setdefault(pair.sentence2, set()).add(pair.sentence1)
+    return pairs
+
+
+def paraphrase_task(split: Split) -> RetrievalTask:
+    return build_task(f"STS-B paraphrase ({split})", paraphrase_pairs(split), stsb_corpus())
+
+
+@dataclass
+class TaskResult:
+    metrics: dict[str, float]
+    per_query: pd.DataFrame  # one row per query: ranks, hits and margins for diagnostics
+
+
+def evaluate_task(task: RetrievalTask, query_vectors: Matrix, corpus_vectors: Matrix, *,
+                  ks: Sequence[int] = DEFAULT_KS) -> TaskResult:
+    """Rank the corpus for every query (cosine, chunked) and score the ranking.
+
+    Dense vectors are scaled to unit length here; sparse baseline rows arrive unit length already."""
+    if not task.queries:
+        raise ValueError("The task has no queries with a relevant text.")
+    if not isinstance(query_vectors, np.ndarray) or not isinstance(corpus_vectors, np.ndarray):
+        queries, corpus = query_vectors, corpus_vectors
+    else:
+        queries, corpus = unit_rows(query_vectors), unit_rows(corpus_vectors)
+    depth = max(*ks, NDCG_K, MRR_K)
+    hits = top_k(queries, corpus, depth, exclude=task.exclude)
+    counts = [task.relevant_count(q) for q in range(len(task.queries))]
+    metrics = retrieval_metrics(hits.indices, task.relevant, counts=counts, ks=ks)
+    best = best_relevant(queries, corpus, task.relevant, exclude=task.exclude)
+    return TaskResult(metrics, _per_query(task, hits, best))
+
+
+def _per_query(task: RetrievalTask, hits: Hits, best: BestRelevant) -> pd.DataFrame:
+    rows = []
+    for q, query in enumerate(task.queries):
+        wrong = next((j for j, doc in enumerate(hits.indices[q]) if int(doc) not in task.relevant[q]), None)
+        wrong_score = float(hits.scores[q, wrong]) if wrong is not None else np.nan
+        found = best.index[q] >= 0
+        rows.append({
+            "query": query,
+            "first relevant rank": int(best.rank[q]) if found else pd.NA,
+            "relevant text": task.corpus[best.index[q]] if found else "",
+            "relevant score": float(best.score[q]) if found else np.nan,
+            "top wrong hit": task.corpus[hits.indices[q, wrong]] if wrong is not None else "",
+            "top wrong score": wrong_score,
+            "margin": float(best.score[q]) - wrong_score if found else np.nan,
+            "not in corpus": " | ".join(task.missing[q]),
+        })
+    frame = pd.DataFrame(rows)
+    frame["first relevant rank"] = frame["first relevant rank"].astype("Int64")
+    return frame

@@ -1,0 +1,55 @@
+"""STS-B correlation: cosine similarity of each pair against its gold score, overall, per genre, per layer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from core.data.stsb import Split, load_stsb, stsb_sentences
+from core.encoding.embedding_cache import cached_embeddings
+from core.encoding.encoder import Progress
+from core.evaluation.metrics import paired_cosine, sts_correlation
+from core.models.loading import LoadedModel
+from core.settings import Pooling
+
+
+def sts_frame(model: LoadedModel, split: Split, *, pooling: Pooling = "default", layer: int | None = None,
+              max_length: int | None = None, progress: Progress | None = None) -> pd.DataFrame:
+    """One row per pair: genre, source, gold score, cosine, both sentences (each sentence encoded once)."""
+    pairs = load_stsb(split)
+    sentences = stsb_sentences(split)
+    row_of = {s: i for i, s in enumerate(sentences)}
+    vectors = cached_embeddings(model, sentences, pooling=pooling, layer=layer, max_length=max_length,
+                                progress=progress)
+    first = vectors[[row_of[p.sentence1] for p in pairs]]
+    second = vectors[[row_of[p.sentence2] for p in pairs]]
+    return pd.DataFrame({
+        "genre": [p.genre for p in pairs], "source": [p.source for p in pairs],
+        "gold": np.array([p.score for p in pairs]), "cosine": paired_cosine(first, second),
+        "sentence 1": [p.sentence1 for p in pairs], "sentence 2": [p.sentence2 for p in pairs],
+    })
+
+
+def correlation(frame: pd.DataFrame) -> dict[str, float]:
+    return sts_correlation(frame["cosine"].to_numpy(), frame["gold"].to_numpy())
+
+
+def by_genre(frame: pd.DataFrame) -> pd.DataFrame:
+    """Spearman, Pearson and pair count for each genre and for all pairs together."""
+    rows = [{"genre": genre, **correlation(group)} for genre, group in frame.groupby("genre", sort=True)]
+    rows.append({"genre": "all", **correlation(frame)})
+    return pd.DataFrame(rows)[["genre", "pairs", "spearman", "pearson"]]
+
+
+def layer_sweep(model: LoadedModel, split: Split, poolings: Sequence[Pooling], *, max_length: int | None = None,
+                progress: Progress | None = None) -> pd.DataFrame:
+    """Spearman and Pearson at every layer (0 = embeddings) for each pooling; one forward pass per pooling,
+    since the encoder pools every layer at once."""
+    rows = []
+    for pooling in poolings:
+        for layer in range(model.num_layers + 1):
+            frame = sts_frame(model, split, pooling=pooling, layer=layer, max_length=max_length, progress=progress)
+            rows.append({"pooling": pooling, "layer": layer, **correlation(frame)})
+    return pd.DataFrame(rows)[["pooling", "layer", "spearman", "pearson", "pairs"]]

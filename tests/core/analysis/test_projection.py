@@ -1,0 +1,141 @@
+import numpy as np
+import pytest
+from sklearn.decomposition import PCA
+from sklearn.manifold import trustworthiness
+
+from core.analysis.projection import (check_vectors, kmeans_clusters, map_ranks, nearest, neighbour_overlap,
+                                      pca_projection, place_queries, project, trust, tsne_projection, umap_projection)
+from core.data.sampling import sample_indices
+
+
+def blobs(per_blob: int = 30, dims: int = 8, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    centres = np.eye(dims)[:3] * 20
+    points = np.concatenate([c + rng.normal(scale=0.3, size=(per_blob, dims)) for c in centres])
+    return points, np.repeat(np.arange(3), per_blob)
+
+
+def test_pca_of_points_on_a_line_has_one_component_with_all_the_variance():
+    direction = np.array([1.0, 2.0, -2.0]) / 3
+    points = np.outer(np.linspace(-5, 5, 11), direction) + np.array([1.0, 0.0, 3.0])
+    result = pca_projection(points)
+    np.testing.assert_allclose(result.explained_variance, [1.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(np.abs(result.coords[:, 0]), np.abs(np.linspace(-5, 5, 11)), atol=1e-9)
+    np.testing.assert_allclose(result.coords[:, 1], 0, atol=1e-9)
+
+
+def test_pca_matches_scikit_learn_and_placing_a_query_is_its_transform():
+    points, _ = blobs()
+    result = pca_projection(points)
+    reference = PCA(n_components=2, svd_solver="full").fit(points)
+    np.testing.assert_allclose(result.coords, reference.transform(points), atol=1e-9)
+    query = np.random.default_rng(5).normal(size=(2, points.shape[1]))
+    np.testing.assert_allclose(place_queries(result, points, query), reference.transform(query), atol=1e-9)
+
+
+def test_tsne_and_umap_place_a_query_at_the_mean_of_its_nearest_points():
+    points, _ = blobs()
+    coords = np.random.default_rng(1).normal(size=(len(points), 2))
+    fake = project(points, method="PCA")
+    fake = type(fake)(coords=coords, method="t-SNE")
+    query = points[:1] + 0.01
+    indices, scores = nearest(points, query, k=5)
+    cosines = points @ query[0] / (np.linalg.norm(points, axis=1) * np.linalg.norm(query[0]))
+    np.testing.assert_array_equal(indices[0], np.argsort(-cosines)[:5])
+    np.testing.assert_allclose(scores[0], np.sort(cosines)[::-1][:5], atol=1e-5)
+    np.testing.assert_allclose(place_queries(fake, points, query, k=5)[0], coords[indices[0]].mean(axis=0))
+
+
+def test_neighbour_overlap_of_an_exact_2d_input_is_one():
+    coords = np.random.default_rng(2).normal(size=(60, 2)) + 10  # away from the origin: cosine != Euclidean
+    overlap = neighbour_overlap(coords, coords, k=10)
+    assert overlap.mean() < 1  # cosine neighbours in the full space differ from Euclidean ones on the map
+    ring = np.stack([np.cos(np.linspace(0, 6, 60)), np.sin(np.linspace(0, 6, 60))], axis=1)
+    np.testing.assert_array_equal(neighbour_overlap(ring, ring, k=10), np.ones(60))
+
+
+def test_trust_reports_scikit_learns_trustworthiness_and_the_overlap():
+    points, _ = blobs()
+    result = pca_projection(points)
+    report = trust(points, result.coords, k=10)
+    expected = trustworthiness(points, result.coords, n_neighbors=10, metric="cosine")
+    assert report.trustworthiness == pytest.approx(expected)
+    assert report.k == 10 and report.trustworthiness_points == len(points)
+    assert len(report.overlap) == len(points) and 0 < report.mean_overlap <= 1
+
+
+def test_trust_with_few_points_shrinks_k_and_skips_trustworthiness():
+    points = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]])
+    report = trust(points, pca_projection(points).coords)
+    assert report.k == 2 and report.trustworthiness is None
+    np.testing.assert_array_equal(report.overlap, [1, 1, 1])
+
+
+def test_kmeans_recovers_well_separated_blobs():
+    points, truth = blobs()
+    labels = kmeans_clusters(points, k=3, seed=0)
+    pairs = set(zip(truth.tolist(), labels.tolist()))
+    assert len(pairs) == 3 and len({label for _, label in pairs}) == 3
+
+
+def test_tsne_with_perplexity_at_or_above_the_point_count_raises_a_clear_error():
+    points, _ = blobs(per_blob=4)
+    with pytest.raises(ValueError, match=r"perplexity \(12\) must be smaller than the number of points \(12\)"):
+        tsne_projection(points, perplexity=12)
+    with pytest.raises(ValueError, match=r"neighbours \(15\) must be fewer than the number of points \(12\)"):
+        umap_projection(points, neighbours=15)
+
+
+def test_tsne_separates_blobs_reproducibly_with_a_seed():
+    points, truth = blobs()
+    first = tsne_projection(points, perplexity=10, seed=3)
+    np.testing.assert_array_equal(first.coords, tsne_projection(points, perplexity=10, seed=3).coords)
+    assert trust(points, first.coords).mean_overlap > 0.5
+    labels = kmeans_clusters(first.coords, k=3)
+    assert len(set(zip(truth.tolist(), labels.tolist()))) == 3
+
+
+@pytest.mark.parametrize("vectors, message", [
+    (np.ones((1, 4)), "at least 2 points; there is 1"),
+    (np.ones((5, 4)), "All 5 points have the same vector"),
+    (np.array([[1.0, np.nan], [0.0, 1.0]]), "1 vector\\(s\\) hold NaN or infinite"),
+])
+def test_bad_inputs_raise_one_clear_sentence(vectors, message):
+    with pytest.raises(ValueError, match=message):
+        check_vectors(vectors)
+
+
+def test_tsne_and_umap_need_four_points():
+    three = np.eye(3)
+    with pytest.raises(ValueError, match="t-SNE needs at least 4 points; there are 3"):
+        tsne_projection(three, perplexity=1)
+    with pytest.raises(ValueError, match="UMAP needs at least 4 points; there are 3"):
+        umap_projection(three, neighbours=2)
+
+
+def test_two_points_still_get_a_pca_map():
+    result = pca_projection(np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
+    assert result.explained_variance[0] == pytest.approx(1.0)
+    assert abs(result.coords[0, 0] - result.coords[1, 0]) == pytest.approx(np.sqrt(2))
+
+
+def test_sampling_is_seeded_sorted_and_only_above_the_limit():
+    np.testing.assert_array_equal(sample_indices(5, limit=10), np.arange(5))
+    picked = sample_indices(50_000, limit=20_000, seed=4)
+    assert len(picked) == 20_000 and len(np.unique(picked)) == 20_000 and np.all(np.diff(picked) > 0)
+    np.testing.assert_array_equal(picked, sample_indices(50_000, limit=20_000, seed=4))
+    assert not np.array_equal(picked, sample_indices(50_000, limit=20_000, seed=5))
+
+
+def test_map_ranks_count_from_the_closest_point_on_the_map():
+    coords = np.array([[0.0, 0.0], [3.0, 0.0], [1.0, 0.0], [2.0, 0.0]])
+    np.testing.assert_array_equal(map_ranks(coords, np.array([0.1, 0.0]), np.array([1, 3, 0])), [4, 3, 1])
+
+
+def test_umap_runs_offline_seeded_and_keeps_blobs_apart():
+    points, truth = blobs()
+    first = umap_projection(points, neighbours=10, min_dist=0.1, seed=1)
+    assert first.coords.shape == (len(points), 2) and first.params["neighbours"] == 10
+    np.testing.assert_allclose(first.coords, umap_projection(points, neighbours=10, min_dist=0.1, seed=1).coords)
+    labels = kmeans_clusters(first.coords, k=3)
+    assert len(set(zip(truth.tolist(), labels.tolist()))) == 3

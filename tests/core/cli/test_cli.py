@@ -1,0 +1,66 @@
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from core.cli import main
+from tests.conftest import ROOT
+
+
+def test_models_json_lists_every_entry_with_availability_and_reason(capsys):
+    assert main(["models", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    by_id = {row["id"]: row for row in rows}
+    assert by_id["all-MiniLM-L6-v2"] == {"id": "all-MiniLM-L6-v2", "available": True,
+                                         "reason": "Packaged with the app."}
+    assert by_id["bert-base-uncased"]["available"] is False
+
+
+def test_models_plain_prints_one_line_per_entry(capsys):
+    main(["models"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:2] == ["all-MiniLM-L6-v2", "yes"]
+    assert len(lines) >= 8
+
+
+def test_embed_keeps_every_line_including_empty_ones(tmp_path, minilm):
+    from core.encoding.encoder import encode
+
+    source = tmp_path / "in.txt"
+    source.write_text("first line\n\nthird line\n", encoding="utf-8")
+    out = tmp_path / "out.npy"
+    assert main(["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "default", "--input", str(source),
+                 "--output", str(out)]) == 0
+    vectors = np.load(out)
+    assert vectors.shape == (3, 384) and vectors.dtype == np.float32
+    np.testing.assert_allclose(vectors, encode(minilm, ["first line", "", "third line"]).vectors, atol=1e-6)
+
+
+def test_embed_layer_and_normalize_options(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("no final newline", encoding="utf-8")
+    out = tmp_path / "out.npy"
+    main(["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "cls", "--layer", "0", "--normalize",
+          "--input", str(source), "--output", str(out)])
+    vectors = np.load(out)
+    assert vectors.shape == (1, 384) and abs(np.linalg.norm(vectors[0]) - 1) < 1e-5
+
+
+@pytest.mark.parametrize("args, status, message", [
+    (["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "median", "--input", "a", "--output", "b"], 2,
+     "invalid choice: 'median'"),
+    (["embed", "--model", "bert-base-uncased", "--pooling", "mean", "--input", "IN", "--output", "b.npy"], 1,
+     "downloads are off"),
+    (["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "mean", "--input", "missing.txt", "--output", "b"], 1,
+     "No such file"),
+])
+def test_errors_are_one_line_on_stderr_with_the_contract_exit_status(tmp_path, args, status, message):
+    (tmp_path / "IN").write_text("x\n")
+    args = [str(tmp_path / a) if a == "IN" else a for a in args]
+    result = subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == status
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,125 @@
+import numpy as np
+import pytest
+import torch
+
+from core.data.stsb import stsb_sentences
+from core.encoding.encoder import encode, encode_tokens
+from core.models.packages import packaged_minilm_folder
+
+
+@pytest.mark.slow
+def test_default_pooling_matches_sentence_transformers_on_every_stsb_dev_sentence(minilm):
+    from sentence_transformers import SentenceTransformer
+
+    sentences = stsb_sentences("dev")
+    assert len(sentences) == 2910
+    reference = SentenceTransformer(str(packaged_minilm_folder()), device="cpu").encode(sentences, batch_size=64)
+    ours = encode(minilm, sentences).vectors
+    assert ours.dtype == np.float32 and ours.shape == (2910, 384)
+    assert np.abs(ours - reference).max() <= 1e-5
+
+
+def test_vectors_come_back_in_input_order_with_duplicates(minilm):
+    texts = ["A cat sits on the mat.", "Stock markets fell sharply today.", "A cat sits on the mat."]
+    vectors = encode(minilm, texts).vectors
+    np.testing.assert_array_equal(vectors[0], vectors[2])
+    alone = encode(minilm, [texts[1]]).vectors[0]
+    np.testing.assert_allclose(vectors[1], alone, atol=1e-6)
+    assert float(vectors[0] @ vectors[1]) < 0.3
+
+
+def test_editing_one_text_of_ten_encodes_only_that_one(minilm, monkeypatch):
+    texts = [f"Sentence number {i} about the weather." for i in range(10)]
+    encode(minilm, texts)
+    forwarded: list[int] = []
+    original = minilm.network.forward
+
+    def counting_forward(*args, **kwargs):
+        forwarded.append(kwargs["input_ids"].shape[0])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(minilm.network, "forward", counting_forward)
+    texts[4] = "An edited sentence about the sea."
+    encode(minilm, texts)
+    encode(minilm, texts, layer=2)  # every layer was pooled in the same pass: no forward at all
+    assert forwarded == [1]
+
+
+def test_layers_zero_to_last_differ_and_the_last_is_the_default(minilm):
+    texts = ["The river bank was muddy."]
+    per_layer = [encode(minilm, texts, pooling="mean", layer=layer).vectors[0] for layer in range(7)]
+    np.testing.assert_array_equal(per_layer[6], encode(minilm, texts, pooling="mean").vectors[0])
+    assert all(not np.allclose(per_layer[i], per_layer[i + 1]) for i in range(6))
+    with pytest.raises(ValueError, match="layers 0 to 6"):
+        encode(minilm, texts, layer=7)
+
+
+def test_normalize_gives_unit_vectors_and_default_pooling_honours_the_normalize_module(minilm):
+    texts = ["short", "a somewhat longer sentence with more words in it"]
+    assert np.allclose(np.linalg.norm(encode(minilm, texts).vectors, axis=1), 1.0, atol=1e-6)
+    raw = encode(minilm, texts, pooling="mean").vectors
+    assert not np.allclose(np.linalg.norm(raw, axis=1), 1.0)
+    assert np.allclose(np.linalg.norm(encode(minilm, texts, pooling="mean", normalize=True).vectors, axis=1), 1.0)
+
+
+def test_hidden_states_cover_layers_zero_to_last_with_tokens_offsets_and_word_ids(minilm):
+    [states] = encode_tokens(minilm, ["Tokenization works"])
+    assert states.tokens == ["[CLS]", "token", "##ization", "works", "[SEP]"]
+    assert states.states.shape == (7, 5, 384)
+    assert states.offsets[1:4] == [(0, 5), (5, 12), (13, 18)]
+    assert states.word_ids == [None, 0, 0, 1, None]
+    assert states.special == [True, False, False, False, True]
+    assert not states.truncated
+
+
+def test_token_states_agree_with_pooled_vectors(minilm):
+    [states] = encode_tokens(minilm, ["Layer three of six"])
+    pooled = encode(minilm, ["Layer three of six"], pooling="mean", layer=3).vectors[0]
+    np.testing.assert_allclose(states.states[3].mean(axis=0), pooled, atol=1e-5)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "😀🎉👍🏽", "Привет, мир", "東京は日本の首都です", "مرحبا بالعالم"])
+def test_unusual_texts_embed_to_finite_vectors(minilm, text):
+    result = encode(minilm, [text])
+    assert result.vectors.shape == (1, 384) and np.isfinite(result.vectors).all()
+
+
+def test_truncation_is_reported_never_silent(minilm):
+    long = "word " * 400
+    result = encode(minilm, ["short text", long], max_length=32)
+    assert result.truncated == [1]
+    assert "longer than 32 tokens" in result.notices[0]
+    [states] = encode_tokens(minilm, [long], max_length=32)
+    assert states.truncated and len(states.tokens) == 32
+
+
+def test_a_failing_accelerator_falls_back_to_cpu_with_a_notice(tiny_bert, monkeypatch):
+    original = tiny_bert.network.forward
+    calls = {"n": 0}
+
+    def flaky_forward(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("CUDA error: out of memory")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(tiny_bert.network, "forward", flaky_forward)
+    monkeypatch.setattr(tiny_bert, "device", "meta")  # a device every torch build accepts tensors on
+    moved: list[str] = []
+    monkeypatch.setattr(tiny_bert.network, "to", lambda device: moved.append(device))
+    result = encode(tiny_bert, ["fallback please"])
+    assert moved == ["cpu"] and tiny_bert.device == "cpu"
+    assert "meta device failed (CUDA error: out of memory); the model now runs on the CPU" in result.notices[0]
+    assert result.vectors.shape == (1, 32)
+
+
+def test_empty_input_gives_an_empty_array(minilm):
+    assert encode(minilm, []).vectors.shape == (0, 384)
+
+
+def test_dense_modules_apply_at_the_last_layer_only(tiny_bert, monkeypatch):
+    dense = torch.nn.Linear(32, 4, bias=False)
+    monkeypatch.setattr(tiny_bert, "dense", dense)
+    assert encode(tiny_bert, ["x y z"]).vectors.shape == (1, 4)
+    assert encode(tiny_bert, ["x y z"], layer=1).vectors.shape == (1, 32)
+    assert encode(tiny_bert, ["x y z"], pooling="mean").vectors.shape == (1, 32)

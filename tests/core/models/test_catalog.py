@@ -1,0 +1,176 @@
+import json
+
+import numpy as np
+import pytest
+
+from core.deployment import load_config
+from core.encoding.encoder import encode
+from core.models.catalog import L3_ID, ModelUnavailable, catalog, find_entry
+from core.models.conversion import convert_l3
+from core.models.loading import load_model
+from core.models.packages import l3_onnx_file
+from core.models.sources import availability, model_folder
+
+
+@pytest.fixture
+def config_env(monkeypatch):
+    """Set EXPLORER_* variables for one test; the config is re-read."""
+    def setter(**values):
+        for key, value in values.items():
+            monkeypatch.setenv(f"EXPLORER_{key.upper()}", value)
+        load_config.cache_clear()
+    yield setter
+    load_config.cache_clear()
+
+
+def test_catalog_lists_the_required_ids_with_the_packaged_default_available():
+    ids = [entry.id for entry in catalog()]
+    assert ids[:4] == ["all-MiniLM-L6-v2", "paraphrase-MiniLM-L3-v2", "all-mpnet-base-v2", "untrained-bert"]
+    assert {"bert-base-uncased", "distilbert-base-uncased", "msmarco-bert-base-dot-v5",
+            "bert-base-nli-mean-tokens"} <= set(ids)
+    assert availability("all-MiniLM-L6-v2").available
+    assert find_entry("untrained-bert").label == "untrained BERT"
+
+
+def test_hub_models_are_unavailable_offline_with_reason_and_remedy():
+    status = availability("bert-base-uncased")
+    assert not status.available
+    assert "Not in the local Hugging Face cache, and downloads are off" in status.reason
+    assert "EXPLORER_ALLOW_DOWNLOADS=1" in status.remedy
+    with pytest.raises(ModelUnavailable, match="downloads are off"):
+        load_model("msmarco-bert-base-dot-v5")
+
+
+def test_mpnet_is_listed_as_not_installed_with_the_command():
+    status = availability("all-mpnet-base-v2")
+    assert not status.available and "make models-extra" in status.remedy
+
+
+@pytest.mark.parametrize("model_id, message", [
+    ("../../etc", "no config.json"),
+    ("https://example.com/model", "is a URL"),
+    ("not a valid id!", "neither a model folder on this machine nor a Hugging Face id"),
+])
+@pytest.mark.usefixtures("two_levels_below_a_plain_folder")
+def test_bad_custom_ids_are_refused_with_a_sentence(model_id, message):
+    status = availability(model_id)
+    assert not status.available and message in status.reason
+
+
+def test_custom_models_can_be_switched_off_for_hosted_demos(config_env, tiny_bert_folder):
+    assert availability(str(tiny_bert_folder)).available
+    config_env(allow_custom_models="0")
+    status = availability(str(tiny_bert_folder))
+    assert not status.available and "allows only catalog models" in status.reason
+
+
+def test_a_local_folder_loads_as_a_plain_checkpoint_with_mean_pooling(tiny_bert):
+    assert tiny_bert.entry.source == "custom"
+    assert tiny_bert.default_pooling == "mean" and not tiny_bert.normalizes
+    assert tiny_bert.num_layers == 2 and tiny_bert.hidden_size == 32
+
+
+def test_untrained_bert_is_seeded_and_reproducible():
+    first, second = load_model("untrained-bert", "cpu"), load_model("untrained-bert", "cpu")
+    assert first.entry.untrained and first.num_layers == 6
+    np.testing.assert_array_equal(encode(first, ["same weights"]).vectors, encode(second, ["same weights"]).vectors)
+    assert first.fingerprint == second.fingerprint
+
+
+def test_l3_conversion_matches_onnxruntime_on_its_own_file(tmp_path):
+    import onnxruntime
+
+    folder = convert_l3(tmp_path / "l3")
+    assert json.loads((folder / "config.json").read_text())["num_hidden_layers"] == 3
+    assert json.loads((folder / "1_Pooling" / "config.json").read_text())["word_embedding_dimension"] == 384
+    model = load_model(str(folder), "cpu")
+    texts = ["A man is playing a guitar.", "Transformers embed text.", "short"]
+    session = onnxruntime.InferenceSession(str(l3_onnx_file()))
+    for text in texts:
+        ids = model.tokenizer(text, return_tensors="np")
+        token_out, sentence_out = session.run(["onnx::Shape_422", "461"], {
+            "input_ids": ids["input_ids"].astype(np.int64), "attention_mask": ids["attention_mask"].astype(np.int64)})
+        ours = encode(model, [text], pooling="mean").vectors[0]
+        assert np.abs(ours - sentence_out[0]).max() <= 1e-5
+        import torch
+        with torch.inference_mode():
+            hidden = model.network(**model.tokenizer(text, return_tensors="pt")).last_hidden_state[0].numpy()
+        assert np.abs(hidden - token_out[0]).max() <= 1e-5
+
+
+def test_l3_is_converted_once_into_the_cache_and_then_reused():
+    folder = model_folder(L3_ID)
+    stamp = (folder / "model.safetensors").stat().st_mtime_ns
+    assert model_folder(L3_ID) == folder and (folder / "model.safetensors").stat().st_mtime_ns == stamp
+    assert availability(L3_ID).reason == "Converted."
+    model = load_model(L3_ID, "cpu")
+    assert model.num_layers == 3 and model.default_pooling == "mean" and model.max_length == 128
+
+
+@pytest.mark.parametrize("config, expected", [
+    ({"pooling_mode_cls_token": True, "pooling_mode_mean_tokens": False}, "cls"),
+    ({"pooling_mode": "max"}, "max"),
+    ({"pooling_mode_mean_sqrt_len_tokens": True}, "mean_sqrt_len"),
+    ({}, "mean"),
+])
+def test_default_pooling_is_read_from_old_and_new_sentence_transformers_configs(tmp_path, config, expected):
+    from core.models.st_folder import read_pipeline
+
+    (tmp_path / "1_Pooling").mkdir()
+    (tmp_path / "1_Pooling" / "config.json").write_text(json.dumps(config))
+    (tmp_path / "modules.json").write_text(json.dumps([
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}]))
+    assert read_pipeline(tmp_path).pooling == expected
+
+
+def test_an_l3_conversion_without_its_pooling_dimension_counts_as_not_converted(tmp_path):
+    from core.models.conversion import l3_converted
+
+    (tmp_path / "1_Pooling").mkdir()
+    (tmp_path / "model.safetensors").touch()
+    for dimension, converted in ((None, False), (384, True)):  # earlier versions wrote null
+        (tmp_path / "1_Pooling" / "config.json").write_text(json.dumps({"word_embedding_dimension": dimension}))
+        assert l3_converted(tmp_path) is converted
+
+
+def saved_pooling_folder(folder, mode: str):
+    """A sentence-transformers folder whose Pooling module the installed library saved itself."""
+    from sentence_transformers.sentence_transformer.modules import Pooling
+
+    (folder / "1_Pooling").mkdir()
+    Pooling(8, pooling_mode=mode).save(str(folder / "1_Pooling"))
+    (folder / "modules.json").write_text(json.dumps([
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}]))
+    return folder
+
+
+@pytest.mark.parametrize("mode, expected", [
+    ("mean", "mean"), ("cls", "cls"), ("max", "max"), ("mean_sqrt_len_tokens", "mean_sqrt_len"),
+])
+def test_default_pooling_is_read_from_a_pooling_module_the_installed_library_saved(tmp_path, mode, expected):
+    from core.models.st_folder import read_pipeline
+
+    saved_pooling_folder(tmp_path, mode)
+    assert "pooling_mode" in json.loads((tmp_path / "1_Pooling" / "config.json").read_text())
+    assert read_pipeline(tmp_path).pooling == expected
+
+
+@pytest.mark.parametrize("mode, shown", [("mean", "mean_tokens"), ("mean_sqrt_len_tokens", "mean_sqrt_len_tokens")])
+def test_the_model_page_shows_the_mode_of_a_pooling_module_the_installed_library_saved(tmp_path, mode, shown):
+    from types import SimpleNamespace
+
+    from core.models.anatomy import sentence_transformers_modules
+
+    model = SimpleNamespace(folder=saved_pooling_folder(tmp_path, mode), entry=SimpleNamespace(untrained=False),
+                            network=None, max_length=8)
+    assert sentence_transformers_modules(model)[1]["detail"] == f"pooling: {shown}"
+
+
+def test_a_half_written_fine_tuned_folder_is_not_listed(tmp_path, monkeypatch):
+    monkeypatch.setattr("core.models.catalog.models_dir", lambda: tmp_path)  # not the cache other tests share
+    for name in (".mine.tmp123", "mine"):
+        (tmp_path / "finetuned" / name).mkdir(parents=True)
+        (tmp_path / "finetuned" / name / "explorer-card.json").write_text(json.dumps({"base": "x", "data": "y"}))
+    assert [entry.id for entry in catalog() if entry.source == "finetuned"] == ["mine"]
