@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import pandas as pd
 import torch
 
 from core.models.loading import LoadedModel
-from core.models.st_folder import pooling_flags
 
 
 def count_parameters(module) -> int:
@@ -70,26 +67,7 @@ def parameter_breakdown(model: LoadedModel) -> pd.DataFrame:
 
 
 def sentence_transformers_modules(model: LoadedModel) -> list[dict[str, object]]:
-    """The modules listed in the folder's modules.json, with what each one does; empty for plain checkpoints."""
-    modules_file = model.folder / "modules.json"
-    if not modules_file.exists() or model.entry.untrained:
+    """The sentence-transformers modules in order, with what each one does; empty for plain checkpoints."""
+    if not model.pipeline.described:
         return []
-    rows = []
-    for module in json.loads(modules_file.read_text(encoding="utf-8")):
-        kind = module["type"].rsplit(".", 1)[-1]
-        config_file = model.folder / module["path"] / "config.json"
-        config = json.loads(config_file.read_text(encoding="utf-8")) if config_file.exists() else {}
-        if kind == "Pooling":
-            modes = [flag.removeprefix("pooling_mode_") for flag in pooling_flags(config)]
-            detail = "pooling: " + (", ".join(modes) or "?")
-        elif kind == "Dense":
-            detail = f"{config.get('in_features')} → {config.get('out_features')} dims"
-        elif kind == "Normalize":
-            detail = "scales each sentence vector to unit length"
-        elif kind == "Transformer":
-            detail = f"{type(model.network).__name__}, max {model.max_length} tokens"
-        else:
-            detail = ""
-        rows.append({"index": module.get("idx"), "module": kind, "folder": module["path"] or ".",
-                     "detail": detail})
-    return rows
+    return [{"index": i, "module": stage.kind, "detail": stage.detail} for i, stage in enumerate(model.pipeline.stages)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -10,9 +9,10 @@ import torch
 
 from core.models.catalog import L3_ID, ModelUnavailable
 from core.models.packages import l3_onnx_file, packaged_minilm_folder
-from core.models.st_folder import write_pipeline
+from core.models.quiet import quiet_transformers
 from core.paths import atomic_folder, models_dir
 
+SAVED_BY_SENTENCE_TRANSFORMERS = "config_sentence_transformers.json"
 TOKENIZER_FILES = ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json")
 
 
@@ -58,18 +58,19 @@ def l3_folder() -> Path:
 
 
 def l3_converted(folder: Path) -> bool:
-    """A whole conversion by this version: earlier ones left the Pooling dimension out, which
-    sentence-transformers (fine-tuning) cannot load."""
-    pooling = folder / "1_Pooling" / "config.json"
-    return (folder / "model.safetensors").exists() and pooling.exists() and bool(
-        json.loads(pooling.read_text(encoding="utf-8")).get("word_embedding_dimension"))
+    """A whole conversion saved by sentence-transformers (earlier versions wrote the module files by hand, with a
+    Pooling config that the installed sentence-transformers cannot read)."""
+    return (folder / "model.safetensors").exists() and (folder / SAVED_BY_SENTENCE_TRANSFORMERS).exists()
 
 
 def convert_l3(target: Path | None = None) -> Path:
     """Write paraphrase-MiniLM-L3-v2 as a transformers + sentence-transformers folder (atomically)."""
     from safetensors.torch import save_file
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Pooling, Transformer
     from transformers import BertConfig, BertModel
 
+    quiet_transformers()
     target = target or l3_folder()
     minilm = packaged_minilm_folder()
     state = _onnx_bert_state_dict(l3_onnx_file())
@@ -83,5 +84,8 @@ def convert_l3(target: Path | None = None) -> Path:
         config.save_pretrained(tmp)
         save_file({k: v.contiguous() for k, v in model.state_dict().items()}, tmp / "model.safetensors")
         copy_tokenizer(minilm, tmp)
-        write_pipeline(tmp, pooling="mean", dimension=config.hidden_size, max_seq_length=128)
+        transformer = Transformer(str(tmp), max_seq_length=128, model_kwargs={"local_files_only": True},
+                                  processor_kwargs={"local_files_only": True})
+        transformer.auto_model.pooler = None  # the ONNX file has none: keep random weights out of the save
+        SentenceTransformer(modules=[transformer, Pooling(config.hidden_size, "mean")]).save(str(tmp))
     return target

@@ -1,4 +1,6 @@
-"""Loading a catalog model (or an allowed custom one) for inference, offline; remote code never runs."""
+"""Loading a catalog model (or an allowed custom one), offline and never running remote code. One loader for
+inference and fine-tuning: sentence-transformers reads the folder; inference uses its transformer's network and
+pools every layer itself (core.encoding), fine-tuning trains the SentenceTransformer as it is."""
 
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ import torch
 from core.encoding.memo import EmbeddingMemo
 from core.models.catalog import DEFAULT_MODEL_ID, CatalogEntry, ModelUnavailable, find_entry
 from core.models.devices import resolve_device
+from core.models.pipeline import DenseHead, Pipeline, pipeline_of
+from core.models.quiet import quiet_transformers
 from core.models.sources import model_folder
-from core.models.st_folder import StPipeline, read_pipeline
 
 UNTRAINED_SEED = 0
 UNTRAINED_MAX_SEQ_LENGTH = 256
@@ -26,8 +29,8 @@ class LoadedModel:
     folder: Path
     tokenizer: object
     network: torch.nn.Module
-    pipeline: StPipeline
-    dense: torch.nn.Module | None
+    pipeline: Pipeline
+    dense: DenseHead | torch.nn.Module | None
     max_length: int
     max_positions: int
     device: str
@@ -55,11 +58,6 @@ class LoadedModel:
         return min(max_length or self.max_length, self.max_positions)
 
 
-def untrained_pipeline(folder: Path) -> StPipeline:
-    """untrained-bert pools by the mean and normalises nothing, whatever the folder it borrows describes."""
-    return StPipeline(transformer=read_pipeline(folder).transformer, max_seq_length=UNTRAINED_MAX_SEQ_LENGTH)
-
-
 def untrained_network(config) -> torch.nn.Module:
     """The architecture of `config` with random weights drawn from the fixed seed: the same every time."""
     from transformers import AutoModel
@@ -68,58 +66,85 @@ def untrained_network(config) -> torch.nn.Module:
     return AutoModel.from_config(config)
 
 
+def _mean_pooled(folder: Path, device: str, *, untrained: bool):
+    """Transformer + mean pooling, for a plain checkpoint (sentence-transformers' own default for one would pick
+    last-token pooling for a causal LM) and for untrained-bert, which borrows a folder's architecture."""
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Pooling, Transformer
+
+    transformer = Transformer(str(folder), max_seq_length=UNTRAINED_MAX_SEQ_LENGTH if untrained else None,
+                              model_kwargs={"local_files_only": True, "trust_remote_code": False},
+                              processor_kwargs={"local_files_only": True, "trust_remote_code": False},
+                              config_kwargs={"local_files_only": True, "trust_remote_code": False})
+    if untrained:
+        transformer.auto_model.load_state_dict(untrained_network(transformer.auto_model.config).state_dict())
+    return SentenceTransformer(modules=[transformer, Pooling(transformer.get_embedding_dimension(), "mean")],
+                               device=device)
+
+
+def sentence_transformer(model_id: str, device: str = "cpu"):
+    """The model as a `sentence_transformers.SentenceTransformer`: the folder's own modules (modules.json), else
+    a mean-pooled transformer; untrained-bert gets seeded random weights. Transformers picks the attention
+    implementation (SDPA where the architecture has it, eager otherwise)."""
+    from sentence_transformers import SentenceTransformer
+
+    quiet_transformers()
+    entry = find_entry(model_id)
+    folder = model_folder(model_id)
+    try:
+        if entry.untrained or not (folder / "modules.json").exists():
+            return _mean_pooled(folder, device, untrained=entry.untrained)
+        return SentenceTransformer(str(folder), device=device, local_files_only=True, trust_remote_code=False)
+    except pickle.UnpicklingError as err:  # torch.load(weights_only=True) met code in a pickle checkpoint
+        raise ModelUnavailable(f"'{model_id}' holds a pickle checkpoint that would run code when loaded, so it "
+                               "was refused; use a safetensors copy of the model.") from err
+
+
+def _weight_files(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("*.safetensors")) or sorted(folder.rglob("*.bin"))
+
+
 def _fingerprint(folder: Path) -> str:
     digest = hashlib.blake2b(digest_size=16)
-    for weights in sorted(folder.glob("*.safetensors")) or sorted(folder.glob("*.bin")):
+    for weights in _weight_files(folder):
         with weights.open("rb") as fh:
             digest.update(hashlib.file_digest(fh, "blake2b").digest())
     return digest.hexdigest()
 
 
-def _trained_network(model_id: str, base: Path) -> torch.nn.Module:
-    """The checkpoint's network; transformers picks the attention (SDPA where the architecture has it)."""
-    from transformers import AutoModel
+def _checkpoint_has_pooler(folder: Path) -> bool:
+    """Whether the safetensors checkpoint holds pooler weights (a pickle checkpoint is assumed to)."""
+    from safetensors import safe_open
 
-    try:
-        network, loading = AutoModel.from_pretrained(base, local_files_only=True, trust_remote_code=False,
-                                                     use_safetensors=any(base.glob("*.safetensors")) or None,
-                                                     output_loading_info=True)
-    except pickle.UnpicklingError as err:  # torch.load(weights_only=True) met code in a pickle checkpoint
-        raise ModelUnavailable(f"'{model_id}' holds a pickle checkpoint that would run code when loaded, so it "
-                               "was refused; use a safetensors copy of the model.") from err
-    if getattr(network, "pooler", None) is not None and any(
-            key.startswith("pooler.") for key in loading["missing_keys"]):
-        network.pooler = None  # not in the checkpoint: random weights we would never use
-    return network
+    files = sorted(folder.rglob("*.safetensors"))
+    if not files:
+        return True
+    for path in files:
+        with safe_open(str(path), framework="pt") as weights:
+            if any(".pooler." in f".{key}" for key in weights.keys()):
+                return True
+    return False
 
 
 def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> LoadedModel:
-    from transformers import AutoConfig, AutoTokenizer
-    from transformers.utils import logging as hf_logging
-
-    hf_logging.set_verbosity_error()  # e.g. "pooler newly initialized": we never use the pooler
-    hf_logging.disable_progress_bar()
     entry = find_entry(model_id)
-    folder = model_folder(model_id)
     target = resolve_device(device)
+    model = sentence_transformer(model_id, target)
+    folder = model_folder(model_id)
+    network = model[0].auto_model
     if entry.untrained:
-        pipeline = untrained_pipeline(folder)
-        config = AutoConfig.from_pretrained(pipeline.transformer, local_files_only=True)
-        network = untrained_network(config)
-        config_hash = hashlib.blake2b(config.to_json_string().encode(), digest_size=8).hexdigest()
-        fingerprint = f"untrained-seed{UNTRAINED_SEED}-{config_hash}"
+        config = network.config.to_json_string()
+        fingerprint = f"untrained-seed{UNTRAINED_SEED}-{hashlib.blake2b(config.encode(), digest_size=8).hexdigest()}"
     else:
-        pipeline = read_pipeline(folder)
-        network = _trained_network(model_id, pipeline.transformer)
-        fingerprint = _fingerprint(pipeline.transformer)
-    tokenizer = AutoTokenizer.from_pretrained(pipeline.transformer, local_files_only=True, trust_remote_code=False)
-    dense = pipeline.dense_stack()
+        fingerprint = _fingerprint(folder)
+        if getattr(network, "pooler", None) is not None and not _checkpoint_has_pooler(folder):
+            network.pooler = None  # random weights the checkpoint lacks, never used by sentence pooling
+    pipeline = pipeline_of(model, described=(folder / "modules.json").exists() and not entry.untrained)
+    tokenizer = model.tokenizer
     positions = int(getattr(network.config, "max_position_embeddings", 512))
     limit = tokenizer.model_max_length if tokenizer.model_max_length < 100_000 else positions
-    network.eval().to(target)
-    if dense is not None:
-        dense.eval().to(target)
+    network.eval()
     return LoadedModel(model_id=model_id, entry=entry, folder=folder, tokenizer=tokenizer, network=network,
-                       pipeline=pipeline, dense=dense, max_length=int(min(pipeline.max_seq_length or limit, limit,
-                                                                          positions)),
+                       pipeline=pipeline, dense=pipeline.dense,
+                       max_length=int(min(pipeline.max_seq_length or limit, limit, positions)),
                        max_positions=int(min(limit, positions)), device=target, fingerprint=fingerprint)

@@ -25,9 +25,8 @@ from core.evaluation.retrieval import evaluate_task, paraphrase_task
 from core.evaluation.sts import correlation, sts_frame
 from core.models.catalog import CARD, ModelUnavailable, find_entry, finetuned_dir
 from core.models.devices import resolve_device
-from core.models.loading import LoadedModel, load_model, untrained_network, untrained_pipeline
+from core.models.loading import LoadedModel, load_model, sentence_transformer
 from core.models.sources import availability, model_folder
-from core.models.st_folder import read_pipeline
 from core.paths import atomic_folder, atomic_write, cache_dir
 
 RETRIEVAL_KS = (1, 10)
@@ -197,36 +196,6 @@ def require_available(model_id: str) -> None:
         raise ModelUnavailable(f"{model_id} is not available: {status.message}")
 
 
-def build_sentence_transformer(model_id: str, device: str = "cpu"):
-    """The catalog model as a trainable SentenceTransformer, the modules the way `load_model` reads them:
-    a sentence-transformers folder's own (modules.json), else a mean-pooled transformer; `untrained-bert`
-    gets the same seeded random weights and modules as `load_model` gives it."""
-    from sentence_transformers import SentenceTransformer
-    from transformers.utils import logging as hf_logging
-
-    hf_logging.set_verbosity_error()
-    folder = model_folder(model_id)
-    untrained = find_entry(model_id).untrained
-    if (folder / "modules.json").exists() and not untrained:
-        return SentenceTransformer(str(folder), device=device, local_files_only=True)
-    return _mean_pooled(folder, device, untrained)
-
-
-def _mean_pooled(folder: Path, device: str, untrained: bool):
-    """Transformer + mean pooling; sentence-transformers' own default for a plain folder would pick
-    last-token pooling for a causal LM, where `load_model` pools by the mean."""
-    from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.modules import Pooling, Transformer
-
-    pipeline = untrained_pipeline(folder) if untrained else read_pipeline(folder)  # both pool by the mean
-    transformer = Transformer(str(pipeline.transformer), max_seq_length=pipeline.max_seq_length)
-    if untrained:
-        random = untrained_network(transformer.auto_model.config)
-        transformer.auto_model.load_state_dict(random.state_dict(), strict=False)
-    return SentenceTransformer(modules=[transformer, Pooling(transformer.get_embedding_dimension(), pipeline.pooling)],
-                               device=device)
-
-
 def _progress_callback(control: RunControl, started: float):
     from transformers import TrainerCallback
 
@@ -328,7 +297,7 @@ def run(request: RunRequest, control: RunControl | None = None, *, lock: Trainin
         pairs.check_batch(request.options.batch_size)
         control.update(phase="before")
         before = evaluate(load_model(request.base, device), retrieval=request.retrieval, progress=control.encoding)
-        model = build_sentence_transformer(request.base, device)
+        model = sentence_transformer(request.base, device)
         started = time.monotonic()
         steps = train(model, pairs, request.objective, request.options, control)
         seconds = time.monotonic() - started

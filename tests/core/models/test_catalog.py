@@ -1,4 +1,5 @@
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -82,7 +83,7 @@ def test_l3_conversion_matches_onnxruntime_on_its_own_file(tmp_path):
 
     folder = convert_l3(tmp_path / "l3")
     assert json.loads((folder / "config.json").read_text())["num_hidden_layers"] == 3
-    assert json.loads((folder / "1_Pooling" / "config.json").read_text())["word_embedding_dimension"] == 384
+    assert json.loads((folder / "1_Pooling" / "config.json").read_text())["embedding_dimension"] == 384
     model = load_model(str(folder), "cpu")
     texts = ["A man is playing a guitar.", "Transformers embed text.", "short"]
     session = onnxruntime.InferenceSession(str(l3_onnx_file()))
@@ -107,65 +108,48 @@ def test_l3_is_converted_once_into_the_cache_and_then_reused():
     assert model.num_layers == 3 and model.default_pooling == "mean" and model.max_length == 128
 
 
-@pytest.mark.parametrize("config, expected", [
-    ({"pooling_mode_cls_token": True, "pooling_mode_mean_tokens": False}, "cls"),
-    ({"pooling_mode": "max"}, "max"),
-    ({"pooling_mode_mean_sqrt_len_tokens": True}, "mean_sqrt_len"),
-    ({}, "mean"),
-])
-def test_default_pooling_is_read_from_old_and_new_sentence_transformers_configs(tmp_path, config, expected):
-    from core.models.st_folder import read_pipeline
-
-    (tmp_path / "1_Pooling").mkdir()
-    (tmp_path / "1_Pooling" / "config.json").write_text(json.dumps(config))
-    (tmp_path / "modules.json").write_text(json.dumps([
-        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}]))
-    assert read_pipeline(tmp_path).pooling == expected
-
-
-def test_an_l3_conversion_without_its_pooling_dimension_counts_as_not_converted(tmp_path):
-    from core.models.conversion import l3_converted
-
-    (tmp_path / "1_Pooling").mkdir()
-    (tmp_path / "model.safetensors").touch()
-    for dimension, converted in ((None, False), (384, True)):  # earlier versions wrote null
-        (tmp_path / "1_Pooling" / "config.json").write_text(json.dumps({"word_embedding_dimension": dimension}))
-        assert l3_converted(tmp_path) is converted
-
-
-def saved_pooling_folder(folder, mode: str):
-    """A sentence-transformers folder whose Pooling module the installed library saved itself."""
-    from sentence_transformers.sentence_transformer.modules import Pooling
-
+def st_folder(folder, transformer, pooling_config: dict):
+    """A sentence-transformers folder: the tiny BERT, a Pooling module with `pooling_config`, modules.json."""
+    shutil.copytree(transformer, folder, dirs_exist_ok=True)
     (folder / "1_Pooling").mkdir()
-    Pooling(8, pooling_mode=mode).save(str(folder / "1_Pooling"))
+    (folder / "1_Pooling" / "config.json").write_text(json.dumps(pooling_config))
     (folder / "modules.json").write_text(json.dumps([
         {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
         {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}]))
     return folder
 
 
-@pytest.mark.parametrize("mode, expected", [
-    ("mean", "mean"), ("cls", "cls"), ("max", "max"), ("mean_sqrt_len_tokens", "mean_sqrt_len"),
+@pytest.mark.parametrize("config, expected, shown", [
+    ({"word_embedding_dimension": 32, "pooling_mode_cls_token": True, "pooling_mode_mean_tokens": False}, "cls",
+     "cls"),
+    ({"word_embedding_dimension": 32, "pooling_mode_mean_sqrt_len_tokens": True}, "mean_sqrt_len",
+     "mean_sqrt_len_tokens"),
+    ({"embedding_dimension": 32, "pooling_mode": "max"}, "max", "max"),
+    ({"embedding_dimension": 32, "pooling_mode": "mean"}, "mean", "mean"),
 ])
-def test_default_pooling_is_read_from_a_pooling_module_the_installed_library_saved(tmp_path, mode, expected):
-    from core.models.st_folder import read_pipeline
-
-    saved_pooling_folder(tmp_path, mode)
-    assert "pooling_mode" in json.loads((tmp_path / "1_Pooling" / "config.json").read_text())
-    assert read_pipeline(tmp_path).pooling == expected
-
-
-@pytest.mark.parametrize("mode, shown", [("mean", "mean_tokens"), ("mean_sqrt_len_tokens", "mean_sqrt_len_tokens")])
-def test_the_model_page_shows_the_mode_of_a_pooling_module_the_installed_library_saved(tmp_path, mode, shown):
-    from types import SimpleNamespace
-
+def test_default_pooling_is_read_from_old_and_new_sentence_transformers_configs(tmp_path, tiny_bert_folder, config,
+                                                                               expected, shown):
     from core.models.anatomy import sentence_transformers_modules
 
-    model = SimpleNamespace(folder=saved_pooling_folder(tmp_path, mode), entry=SimpleNamespace(untrained=False),
-                            network=None, max_length=8)
-    assert sentence_transformers_modules(model)[1]["detail"] == f"pooling: {shown}"
+    model = load_model(str(st_folder(tmp_path / "st", tiny_bert_folder, config)), "cpu")
+    assert model.default_pooling == expected
+    assert sentence_transformers_modules(model)[1] == {"index": 1, "module": "Pooling", "detail": f"pooling: {shown}"}
+
+
+def test_a_plain_checkpoint_pools_by_the_mean_and_lists_no_modules(tiny_bert):
+    from core.models.anatomy import sentence_transformers_modules
+
+    assert tiny_bert.default_pooling == "mean" and not tiny_bert.normalizes
+    assert sentence_transformers_modules(tiny_bert) == []
+
+
+def test_an_l3_folder_not_saved_by_sentence_transformers_counts_as_not_converted(tmp_path):
+    from core.models.conversion import SAVED_BY_SENTENCE_TRANSFORMERS, l3_converted
+
+    (tmp_path / "model.safetensors").touch()
+    assert not l3_converted(tmp_path)  # an earlier version wrote the module files by hand
+    (tmp_path / SAVED_BY_SENTENCE_TRANSFORMERS).write_text("{}")
+    assert l3_converted(tmp_path)
 
 
 def test_a_half_written_fine_tuned_folder_is_not_listed(tmp_path, monkeypatch):

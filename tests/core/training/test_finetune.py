@@ -5,9 +5,9 @@ import torch
 from core.data.pairs import PairSet
 from core.encoding.encoder import encode
 from core.models.catalog import ModelUnavailable, catalog, find_entry
-from core.models.loading import load_model
+from core.models.loading import load_model, sentence_transformer
 from core.training.finetune import (CARD, FinetuneError, RunControl, RunRequest, TrainOptions, TrainingBusy,
-                                    TrainingLock, build_sentence_transformer, check_name, delete_model, evaluate,
+                                    TrainingLock, check_name, delete_model, evaluate,
                                     finetuned_dir, read_card, run, start_in_background, suggest_name, train)
 
 FEW = TrainOptions(batch_size=4, max_steps=3, learning_rate=1e-3, seed=7)
@@ -35,7 +35,7 @@ def test_a_learning_rate_of_zero_or_below_is_refused(rate):
 
 
 def test_untrained_bert_is_built_with_the_same_random_weights_as_the_catalog_gives_it():
-    built = build_sentence_transformer("untrained-bert")
+    built = sentence_transformer("untrained-bert")
     loaded = load_model("untrained-bert", "cpu")
     text = ["Random weights still give a vector."]
     ours = encode(loaded, text).vectors
@@ -46,7 +46,7 @@ def test_untrained_bert_is_built_with_the_same_random_weights_as_the_catalog_giv
 def test_the_same_seed_gives_the_same_weights_and_losses(tiny_bert_folder):
     runs = []
     for _ in range(2):
-        model = build_sentence_transformer(str(tiny_bert_folder))
+        model = sentence_transformer(str(tiny_bert_folder))
         control = RunControl()
         assert train(model, PAIRS, "cosine", FEW, control) == 3
         runs.append((weights(model), control.snapshot().losses))
@@ -54,13 +54,13 @@ def test_the_same_seed_gives_the_same_weights_and_losses(tiny_bert_folder):
     assert [s for s, _ in losses1] == [1, 2, 3]
     assert losses1 == losses2
     assert all(torch.equal(first[k], second[k]) for k in first)
-    other = build_sentence_transformer(str(tiny_bert_folder))
+    other = sentence_transformer(str(tiny_bert_folder))
     train(other, PAIRS, "cosine", TrainOptions(batch_size=4, max_steps=3, learning_rate=1e-3, seed=8), RunControl())
     assert not all(torch.equal(first[k], v) for k, v in weights(other).items())
 
 
 def test_ranking_objective_trains_on_positive_pairs(tiny_bert_folder):
-    model = build_sentence_transformer(str(tiny_bert_folder))
+    model = sentence_transformer(str(tiny_bert_folder))
     control = RunControl()
     assert train(model, PAIRS, "mnrl", TrainOptions(batch_size=2, max_steps=2, seed=1), control) == 2
     assert len(control.snapshot().losses) == 2
