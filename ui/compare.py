@@ -8,7 +8,7 @@ import streamlit as st
 
 from core.models.loading import LoadedModel
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting
-from ui.models import available_ids, cached_model
+from ui.cache import available_ids, cached_model
 from ui.persist import kept, kept_value, set_kept
 
 

@@ -9,7 +9,7 @@ from core.models.catalog import DEFAULT_MODEL_ID
 from core.models.devices import available_devices
 from core.models.loading import LoadedModel
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting
-from ui.models import cached_catalog, cached_model
+from ui.cache import cached_catalog, cached_model
 from ui.url_state import KEYS, settings_from_query, settings_to_query
 
 POOLING_HELP = {

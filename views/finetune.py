@@ -14,7 +14,7 @@ from core.plots.heatmap import similarity_heatmap
 from core.training.finetune import (FinetuneError, RunControl, RunRequest, TrainOptions, check_name, delete_model,
                                     read_card, start_in_background, suggest_name)
 from ui.downloads import csv_download
-from ui.models import available_ids, cached_catalog, cached_model
+from ui.cache import available_ids, cached_catalog, cached_model
 from ui.persist import kept
 from ui.sidebar import active
 

@@ -14,7 +14,7 @@ from core.data.stsb import DataUnavailable, stsb_sentences
 from core.deployment import load_config
 from core.encoding.encoder import TokenStates, encode_tokens
 from core.models.loading import LoadedModel
-from core.plots.heatmap import shorten
+from core.plots.labels import shorten
 from core.plots.layers import layer_bars, layer_curves, pair_colour, token_heatmap
 from core.settings import Pooling, layer_used
 from ui.downloads import csv_download

@@ -8,8 +8,7 @@ import streamlit as st
 
 from core.analysis.projection import (MAX_POINTS, METHODS, Projection, Trust, kmeans_clusters, map_ranks, nearest,
                                       place_queries, project, trust)
-from core.data.corpus import CorpusError, lines
-from core.data.corpus import labelled_corpus
+from core.data.corpus import CorpusError, labelled_corpus, lines
 from core.data.sampling import sample_indices
 from core.data.stsb import stsb_genres, stsb_sample
 from core.data.uploads import column, text_columns

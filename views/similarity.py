@@ -20,7 +20,7 @@ from core.settings import Settings, layer_used
 from ui import similarity_texts
 from ui.compare import configuration_b
 from ui.downloads import csv_download
-from ui.models import available_ids, cached_model
+from ui.cache import available_ids, cached_model
 from ui.persist import kept, set_kept
 from ui.progress import progress_bar
 from ui.sidebar import active

@@ -7,12 +7,12 @@ import json
 
 from core.cli.options import add_model_options
 from core.data.stsb import SPLITS
-from core.encoding.embedding_cache import cached_embeddings
-from core.evaluation.lexical import BASELINES, baseline_vectors
-from core.evaluation.metrics import DEFAULT_KS, parse_ks
-from core.evaluation.retrieval import evaluate_task, paraphrase_task
+from core.evaluation.lexical import BASELINES, fit_baseline
+from core.evaluation.metrics import DEFAULT_KS, STS_PRIMARY, parse_ks, shown_name
+from core.evaluation.retrieval import evaluate_embeddings, evaluate_lexical, paraphrase_task
 from core.evaluation.sts import correlation, sts_frame
 from core.models.loading import load_model
+from core.settings import Settings
 
 
 def k_list(text: str) -> list[int]:
@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_sts(args: argparse.Namespace) -> int:
     model = load_model(args.model, args.device)
     frame = sts_frame(model, args.split, pooling=args.pooling, layer=args.layer)
-    print(json.dumps(correlation(frame)))
+    scores = correlation(frame)
+    print(json.dumps({"spearman": scores[STS_PRIMARY], "pearson": scores["pearson_cosine"], "pairs": len(frame)}))
     return 0
 
 
@@ -49,12 +50,10 @@ def run_retrieval(args: argparse.Namespace) -> int:
         args.parser.error("give either --model ID --pooling P or --baseline tfidf|bow")
     task = paraphrase_task(args.split)
     if args.baseline:
-        corpus, queries = baseline_vectors(args.baseline, task.corpus, task.queries)
+        result = evaluate_lexical(fit_baseline(args.baseline, task.corpus), task, ks=args.k)
     else:
         model = load_model(args.model, args.device)
-        options = {"pooling": args.pooling, "layer": args.layer}
-        corpus = cached_embeddings(model, task.corpus, **options)
-        queries = cached_embeddings(model, task.queries, **options)
-    result = evaluate_task(task, queries, corpus, ks=args.k)
-    print(json.dumps({**result.metrics, "queries": len(task.queries), "corpus": len(task.corpus)}))
+        result = evaluate_embeddings(model, task, Settings(model_id=model.model_id, pooling=args.pooling,
+                                                           layer=args.layer, device=args.device), ks=args.k)
+    print(json.dumps({**{shown_name(key): value for key, value in result.metrics.items()}, **result.counts}))
     return 0

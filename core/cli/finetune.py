@@ -6,7 +6,7 @@ from pathlib import Path
 
 from core.cli.options import positive_int
 from core.data.pairs import OBJECTIVES, read_pairs_file, stsb_train
-from core.models.devices import DEVICE_CHOICES
+from core.settings import DEVICES
 from core.training.finetune import RunRequest, TrainOptions, run, suggest_name
 
 DEFAULTS = TrainOptions()
@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="stop after this many steps (default: the full epochs)")
     parser.add_argument("--seed", type=int, default=DEFAULTS.seed)
     parser.add_argument("--name", default=None, help="the new model's id (default <model>-<data>-<objective>)")
-    parser.add_argument("--device", default="cpu", choices=DEVICE_CHOICES)
+    parser.add_argument("--device", default="cpu", choices=DEVICES)
     parser.set_defaults(run=run_command)
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from core.models.devices import DEVICE_CHOICES
-from core.settings import POOLINGS
+from core.settings import DEVICES, POOLINGS
 
 
 def positive_int(text: str) -> int:
@@ -20,4 +19,4 @@ def add_model_options(parser: argparse.ArgumentParser, *, required: bool = True)
     parser.add_argument("--pooling", choices=POOLINGS, default="default" if not required else None,
                         required=required)
     parser.add_argument("--layer", type=int, default=None, help="0 is the embedding layer; default the last")
-    parser.add_argument("--device", default="auto", choices=DEVICE_CHOICES)
+    parser.add_argument("--device", default="auto", choices=DEVICES)

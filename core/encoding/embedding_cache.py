@@ -20,11 +20,14 @@ import numpy as np
 
 from core.encoding.encoder import Progress, encode
 from core.encoding.memo import EmbeddingMemo
+from core.encoding.pooling import resolve_pooling
+from core.hashing import texts_digest
 from core.models.loading import LoadedModel
 from core.paths import atomic_write, cache_dir
 from core.settings import Pooling, Settings
 
 MAGIC = b"EXPLORER-EMBEDDINGS 1\n"
+KEY_VERSION = 2  # raise when what a key means changes, so older files are never read as current
 MAX_HEADER = 4096
 MEMO_BYTES = 512 * 2**20  # e.g. a 100,000-text corpus (the max_corpus_rows limit) of 768 dims is 307 MB
 
@@ -37,16 +40,12 @@ def cache_key(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling, lay
               normalize: bool, max_length: int | None) -> str:
     """Equal keys mean equal vectors: `None` layer and length resolve to the model's own values first."""
     options = {
-        "model": model.model_id, "fingerprint": model.fingerprint, "pooling": pooling,
+        "version": KEY_VERSION, "model": model.model_id, "fingerprint": model.fingerprint, "pooling": pooling,
+        "mode": resolve_pooling(pooling, model.default_pooling),
         "layer": model.num_layers if layer is None else layer, "normalize": normalize,
         "max_length": model.token_limit(max_length),
     }
-    digest = hashlib.blake2b(json.dumps(options, sort_keys=True).encode(), digest_size=20)
-    for text in texts:
-        data = text.encode("utf-8")
-        digest.update(len(data).to_bytes(8, "little"))
-        digest.update(data)
-    return digest.hexdigest()
+    return texts_digest(texts, prefix=json.dumps(options, sort_keys=True).encode())
 
 
 def cache_file(key: str) -> Path:

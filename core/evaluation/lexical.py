@@ -39,9 +39,3 @@ def fit_baseline(kind: Baseline, corpus: Sequence[str]) -> LexicalIndex:
         raise ValueError("The corpus holds no words for a lexical baseline; add texts with words.") from err
     return LexicalIndex(vectorizer, normalize(corpus_rows).tocsr().astype("float32"))
 
-
-def baseline_vectors(kind: Baseline, corpus: Sequence[str], queries: Sequence[str] = ()) \
-        -> tuple[sp.csr_matrix, sp.csr_matrix]:
-    """Unit-length sparse rows for the corpus and the queries, so a dot product is the cosine."""
-    index = fit_baseline(kind, corpus)
-    return index.corpus_rows, index.query_rows(queries)

@@ -1,8 +1,9 @@
 """Retrieval and STS metrics, defined as sentence-transformers' evaluators define them (tests check it).
 
-Recall@k is the share of a query's relevant texts found in its top k, averaged over queries (the
-evaluator's `cosine_recall@k`); MRR@10 is the mean reciprocal rank of the first relevant text within
-the top 10; nDCG@10 uses binary relevance. Statistics come from scipy and scikit-learn.
+Recall@k is the share of a query's relevant texts found in its top k, averaged over queries; MRR@10 is the
+mean reciprocal rank of the first relevant text within the top 10; nDCG@10 uses binary relevance. Statistics
+come from scipy and scikit-learn. Metric dictionaries hold floats only, under the evaluators' namespaced keys
+(`cosine_recall@10`, `spearman_cosine`); counts travel apart from them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,18 @@ from sklearn.metrics import ndcg_score
 
 DEFAULT_KS = (1, 5, 10, 20, 50)
 MRR_K = NDCG_K = 10
+SCORE = "cosine"  # every ranking here is by cosine similarity
+RETRIEVAL_PRIMARY = f"{SCORE}_ndcg@{NDCG_K}"  # sentence-transformers' primary retrieval metric
+STS_PRIMARY = f"spearman_{SCORE}"
+
+
+def recall_key(k: int) -> str:
+    return f"{SCORE}_recall@{k}"
+
+
+def shown_name(key: str) -> str:
+    """A metric key as a table column: `cosine_recall@10` -> `recall@10`, `spearman_cosine` -> `spearman`."""
+    return key.removeprefix(f"{SCORE}_").removesuffix(f"_{SCORE}")
 
 
 def parse_ks(text: str) -> list[int]:
@@ -61,16 +74,17 @@ def ndcg_at(hits: np.ndarray, counts: np.ndarray, k: int = NDCG_K) -> float:
 def retrieval_metrics(ranked: np.ndarray, relevant: Sequence[Collection[int]], *,
                       counts: Sequence[int] | None = None, ks: Sequence[int] = DEFAULT_KS) -> dict[str, float]:
     """`ranked` (queries, depth) holds corpus indices best first; `counts` are the numbers of relevant texts
-    per query when some are not in the corpus (they count as misses). Keys: recall@k…, mrr@10, ndcg@10."""
+    per query when some are not in the corpus (they count as misses). Keys: cosine_recall@k…, cosine_mrr@10,
+    cosine_ndcg@10."""
     if len(ranked) == 0:
         raise ValueError("There are no queries to evaluate.")
     counts_arr = np.array(counts if counts is not None else [len(r) for r in relevant], dtype=float)
     if (counts_arr <= 0).any():
         raise ValueError("Every query needs at least one relevant text.")
     hits = hit_matrix(np.asarray(ranked), relevant)
-    result = {f"recall@{k}": recall_at(hits, counts_arr, k) for k in sorted(set(ks))}
-    result[f"mrr@{MRR_K}"] = mrr_at(hits)
-    result[f"ndcg@{NDCG_K}"] = ndcg_at(hits, counts_arr)
+    result = {recall_key(k): recall_at(hits, counts_arr, k) for k in sorted(set(ks))}
+    result[f"{SCORE}_mrr@{MRR_K}"] = mrr_at(hits)
+    result[f"{SCORE}_ndcg@{NDCG_K}"] = ndcg_at(hits, counts_arr)
     return result
 
 
@@ -83,8 +97,11 @@ def paired_cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def sts_correlation(similarity: np.ndarray, gold: np.ndarray) -> dict[str, float]:
-    """Spearman and Pearson correlation (scipy) between similarities and gold scores, and the pair count."""
+    """Pearson and Spearman correlation (scipy) between cosine similarities and gold scores; NaN (undefined, and
+    no scipy warning) when either side is constant."""
     if len(similarity) < 2:
         raise ValueError("A correlation needs at least two pairs.")
-    return {"spearman": float(spearmanr(gold, similarity).statistic),
-            "pearson": float(pearsonr(gold, similarity).statistic), "pairs": len(similarity)}
+    if np.ptp(similarity) == 0 or np.ptp(gold) == 0:
+        return {f"pearson_{SCORE}": float("nan"), f"spearman_{SCORE}": float("nan")}
+    return {f"pearson_{SCORE}": float(pearsonr(gold, similarity).statistic),
+            f"spearman_{SCORE}": float(spearmanr(gold, similarity).statistic)}

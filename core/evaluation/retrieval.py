@@ -8,16 +8,22 @@ identical to the query is excluded from its ranking, so it can never count as a 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence, Set
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from core.analysis.search import BestRelevant, Hits, Matrix, best_relevant, top_k, unit_rows
-from core.data.stsb import stsb_corpus
-from core.data.stsb import Split, load_stsb
-from core.evaluation.metrics import DEFAULT_KS, MRR_K, NDCG_K, retrieval_metrics
+from core.analysis.search import BestRelevant, Hits, Matrix, top_k_and_best_relevant, unit_rows
+from core.data.stsb import Split, load_stsb, stsb_corpus
+from core.encoding.embedding_cache import ProgressBar, cached_embeddings_with
+from core.evaluation.lexical import LexicalIndex
+from core.evaluation.metrics import (DEFAULT_KS, MRR_K, NDCG_K, RETRIEVAL_PRIMARY, recall_key, retrieval_metrics,
+                                     shown_name)
+from core.models.loading import LoadedModel
+from core.settings import Settings
 
 PARAPHRASE_MIN_SCORE = 4.0
 
@@ -30,6 +36,13 @@ class RetrievalTask:
     relevant: list[frozenset[int]]  # corpus indices relevant to each query
     missing: list[list[str]]  # relevant texts of each query that are not in the corpus (always misses)
     exclude: list[frozenset[int]]  # corpus indices never ranked for each query (the query's own text)
+
+    @property
+    def digest(self) -> str:
+        """A content hash of all the task holds: equal tasks, from any file or rerun, share their scores."""
+        content = repr((self.queries, self.corpus, [sorted(docs) for docs in self.relevant], self.missing,
+                        [sorted(docs) for docs in self.exclude]))
+        return hashlib.blake2b(content.encode(), digest_size=20).hexdigest()
 
     def relevant_count(self, query: int) -> int:
         return len(self.relevant[query]) + len(self.missing[query])
@@ -63,8 +76,10 @@ def paraphrase_task(split: Split) -> RetrievalTask:
 
 @dataclass
 class TaskResult:
-    metrics: dict[str, float]
+    metrics: dict[str, float]  # namespaced as sentence-transformers' InformationRetrievalEvaluator names them
+    counts: dict[str, int]  # queries, corpus
     per_query: pd.DataFrame  # one row per query: ranks, hits and margins for diagnostics
+    primary_metric: str = RETRIEVAL_PRIMARY
 
 
 def evaluate_task(task: RetrievalTask, query_vectors: Matrix, corpus_vectors: Matrix, *,
@@ -79,11 +94,37 @@ def evaluate_task(task: RetrievalTask, query_vectors: Matrix, corpus_vectors: Ma
     else:
         queries, corpus = unit_rows(query_vectors), unit_rows(corpus_vectors)
     depth = max(*ks, NDCG_K, MRR_K)
-    hits = top_k(queries, corpus, depth, exclude=task.exclude)
+    hits, best = top_k_and_best_relevant(queries, corpus, depth, task.relevant, exclude=task.exclude)
     counts = [task.relevant_count(q) for q in range(len(task.queries))]
     metrics = retrieval_metrics(hits.indices, task.relevant, counts=counts, ks=ks)
-    best = best_relevant(queries, corpus, task.relevant, exclude=task.exclude)
-    return TaskResult(metrics, _per_query(task, hits, best))
+    return TaskResult(metrics, {"queries": len(task.queries), "corpus": len(task.corpus)},
+                      _per_query(task, hits, best))
+
+
+def evaluate_embeddings(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
+                        ks: Sequence[int] = DEFAULT_KS, progress_bar: ProgressBar = nullcontext) -> TaskResult:
+    """One model configuration on the task: queries and corpus embedded (or read from the embedding cache)
+    with `settings`, then ranked and scored."""
+    corpus = cached_embeddings_with(model, task.corpus, settings, progress_bar)
+    queries = cached_embeddings_with(model, task.queries, settings, progress_bar)
+    return evaluate_task(task, queries, corpus, ks=ks)
+
+
+def evaluate_lexical(index: LexicalIndex, task: RetrievalTask, *, ks: Sequence[int] = DEFAULT_KS) -> TaskResult:
+    """A lexical baseline fitted on the task's corpus, on the task."""
+    return evaluate_task(task, index.query_rows(task.queries), index.corpus_rows, ks=ks)
+
+
+def metrics_table(results: Mapping[str, TaskResult]) -> pd.DataFrame:
+    """One row per configuration, one column per metric (`recall@1` …, `mrr@10`, `ndcg@10`)."""
+    return pd.DataFrame([{"configuration": name, **{shown_name(key): value for key, value in r.metrics.items()}}
+                         for name, r in results.items()])
+
+
+def recall_curves(results: Mapping[str, TaskResult], ks: Sequence[int]) -> pd.DataFrame:
+    """Long table for the Recall@k figure: configuration, k, recall."""
+    return pd.DataFrame([{"configuration": name, "k": k, "recall": r.metrics[recall_key(k)]}
+                         for name, r in results.items() for k in ks])
 
 
 def _per_query(task: RetrievalTask, hits: Hits, best: BestRelevant) -> pd.DataFrame:

@@ -10,7 +10,7 @@ import pandas as pd
 from core.data.stsb import Split, load_stsb, stsb_sentences
 from core.encoding.embedding_cache import cached_embeddings
 from core.encoding.encoder import Progress
-from core.evaluation.metrics import paired_cosine, sts_correlation
+from core.evaluation.metrics import paired_cosine, shown_name, sts_correlation
 from core.models.loading import LoadedModel
 from core.settings import Pooling
 
@@ -33,23 +33,29 @@ def sts_frame(model: LoadedModel, split: Split, *, pooling: Pooling = "default",
 
 
 def correlation(frame: pd.DataFrame) -> dict[str, float]:
+    """`pearson_cosine` and `spearman_cosine` of the pairs (NaN where every pair has the same cosine)."""
     return sts_correlation(frame["cosine"].to_numpy(), frame["gold"].to_numpy())
+
+
+def _row(frame: pd.DataFrame) -> dict[str, float]:
+    return {"pairs": len(frame), **{shown_name(key): value for key, value in correlation(frame).items()}}
 
 
 def by_genre(frame: pd.DataFrame) -> pd.DataFrame:
     """Spearman, Pearson and pair count for each genre and for all pairs together."""
-    rows = [{"genre": genre, **correlation(group)} for genre, group in frame.groupby("genre", sort=True)]
-    rows.append({"genre": "all", **correlation(frame)})
+    rows = [{"genre": genre, **_row(group)} for genre, group in frame.groupby("genre", sort=True)]
+    rows.append({"genre": "all", **_row(frame)})
     return pd.DataFrame(rows)[["genre", "pairs", "spearman", "pearson"]]
 
 
 def layer_sweep(model: LoadedModel, split: Split, poolings: Sequence[Pooling], *, max_length: int | None = None,
                 progress: Progress | None = None) -> pd.DataFrame:
     """Spearman and Pearson at every layer (0 = embeddings) for each pooling; one forward pass per pooling,
-    since the encoder pools every layer at once."""
+    since the encoder pools every layer at once. A layer where every pair has the same cosine (CLS pooling at
+    layer 0: every text starts with the same [CLS] embedding) has no correlation: NaN."""
     rows = []
     for pooling in poolings:
         for layer in range(model.num_layers + 1):
             frame = sts_frame(model, split, pooling=pooling, layer=layer, max_length=max_length, progress=progress)
-            rows.append({"pooling": pooling, "layer": layer, **correlation(frame)})
+            rows.append({"pooling": pooling, "layer": layer, **_row(frame)})
     return pd.DataFrame(rows)[["pooling", "layer", "spearman", "pearson", "pairs"]]

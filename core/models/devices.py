@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import torch
 
-DEVICE_CHOICES = ("auto", "cpu", "cuda", "mps")  # what --device accepts
-
 
 def available_devices() -> list[str]:
     found = ["cpu"]

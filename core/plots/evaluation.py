@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
 
-from core.plots.heatmap import shorten
+from core.plots.labels import label
 
 RANK_BUCKETS = ("1", "2–5", "6–10", "11–50", "51+", "not in corpus")
 
 
-def recall_curves(frame: pd.DataFrame) -> go.Figure:
+def recall_figure(frame: pd.DataFrame) -> go.Figure:
     """`frame` columns: configuration, k, recall; one line per configuration over a log-scaled k axis."""
     ks = sorted(frame["k"].unique())
     figure = px.line(frame, x="k", y="recall", color="configuration", markers=True, log_x=len(ks) > 1,
@@ -42,7 +40,7 @@ def rank_figure(buckets: pd.DataFrame, title: str = "") -> go.Figure:
 
 def sts_scatter(frame: pd.DataFrame, title: str = "") -> go.Figure:
     """`frame` columns: gold, cosine, genre, sentence 1, sentence 2 (one point per pair)."""
-    hover = [f"{html.escape(shorten(a, 90))}<br>{html.escape(shorten(b, 90))}"
+    hover = [f"{label(a, 90)}<br>{label(b, 90)}"
              for a, b in zip(frame["sentence 1"], frame["sentence 2"])]
     figure = px.scatter(frame.assign(pair=hover), x="gold", y="cosine", color="genre", opacity=0.55,
                         color_discrete_sequence=px.colors.qualitative.Set1,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import html
 import math
-import textwrap
 from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+
+from core.plots.labels import hover_text, label
 
 LABEL_CHARS = 28
 VALUES_UP_TO = 25  # cells carry their numbers up to this many texts
@@ -19,24 +19,14 @@ HOVER_CHARS = 300  # hover shows each text up to this length
 HOVER_LINE = 70
 
 
-def shorten(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
-
-
-def plain_text(text: str) -> str:
-    """User text as Plotly shows it: its pseudo-HTML tags escaped, so it stays text."""
-    return html.escape(text, quote=False)
-
-
 def axis_labels(texts: Sequence[str], order: Sequence[int]) -> list[str]:
     """Numbered (by input line), truncated labels in display order."""
-    return [plain_text(f"{i + 1}. {shorten(texts[i], LABEL_CHARS)}") for i in order]
+    return [f"{i + 1}. " + label(texts[i], LABEL_CHARS) for i in order]
 
 
 def hover_names(texts: Sequence[str], order: Sequence[int]) -> list[str]:
     """Each text numbered and wrapped for the hover box; the number keeps duplicates apart as categories."""
-    return ["<br>".join(plain_text(line) for line in textwrap.wrap(f"{i + 1}. {shorten(texts[i], HOVER_CHARS)}",
-                                                                 HOVER_LINE)) for i in order]
+    return [hover_text(f"{i + 1}. {texts[i]}", limit=HOVER_CHARS, width=HOVER_LINE) for i in order]
 
 
 def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *, zmin: float, zmax: float,

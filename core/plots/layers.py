@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 
 from core.analysis.layers import Band
-from core.plots.heatmap import plain_text, shorten
+from core.plots.labels import label, plain_text
 
 BAND_COLOUR = "rgba(120, 120, 120, 0.22)"
 VALUES_UP_TO = 24  # tokens per axis up to which cell values are written in heatmaps
@@ -44,7 +44,7 @@ def layer_curves(curves: np.ndarray, labels: Sequence[str], hovers: Sequence[str
 
 
 def _tick_labels(tokens: Sequence[str], limit: int = 14) -> list[str]:
-    return [plain_text(shorten(t, limit)) for t in tokens]
+    return [label(t, limit) for t in tokens]
 
 
 def token_heatmap(matrix: np.ndarray, rows: Sequence[str], columns: Sequence[str], *, colour_title: str,

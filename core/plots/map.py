@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import html
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -11,6 +9,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 from plotly.subplots import make_subplots
+
+from core.plots.labels import hover_text, plain_text
 
 MAX_CATEGORIES = 30  # more distinct labels than this make an unreadable legend: colour by cluster instead
 HOVER_BUDGET = 6_000_000  # characters of hover text in one figure, far below Streamlit's message limit
@@ -54,24 +54,17 @@ def hover_limit(n: int, *, budget: int = HOVER_BUDGET) -> int:
     return max(HOVER_MIN, min(HOVER_MAX, budget // max(n, 1)))
 
 
-def hover_text(text: str, limit: int) -> str:
-    """The text escaped (shown as text, never markup), cut at `limit` characters and wrapped into lines."""
-    cut = text if len(text) <= limit else text[:limit].rstrip() + f"… (+{len(text) - limit:,} characters)"
-    lines = textwrap.wrap(cut, HOVER_WIDTH, break_long_words=True) or [""]
-    return "<br>".join(html.escape(line) for line in lines)
-
-
 def _point_traces(coords: np.ndarray, texts: Sequence[str], colouring: Colouring, *, show_legend: bool = True,
                   scale_x: float = 1.0) -> list[go.Scattergl]:
     limit = hover_limit(len(texts))
-    hover = np.array([hover_text(t, limit) for t in texts], dtype=object)
+    hover = np.array([hover_text(t, limit=limit, width=HOVER_WIDTH) for t in texts], dtype=object)
     index = np.arange(len(texts))
     template = "#%{customdata}: %{text}<extra>%{fullData.name}</extra>"
     if not colouring.categorical:
         values = np.asarray(colouring.values)
         return [go.Scattergl(
             x=coords[:, 0], y=coords[:, 1], mode="markers", name=colouring.title, customdata=index, text=hover,
-            hovertemplate=f"#%{{customdata}} · {html.escape(colouring.title)} %{{marker.color:.3~g}}<br>"
+            hovertemplate=f"#%{{customdata}} · {plain_text(colouring.title)} %{{marker.color:.3~g}}<br>"
                           "%{text}<extra></extra>",
             marker=dict(size=6, opacity=0.8, color=values, colorscale="Viridis", showscale=show_legend,
                         colorbar=dict(title=colouring.title, x=scale_x)),
@@ -100,7 +93,8 @@ def _query_traces(coords: np.ndarray, query: QueryMark) -> list[go.Scattergl]:
         go.Scattergl(x=coords[near, 0], y=coords[near, 1], mode="markers", name="nearest in full space",
                      customdata=near, hovertemplate="#%{customdata}<extra>neighbour</extra>",
                      marker=dict(size=12, color="rgba(0,0,0,0)", line=dict(color=QUERY_COLOUR, width=2))),
-        go.Scattergl(x=[qx], y=[qy], mode="markers", name="query", text=[hover_text(query.text, HOVER_MAX)],
+        go.Scattergl(x=[qx], y=[qy], mode="markers", name="query", text=[hover_text(query.text, limit=HOVER_MAX,
+                                                                                  width=HOVER_WIDTH)],
                      hovertemplate="query: %{text}<extra></extra>",
                      marker=dict(size=18, symbol="star", color=QUERY_COLOUR, line=dict(color="white", width=1))),
     ]

@@ -1,39 +1,44 @@
-"""The top-k list of a query as bars: score per hit, coloured by which lexical baselines also found it."""
+"""The top-k list of a query as bars: score per hit, coloured by which other rankers also found the text."""
 
 from __future__ import annotations
 
-import html
-from collections.abc import Sequence
-
 import plotly.graph_objects as go
 
-from core.plots.heatmap import shorten
+from core.analysis.ranking import QueryRanking
+from core.plots.labels import hover_text, label
 
+SHORT = {"TF-IDF": "TF-IDF", "bag of words": "BoW"}
 OVERLAP_COLOURS = {"also TF-IDF and BoW": "#2b8a3e", "also TF-IDF": "#1c7ed6", "also BoW": "#f59f00",
-                   "model only": "#adb5bd"}
+                   "only this ranker": "#adb5bd"}
 LABEL_CHARS = 60
 
 
-def overlap_label(in_tfidf: bool, in_bow: bool) -> str:
-    if in_tfidf and in_bow:
-        return "also TF-IDF and BoW"
-    if in_tfidf:
-        return "also TF-IDF"
-    return "also BoW" if in_bow else "model only"
+def overlap_label(found_by: list[str]) -> str:
+    """"also TF-IDF and BoW", "also TF-IDF", … or "only this ranker", from the other rankers that found a text."""
+    return "also " + " and ".join(SHORT.get(name, name) for name in found_by) if found_by else "only this ranker"
 
 
-def hits_figure(texts: Sequence[str], scores: Sequence[float], overlap: Sequence[str], *,
-                threshold: float | None = None, title: str = "") -> go.Figure:
+def overlap_labels(ranking: QueryRanking, *, threshold: float = -1.0) -> tuple[list[str], list[float], list[str]]:
+    """Texts, scores and overlap labels of the primary list at or above `threshold`, best first."""
+    side = ranking.side_by_side()
+    side = side[side["score"] >= threshold]
+    found = [[other for other in ranking.others if not side[f"{other} rank"].isna().iloc[row]]
+             for row in range(len(side))]
+    return side["text"].tolist(), side["score"].tolist(), [overlap_label(names) for names in found]
+
+
+def hits_figure(ranking: QueryRanking, *, threshold: float | None = None, title: str = "") -> go.Figure:
     """Horizontal bars best first; user texts go into the figure escaped, never as HTML."""
-    labels = [f"{rank}. {html.escape(shorten(text, LABEL_CHARS))}" for rank, text in enumerate(texts, start=1)]
+    texts, scores, overlap = overlap_labels(ranking, threshold=-1.0 if threshold is None else threshold)
+    labels = [f"{rank}. {label(text, LABEL_CHARS)}" for rank, text in enumerate(texts, start=1)]
     figure = go.Figure()
     for name, colour in OVERLAP_COLOURS.items():
         rows = [i for i, o in enumerate(overlap) if o == name]
         figure.add_bar(
             x=[scores[i] for i in rows], y=[labels[i] for i in rows], orientation="h", name=name,
-            marker_color=colour, customdata=[html.escape(shorten(texts[i], 300)) for i in rows],
+            marker_color=colour, customdata=[hover_text(texts[i], limit=300) for i in rows],
             hovertemplate="%{customdata}<br>cosine %{x:.3f}<extra>" + name + "</extra>")
-    if threshold is not None:
+    if threshold is not None and threshold > 0:
         figure.add_vline(x=threshold, line_dash="dash", line_color="#c92a2a",
                          annotation_text=f"threshold {threshold:.2f}", annotation_position="top")
     low = min([0.0, *scores])

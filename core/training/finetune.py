@@ -15,19 +15,21 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from core.data.pairs import OBJECTIVE_NAMES, Objective, PairSet
-from core.encoding.embedding_cache import cached_embeddings
-from core.evaluation.retrieval import evaluate_task, paraphrase_task
+from core.evaluation.metrics import STS_PRIMARY, shown_name
+from core.evaluation.retrieval import evaluate_embeddings, paraphrase_task
 from core.evaluation.sts import correlation, sts_frame
 from core.models.catalog import CARD, ModelUnavailable, find_entry, finetuned_dir
 from core.models.devices import resolve_device
 from core.models.loading import LoadedModel, load_model, sentence_transformer
 from core.models.sources import availability, model_folder
 from core.paths import atomic_folder, atomic_write, cache_dir
+from core.settings import Settings
 
 RETRIEVAL_KS = (1, 10)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -244,12 +246,11 @@ def evaluate(model: LoadedModel, *, retrieval: bool = False,
              progress: Callable[[int, int], None] | None = None) -> dict[str, float]:
     """STS-B dev Spearman (cosine, the model's default pooling) and, with `retrieval`, the paraphrase
     retrieval task's Recall@1/10 and MRR@10."""
-    figures = {"spearman": correlation(sts_frame(model, "dev", progress=progress))["spearman"]}
+    figures = {"spearman": correlation(sts_frame(model, "dev", progress=progress))[STS_PRIMARY]}
     if retrieval:
-        task = paraphrase_task("dev")
-        result = evaluate_task(task, cached_embeddings(model, task.queries),
-                               cached_embeddings(model, task.corpus, progress=progress), ks=RETRIEVAL_KS)
-        figures.update({key: result.metrics[key] for key in ("recall@1", "recall@10", "mrr@10")})
+        result = evaluate_embeddings(model, paraphrase_task("dev"), Settings(model_id=model.model_id),
+                                     ks=RETRIEVAL_KS, progress_bar=lambda: nullcontext(progress))
+        figures |= {shown_name(key): value for key, value in result.metrics.items() if not key.endswith("ndcg@10")}
     return figures
 
 

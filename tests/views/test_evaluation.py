@@ -1,9 +1,11 @@
 import pytest
 
-from core.data.stsb import stsb_corpus
-from core.data.stsb import load_stsb
+from core.data.stsb import load_stsb, stsb_corpus, stsb_sentences
+from core.evaluation.lexical import fit_baseline
+from core.evaluation.metrics import shown_name
 from core.evaluation.retrieval import paraphrase_task
 from tests.conftest import app_test
+from tests.references import embedding_similarity, information_retrieval
 from tests.views.cache_fill import prefill
 
 PAGE = "views/evaluation.py"
@@ -12,24 +14,33 @@ PAGE = "views/evaluation.py"
 @pytest.fixture(scope="module", autouse=True)
 def cached(minilm):
     """Fake cached embeddings for the paraphrase task and STS-B dev at every layer: no page test encodes them."""
-    prefill(minilm, stsb_corpus())
-    prefill(minilm, paraphrase_task("dev").queries, seed=1)
-    sentences = list(dict.fromkeys(s for p in load_stsb("dev") for s in (p.sentence1, p.sentence2)))
     for layer in [None, *range(minilm.num_layers + 1)]:
-        prefill(minilm, sentences, layer=layer, seed=2)
+        prefill(minilm, stsb_sentences("dev"), layer=layer, seed=2)
+    return prefill(minilm, paraphrase_task("dev").queries, seed=1), prefill(minilm, stsb_corpus())
 
 
-def test_opens_on_the_paraphrase_task_with_the_model_and_both_baselines():
+def _reference(kind_or_vectors, ks=(1, 5, 10, 20, 50)) -> dict[str, float]:
+    """InformationRetrievalEvaluator on the dev task, as the page's table names the metrics."""
+    task = paraphrase_task("dev")
+    if isinstance(kind_or_vectors, str):
+        index = fit_baseline(kind_or_vectors, task.corpus)
+        queries, corpus = index.query_rows(task.queries), index.corpus_rows
+    else:
+        queries, corpus = kind_or_vectors
+    return {shown_name(key): value for key, value in information_retrieval(task, queries, corpus, ks).items()}
+
+
+def test_opens_on_the_paraphrase_task_with_the_model_and_both_baselines(cached):
     at = app_test(PAGE)
     assert not at.exception and not at.error
     table = at.dataframe[0].value.set_index("configuration")
-    assert list(table.index) == ["all-MiniLM-L6-v2 · default · layer last", "TF-IDF", "bag of words"]
-    # the baselines are real (no model involved): the numbers the CLI prints for dev
-    assert table.loc["TF-IDF", "recall@1"] == pytest.approx(0.7461832061, abs=1e-9)
-    assert table.loc["bag of words", "recall@10"] == pytest.approx(0.8969465649, abs=1e-9)
+    model_row = "all-MiniLM-L6-v2 · default · layer last"
+    assert list(table.index) == [model_row, "TF-IDF", "bag of words"]
     assert list(table.columns) == ["recall@1", "recall@5", "recall@10", "recall@20", "recall@50", "mrr@10", "ndcg@10"]
-    per_query = at.dataframe[1].value
-    assert len(per_query) == 262
+    for row, reference in ((model_row, _reference(cached)), ("TF-IDF", _reference("tfidf")),
+                           ("bag of words", _reference("bow"))):
+        assert table.loc[row].to_dict() == pytest.approx({c: reference[c] for c in table.columns}, abs=1e-6), row
+    assert len(at.dataframe[1].value) == len(paraphrase_task("dev").queries)
     assert len(at.get("plotly_chart")) == 2
 
 
@@ -38,8 +49,8 @@ def test_failures_filter_and_editable_k():
     at.selectbox(key="ev_diag_config").set_value("TF-IDF").run()
     at.checkbox(key="ev_failures").check().run()
     failures = at.dataframe[1].value
-    # 196 of 262 queries have a relevant text at rank 1 (recall@1 = 195.5 / 262: one query has two)
-    assert len(failures) == 262 - 196
+    queries = len(paraphrase_task("dev").queries)
+    assert len(failures) == queries - round(_reference("tfidf")["accuracy@1"] * queries)
     assert (failures["first relevant rank"] != 1).all()
     at.text_input(key="ev_ks").set_value("2, 3").run()
     assert list(at.dataframe[0].value.columns[1:3]) == ["recall@2", "recall@3"]
@@ -59,15 +70,23 @@ def test_k_larger_than_a_corpus_is_explained():
     assert at.dataframe[0].value["recall@10000"].eq(1.0).all()
 
 
-def test_sts_section_shows_correlations_genres_scatter_and_layer_sweep():
+def test_sts_section_equals_the_evaluator_and_shows_genres_scatter_and_layer_sweep(minilm):
     at = app_test(PAGE)
     at.radio(key="ev_section").set_value("STS correlation").run()
     assert not at.exception and not at.error
+    pairs, sentences = load_stsb("dev"), stsb_sentences("dev")
+    vectors = prefill(minilm, sentences, seed=2)  # the vectors the fixture stored
+    row = {s: i for i, s in enumerate(sentences)}
+    reference = embedding_similarity(vectors[[row[p.sentence1] for p in pairs]],
+                                     vectors[[row[p.sentence2] for p in pairs]], [p.score for p in pairs])
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Pairs"] == "1,500"
+    assert float(metrics["Spearman"]) == pytest.approx(reference["spearman_cosine"], abs=1e-4)
+    assert float(metrics["Pearson"]) == pytest.approx(reference["pearson_cosine"], abs=1e-4)
+    assert metrics["Pairs"] == f"{len(pairs):,}"
     genres = at.dataframe[0].value
     assert genres["genre"].tolist()[-1] == "all"
-    assert genres["pairs"].iloc[-1] == 1500 and genres["pairs"].iloc[:-1].sum() == 1500
+    assert genres["pairs"].iloc[-1] == len(pairs) and genres["pairs"].iloc[:-1].sum() == len(pairs)
+    assert genres["spearman"].iloc[-1] == pytest.approx(reference["spearman_cosine"], abs=1e-6)
     assert len(at.get("plotly_chart")) == 2
 
 
@@ -75,8 +94,8 @@ def test_display_only_reruns_reuse_the_scores(monkeypatch):
     at = app_test(PAGE)
     computed = []
     monkeypatch.setattr("core.evaluation.retrieval.evaluate_task", lambda *args, **kwargs: computed.append("evaluate"))
-    monkeypatch.setattr("ui.models.fit_baseline", lambda *args, **kwargs: computed.append("fit"))
+    monkeypatch.setattr("ui.cache.fit_baseline", lambda *args, **kwargs: computed.append("fit"))
     at.checkbox(key="ev_failures").check().run()
     at.selectbox(key="ev_diag_config").set_value("bag of words").run()
     assert not at.exception and not computed
-    assert len(at.dataframe[1].value) < 262
+    assert len(at.dataframe[1].value) < len(paraphrase_task("dev").queries)

@@ -1,7 +1,6 @@
 import pytest
 
-from core.data.corpus import CorpusError
-from core.data.corpus import labelled_corpus
+from core.data.corpus import CorpusError, labelled_corpus
 from core.data.stsb import stsb_genres, stsb_sample
 
 

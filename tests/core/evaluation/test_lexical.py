@@ -4,9 +4,14 @@ from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 from sklearn.metrics.pairwise import cosine_similarity
 
 from core.analysis.search import top_k
-from core.evaluation.lexical import baseline_vectors
+from core.evaluation.lexical import fit_baseline
 
 CORPUS = ["the cat sat on the mat", "dogs chase cats", "stock markets fell sharply", "the mat was red"]
+
+
+def baseline_vectors(kind, corpus, queries=()):
+    index = fit_baseline(kind, corpus)
+    return index.corpus_rows, index.query_rows(queries)
 
 
 @pytest.mark.parametrize("kind, vectorizer", [("tfidf", TfidfVectorizer), ("bow", CountVectorizer)])

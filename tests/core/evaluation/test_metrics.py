@@ -9,20 +9,9 @@ from sentence_transformers.util import cos_sim
 
 from core.analysis.search import top_k, unit_rows
 from core.evaluation.metrics import paired_cosine, retrieval_metrics, sts_correlation
+from tests.references import LookupModel, embedding_similarity
 
 KS = (1, 3, 5, 10, 20, 50)
-
-
-class LookupModel:
-    """Stands in for a SentenceTransformer: each text's vector is looked up, not computed."""
-
-    def __init__(self, table: dict[str, np.ndarray]):
-        self.table = table
-
-    def encode_query(self, texts, **_):
-        return torch.from_numpy(np.stack([self.table[t] for t in texts]))
-
-    encode_document = encode_query
 
 
 def _st_ir(queries, corpus, relevant, mask=None):
@@ -45,9 +34,9 @@ TABLE: dict[str, np.ndarray] = {}
 
 def _compare(ours, st):
     for k in KS:
-        assert ours[f"recall@{k}"] == pytest.approx(st["recall@k"][k], abs=1e-6), k
-    assert ours["mrr@10"] == pytest.approx(st["mrr@k"][10], abs=1e-6)
-    assert ours["ndcg@10"] == pytest.approx(st["ndcg@k"][10], abs=1e-6)
+        assert ours[f"cosine_recall@{k}"] == pytest.approx(st["recall@k"][k], abs=1e-6), k
+    assert ours["cosine_mrr@10"] == pytest.approx(st["mrr@k"][10], abs=1e-6)
+    assert ours["cosine_ndcg@10"] == pytest.approx(st["ndcg@k"][10], abs=1e-6)
 
 
 @pytest.fixture
@@ -69,7 +58,7 @@ def test_retrieval_metrics_equal_information_retrieval_evaluator(random_task):
     ours = retrieval_metrics(top_k(q, c, 50).indices, relevant, ks=KS)
     _, st = _st_ir(queries, corpus, relevant)
     _compare(ours, st)
-    assert 0 < ours["recall@1"] < ours["recall@10"] < ours["recall@50"] < 1
+    assert 0 < ours["cosine_recall@1"] < ours["cosine_recall@10"] < ours["cosine_recall@50"] < 1
 
 
 def test_excluded_texts_and_relevant_texts_outside_the_corpus_match_the_evaluator(random_task):
@@ -108,18 +97,18 @@ def test_hand_computed_values():
     ranked = np.array([[3, 1, 2], [0, 1, 2]])
     relevant = [{1}, {2, 9}]  # query 0 finds its text at rank 2; query 1 at rank 3 of two relevant texts
     m = retrieval_metrics(ranked, relevant, ks=(1, 2, 3))
-    assert m["recall@1"] == 0
-    assert m["recall@2"] == pytest.approx(0.5)
-    assert m["recall@3"] == pytest.approx((1 + 0.5) / 2)
-    assert m["mrr@10"] == pytest.approx((1 / 2 + 1 / 3) / 2)
-    assert m["ndcg@10"] == pytest.approx(((1 / np.log2(3)) / 1 + (1 / np.log2(4)) / (1 + 1 / np.log2(3))) / 2)
+    assert m["cosine_recall@1"] == 0
+    assert m["cosine_recall@2"] == pytest.approx(0.5)
+    assert m["cosine_recall@3"] == pytest.approx((1 + 0.5) / 2)
+    assert m["cosine_mrr@10"] == pytest.approx((1 / 2 + 1 / 3) / 2)
+    assert m["cosine_ndcg@10"] == pytest.approx(((1 / np.log2(3)) / 1 + (1 / np.log2(4)) / (1 + 1 / np.log2(3))) / 2)
 
 
 def test_a_corpus_of_one_text_and_k_larger_than_the_corpus():
     ranked = top_k(unit_rows(np.ones((2, 3))), unit_rows(np.ones((1, 3))), 50).indices
     assert ranked.shape == (2, 1)
     m = retrieval_metrics(ranked, [{0}, {0}], ks=(1, 50))
-    assert m == {"recall@1": 1.0, "recall@50": 1.0, "mrr@10": 1.0, "ndcg@10": 1.0}
+    assert m == {"cosine_recall@1": 1.0, "cosine_recall@50": 1.0, "cosine_mrr@10": 1.0, "cosine_ndcg@10": 1.0}
 
 
 def test_no_queries_is_an_error():
@@ -133,26 +122,18 @@ def test_sts_correlation_equals_embedding_similarity_evaluator():
     b[:30] += a[:30]
     gold = rng.uniform(0, 5, 60)
     gold[:30] += 2
-    first, second = [f"a{i}" for i in range(60)], [f"b{i}" for i in range(60)]
-    TABLE.clear()
-    TABLE.update(zip(first, a))
-    TABLE.update(zip(second, b))
-
-    class Model(LookupModel):
-        similarity_fn_name = "cosine"
-
-        class model_card_data:  # noqa: N801 - the evaluator records its metrics here
-            set_evaluation_metrics = staticmethod(lambda *a, **k: None)
-
-        def encode(self, texts, **_):
-            return np.stack([self.table[t] for t in texts])
-
-    st = EmbeddingSimilarityEvaluator(first, second, gold.tolist(), similarity_fn_names=["cosine"])
-    st_scores = st(Model(TABLE))
     ours = sts_correlation(paired_cosine(a, b), gold)
-    assert ours["spearman"] == pytest.approx(st_scores["spearman_cosine"], abs=1e-6)
-    assert ours["pearson"] == pytest.approx(st_scores["pearson_cosine"], abs=1e-6)
-    assert ours["pairs"] == 60
+    assert ours == pytest.approx(embedding_similarity(a, b, gold), abs=1e-6)
+    assert list(ours) == ["pearson_cosine", "spearman_cosine"]
+
+
+def test_a_constant_similarity_has_no_correlation_and_no_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # scipy's ConstantInputWarning would fail the test
+        ours = sts_correlation(np.ones(5), np.arange(5.0))
+    assert all(np.isnan(value) for value in ours.values())
 
 
 def test_paired_cosine_known_values():

@@ -2,8 +2,11 @@ import numpy as np
 import pytest
 
 from core.encoding.encoder import encode
+from core.evaluation.lexical import fit_baseline
 from core.evaluation.metrics import retrieval_metrics
-from core.evaluation.retrieval import build_task, evaluate_task, paraphrase_pairs, paraphrase_task
+from core.evaluation.retrieval import (build_task, evaluate_lexical, evaluate_task, metrics_table, paraphrase_pairs,
+                                       paraphrase_task, recall_curves)
+from tests.references import information_retrieval
 
 
 @pytest.mark.parametrize("split, queries", [("dev", 262), ("test", 336)])
@@ -32,8 +35,8 @@ def test_relevant_text_missing_from_the_corpus_is_reported_and_counted_as_a_miss
     queries = np.array([vectors[t] for t in task.queries], np.float32)
     corpus = np.array([vectors[t] for t in task.corpus], np.float32)
     result = evaluate_task(task, queries, corpus, ks=(1, 5))
-    assert result.metrics["recall@1"] == pytest.approx((0.5 + 1) / 2)
-    assert result.metrics["recall@5"] == pytest.approx((0.5 + 1) / 2)  # k larger than the corpus
+    assert result.metrics["cosine_recall@1"] == pytest.approx((0.5 + 1) / 2)
+    assert result.metrics["cosine_recall@5"] == pytest.approx((0.5 + 1) / 2)  # k larger than the corpus
     row = result.per_query.iloc[0]
     assert row["not in corpus"] == "a lost cat"
     assert row["first relevant rank"] == 1
@@ -42,7 +45,7 @@ def test_relevant_text_missing_from_the_corpus_is_reported_and_counted_as_a_miss
 def test_a_query_whose_only_relevant_text_is_missing_has_no_rank():
     task = build_task("mine", {"q": {"gone"}, "r": {"b"}}, ["a", "b"])
     result = evaluate_task(task, np.eye(2, dtype=np.float32), np.eye(2, dtype=np.float32), ks=(1,))
-    assert result.metrics["recall@1"] == 0.5
+    assert result.metrics["cosine_recall@1"] == 0.5
     assert result.per_query["first relevant rank"].isna().tolist() == [True, False]
 
 
@@ -60,10 +63,6 @@ def test_diagnostics_give_rank_top_wrong_hit_and_margin():
 
 def test_paraphrase_subset_equals_information_retrieval_evaluator(minilm):
     """End to end on real data: our encoder, search and metrics against the standard evaluator."""
-    import torch
-    from sentence_transformers.sentence_transformer.evaluation import InformationRetrievalEvaluator
-    from sentence_transformers.util import cos_sim
-
     full = paraphrase_task("dev")
     keep_queries = list(range(0, 262, 6))
     docs = sorted({d for q in keep_queries for d in full.relevant[q]} | set(range(0, 7977, 40)))
@@ -72,30 +71,20 @@ def test_paraphrase_subset_equals_information_retrieval_evaluator(minilm):
     task = build_task("subset", pairs, corpus)
     q_vecs = encode(minilm, task.queries).vectors
     c_vecs = encode(minilm, task.corpus).vectors
-    ours = evaluate_task(task, q_vecs, c_vecs, ks=(1, 5, 10, 20, 50)).metrics
+    ks = (1, 5, 10, 20, 50)
+    ours = evaluate_task(task, q_vecs, c_vecs, ks=ks).metrics
+    reference = information_retrieval(task, q_vecs, c_vecs, ks)
+    assert ours == pytest.approx({key: reference[key] for key in ours}, abs=1e-6)
+    assert 0.5 < ours["cosine_recall@10"] <= 1
 
-    mask = torch.zeros(len(task.queries), len(corpus), dtype=torch.bool)
-    for q, ex in enumerate(task.exclude):
-        mask[q, list(ex)] = True
-    table = dict(zip(task.queries, q_vecs)) | dict(zip(task.corpus, c_vecs))
 
-    class Lookup:
-        def encode_query(self, texts, **_):
-            return torch.from_numpy(np.stack([table[t] for t in texts]))
-
-        encode_document = encode_query
-
-    evaluator = InformationRetrievalEvaluator(
-        {f"q{i:03d}": t for i, t in enumerate(task.queries)}, {f"{i:05d}": t for i, t in enumerate(corpus)},
-        {f"q{i:03d}": {f"{d:05d}" for d in r} for i, r in enumerate(task.relevant)},
-        precision_recall_at_k=[1, 5, 10, 20, 50], accuracy_at_k=[1], mrr_at_k=[10], ndcg_at_k=[10], map_at_k=[10],
-        score_functions={"cosine": lambda a, b: cos_sim(a, b).masked_fill(mask, float("-inf"))})
-    st = evaluator.compute_all_metrics(Lookup())["cosine"]
-    for k in (1, 5, 10, 20, 50):
-        assert ours[f"recall@{k}"] == pytest.approx(st["recall@k"][k], abs=1e-6)
-    assert ours["mrr@10"] == pytest.approx(st["mrr@k"][10], abs=1e-6)
-    assert ours["ndcg@10"] == pytest.approx(st["ndcg@k"][10], abs=1e-6)
-    assert 0.5 < ours["recall@10"] <= 1
+def test_a_lexical_baseline_equals_information_retrieval_evaluator_on_the_whole_dev_task():
+    task = paraphrase_task("dev")
+    result = evaluate_lexical(fit_baseline("tfidf", task.corpus), task, ks=(1, 10))
+    index = fit_baseline("tfidf", task.corpus)
+    reference = information_retrieval(task, index.query_rows(task.queries), index.corpus_rows, (1, 10))
+    assert result.metrics == pytest.approx({key: reference[key] for key in result.metrics}, abs=1e-6)
+    assert result.counts == {"queries": len(task.queries), "corpus": len(task.corpus)}
 
 
 def test_evaluate_task_refuses_a_task_without_queries():
@@ -107,3 +96,14 @@ def test_metrics_helper_is_the_one_evaluate_task_uses():
     task = build_task("toy", {"q": {"b"}}, ["a", "b"])
     result = evaluate_task(task, np.array([[0, 1.0]]), np.eye(2), ks=(1,))
     assert result.metrics == retrieval_metrics(np.array([[1, 0]]), [{1}], ks=(1,))
+
+
+def test_metrics_table_and_recall_curves_come_from_the_results():
+    task = build_task("toy", {"q": {"b"}, "r": {"a"}}, ["a", "b"])
+    results = {"one": evaluate_task(task, np.array([[0, 1.0], [0, 1.0]]), np.eye(2), ks=(1, 2))}
+    table = metrics_table(results)
+    assert list(table.columns) == ["configuration", "recall@1", "recall@2", "mrr@10", "ndcg@10"]
+    assert table.loc[0, "recall@1"] == results["one"].metrics["cosine_recall@1"] == 0.5
+    curves = recall_curves(results, [1, 2])
+    assert curves.to_dict("records") == [{"configuration": "one", "k": 1, "recall": 0.5},
+                                         {"configuration": "one", "k": 2, "recall": 1.0}]

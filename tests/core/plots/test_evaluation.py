@@ -1,6 +1,6 @@
 import pandas as pd
 
-from core.plots.evaluation import rank_buckets, rank_figure, recall_curves, sts_scatter, sweep_figure
+from core.plots.evaluation import rank_buckets, rank_figure, recall_figure, sts_scatter, sweep_figure
 
 
 def test_rank_buckets_count_each_range_and_missing():
@@ -12,7 +12,7 @@ def test_rank_buckets_count_each_range_and_missing():
 
 def test_recall_curves_draw_one_line_per_configuration_on_the_chosen_ks():
     frame = pd.DataFrame({"configuration": ["a", "a", "b", "b"], "k": [1, 10, 1, 10], "recall": [0.5, 0.9, 0.4, 0.8]})
-    figure = recall_curves(frame)
+    figure = recall_figure(frame)
     assert [trace.name for trace in figure.data] == ["a", "b"]
     assert list(figure.data[0].y) == [0.5, 0.9]
     assert figure.layout.xaxis.type == "log" and list(figure.layout.xaxis.tickvals) == [1, 10]

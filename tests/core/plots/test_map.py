@@ -1,7 +1,8 @@
 import numpy as np
 
-from core.plots.map import (HOVER_MAX, MAX_CATEGORIES, QueryMark, categories, compare_figure, fits_legend,
-                            hover_limit, hover_text, map_figure, numbers, overlap_counts, trust_figure)
+from core.plots.labels import hover_text
+from core.plots.map import (HOVER_MAX, HOVER_WIDTH, MAX_CATEGORIES, QueryMark, categories, compare_figure, fits_legend,
+                            hover_limit, map_figure, numbers, overlap_counts, trust_figure)
 
 COORDS = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 TEXTS = ["a cat", "a dog", "<b>bold</b> & co", "a car"]
@@ -42,7 +43,7 @@ def test_the_query_is_drawn_with_a_line_to_each_neighbour():
 
 def test_hover_text_is_cut_and_wrapped_and_the_payload_stays_small_at_20000_points():
     long = "word " * 2_000
-    shown = hover_text(long, 200)
+    shown = hover_text(long, limit=200, width=HOVER_WIDTH)
     assert shown.endswith("(+9,800 characters)") and shown.count("<br>") >= 2
     assert hover_limit(10) == HOVER_MAX and hover_limit(20_000) == 300
     rng = np.random.default_rng(0)

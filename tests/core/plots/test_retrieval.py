@@ -1,16 +1,23 @@
+import numpy as np
+
+from core.analysis.ranking import Ranker, rank_query
 from core.plots.retrieval import hits_figure, overlap_label
 
 
 def test_overlap_labels():
-    assert overlap_label(True, True) == "also TF-IDF and BoW"
-    assert overlap_label(True, False) == "also TF-IDF"
-    assert overlap_label(False, True) == "also BoW"
-    assert overlap_label(False, False) == "model only"
+    assert overlap_label(["TF-IDF", "bag of words"]) == "also TF-IDF and BoW"
+    assert overlap_label(["TF-IDF"]) == "also TF-IDF"
+    assert overlap_label(["bag of words"]) == "also BoW"
+    assert overlap_label([]) == "only this ranker"
 
 
 def test_hits_figure_keeps_rank_order_escapes_text_and_marks_the_threshold():
-    figure = hits_figure(["<script>x</script>", "second"], [0.9, 0.4], ["model only", "also TF-IDF"], threshold=0.3)
+    corpus = ["<script>x</script>", "second", "third"]
+    rankers = {"model": Ranker.dense(np.array([[1.0, 0.2]]), np.array([[1.0, 0.0], [0.3, 1.0], [-1.0, 0.1]])),
+               "TF-IDF": Ranker(np.array([[0.0, 1.0, 0.0]]), np.eye(3), lexical=True)}
+    figure = hits_figure(rank_query(corpus, rankers, k=3, primary="model"), threshold=0.3)
     assert list(figure.layout.yaxis.categoryarray) == ["2. second", "1. &lt;script&gt;x&lt;/script&gt;"]
     by_name = {trace.name: trace for trace in figure.data}
-    assert list(by_name["model only"].x) == [0.9] and list(by_name["also TF-IDF"].x) == [0.4]
+    assert list(by_name["also TF-IDF"].y) == ["2. second"]
+    assert list(by_name["only this ranker"].y) == ["1. &lt;script&gt;x&lt;/script&gt;"]
     assert figure.layout.shapes[0].x0 == 0.3

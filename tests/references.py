@@ -1,0 +1,83 @@
+"""Reference implementations the tests compare with: sentence-transformers' evaluators run on the same vectors,
+so a number the app shows is checked against the standard tool, never against a number it printed before."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+import torch
+from sentence_transformers.sentence_transformer.evaluation import (EmbeddingSimilarityEvaluator,
+                                                                   InformationRetrievalEvaluator)
+from sentence_transformers.util import cos_sim
+
+from core.evaluation.retrieval import RetrievalTask
+
+
+class LookupModel:
+    """Stands in for a SentenceTransformer: each text's vector is looked up, not computed."""
+
+    def __init__(self, table: dict[str, np.ndarray]):
+        self.table = table
+
+    def encode(self, texts, **_):
+        return np.stack([self.table[t] for t in texts])
+
+    def encode_query(self, texts, **_):
+        return torch.from_numpy(self.encode(texts))
+
+    encode_document = encode_query
+
+
+def information_retrieval(task: RetrievalTask, queries, corpus, ks: Sequence[int]) -> dict[str, float]:
+    """InformationRetrievalEvaluator on `task` with these query and corpus rows (dense, or sparse unit rows
+    such as TF-IDF), each query's excluded texts masked; keys as the evaluator names them (`cosine_recall@k`)."""
+    exclude = torch.zeros(len(task.queries), len(task.corpus), dtype=torch.bool)
+    for q, texts in enumerate(task.exclude):
+        exclude[q, list(texts)] = True
+    if sp.issparse(queries):  # the "vector" of a text is its row number; the score is the sparse cosine
+        vectors = ([np.array([i], np.float32) for i in range(len(task.queries))],
+                   [np.array([i], np.float32) for i in range(len(task.corpus))])
+        query_rows, corpus_rows = sp.csr_matrix(queries), sp.csr_matrix(corpus)
+
+        def cosine(a, b):
+            return torch.from_numpy((query_rows[a[:, 0].long().numpy()] @ corpus_rows[b[:, 0].long().numpy()].T)
+                                    .toarray().astype(np.float32))
+    else:
+        vectors = (np.asarray(queries, np.float32), np.asarray(corpus, np.float32))
+        cosine = cos_sim
+    # the evaluator hands the score function one block of queries against one chunk of the corpus at a time;
+    # a chunk as large as the corpus keeps the mask aligned
+    table = {f"q:{t}": v for t, v in zip(task.queries, vectors[0])} | {f"c:{t}": v for t, v in
+                                                                       zip(task.corpus, vectors[1])}
+    evaluator = InformationRetrievalEvaluator(
+        {f"q{i:05d}": f"q:{t}" for i, t in enumerate(task.queries)},
+        {f"{i:06d}": f"c:{t}" for i, t in enumerate(task.corpus)},
+        {f"q{i:05d}": {f"{d:06d}" for d in docs} | {f"missing{j}" for j in range(len(task.missing[i]))}
+         for i, docs in enumerate(task.relevant)},
+        precision_recall_at_k=list(ks), accuracy_at_k=[1], mrr_at_k=[10], ndcg_at_k=[10], map_at_k=[10],
+        corpus_chunk_size=len(task.corpus) + 1, batch_size=len(task.queries) + 1,
+        score_functions={"cosine": lambda a, b: cosine(a, b).masked_fill(exclude[: len(a)], float("-inf"))})
+    scores = evaluator.compute_all_metrics(LookupModel(table))["cosine"]
+    flat = {f"cosine_recall@{k}": scores["recall@k"][k] for k in ks}
+    return flat | {"cosine_mrr@10": scores["mrr@k"][10], "cosine_ndcg@10": scores["ndcg@k"][10],
+                   "cosine_accuracy@1": scores["accuracy@k"][1]}
+
+
+def embedding_similarity(first: np.ndarray, second: np.ndarray, gold: Sequence[float]) -> dict[str, float]:
+    """EmbeddingSimilarityEvaluator's `pearson_cosine` and `spearman_cosine` for these pairs of vectors."""
+    texts_a = [f"a{i}" for i in range(len(first))]
+    texts_b = [f"b{i}" for i in range(len(second))]
+    evaluator = EmbeddingSimilarityEvaluator(texts_a, texts_b, list(gold), similarity_fn_names=["cosine"])
+    scores = evaluator(_EvaluatedModel(dict(zip(texts_a, first)) | dict(zip(texts_b, second))))
+    return {key: scores[key] for key in ("pearson_cosine", "spearman_cosine")}
+
+
+class _EvaluatedModel(LookupModel):
+    """What EmbeddingSimilarityEvaluator also reads from a model when it is called."""
+
+    similarity_fn_name = "cosine"
+
+    class model_card_data:  # noqa: N801 - the evaluator records its metrics here
+        set_evaluation_metrics = staticmethod(lambda *a, **k: None)

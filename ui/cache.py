@@ -1,0 +1,61 @@
+"""What the pages cache, in one place: models and lexical indexes built once for all sessions of the server,
+the catalog (briefly), tasks and their scores, token states, projections."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from core.encoding.embedding_cache import ProgressBar
+from core.evaluation.lexical import Baseline, LexicalIndex, fit_baseline
+from core.evaluation.retrieval import (RetrievalTask, TaskResult, evaluate_embeddings, evaluate_lexical,
+                                       paraphrase_task)
+from core.hashing import texts_digest
+from core.models.catalog import Availability, CatalogEntry, catalog
+from core.models.loading import LoadedModel, load_model
+from core.models.sources import availability
+from core.settings import Settings
+
+
+@st.cache_resource(show_spinner="Loading the model…", max_entries=4)
+def cached_model(model_id: str, device: str) -> LoadedModel:
+    return load_model(model_id, device)
+
+
+@st.cache_data(ttl=30, show_spinner=False)
+def cached_catalog() -> list[tuple[CatalogEntry, Availability]]:
+    return [(entry, availability(entry.id)) for entry in catalog()]
+
+
+def available_ids() -> list[str]:
+    """Catalog models that can be loaded now, in catalog order."""
+    return [entry.id for entry, status in cached_catalog() if status.available]
+
+
+def lexical_index(kind: Baseline, corpus: Sequence[str]) -> LexicalIndex:
+    """The baseline fitted on `corpus`, once per corpus content (a digest is the key: Streamlit's own hashing of
+    thousands of texts would take longer than a rerun)."""
+    return _fitted(kind, texts_digest(corpus), corpus)
+
+
+@st.cache_resource(show_spinner="Fitting TF-IDF and bag of words…", max_entries=8)
+def _fitted(kind: Baseline, corpus_digest: str, _corpus: Sequence[str]) -> LexicalIndex:
+    return fit_baseline(kind, _corpus)
+
+
+@st.cache_data(show_spinner="Building the paraphrase task…", max_entries=2)
+def paraphrase_task_of(split: str) -> RetrievalTask:
+    return paraphrase_task(split)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def embedding_scores(task_digest: str, ks: tuple[int, ...], fingerprint: str, settings: Settings, _model: LoadedModel,
+                     _task: RetrievalTask, _progress_bar: ProgressBar) -> TaskResult:
+    """One configuration's scores on a task, kept so that a display-only rerun does not rank again."""
+    return evaluate_embeddings(_model, _task, settings, ks=ks, progress_bar=_progress_bar)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def lexical_scores(task_digest: str, ks: tuple[int, ...], kind: Baseline, _task: RetrievalTask) -> TaskResult:
+    return evaluate_lexical(lexical_index(kind, _task.corpus), _task, ks=ks)
