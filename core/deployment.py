@@ -16,6 +16,7 @@ CONFIG_FILE = Path(__file__).resolve().parent.parent / "explorer.toml"
 class DeploymentConfig:
     allow_custom_models: bool = True
     allow_downloads: bool = False
+    allow_model_deletion: bool = True  # off for hosted demos: nobody may delete a fine-tuned model
     max_texts: int = 200
     max_chars_per_text: int = 20_000
     max_corpus_rows: int = 100_000

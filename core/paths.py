@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import tempfile
@@ -54,3 +55,15 @@ def atomic_write(target: Path, write: Callable[[Path], None]) -> None:
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+@contextmanager
+def held(lock_file: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `lock_file` (waiting for it) across threads and processes."""
+    lock_file.parent.mkdir(parents=True, exist_ok=True)
+    with lock_file.open("a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Literal
 
 Pooling = Literal["default", "mean", "cls", "max", "mean_sqrt_len"]
@@ -34,9 +34,6 @@ class Settings:
 
     def with_(self, **changes: object) -> Settings:
         return replace(self, **changes)
-
-    def as_dict(self) -> dict[str, object]:
-        return asdict(self)
 
 
 def layer_used(layer: int | None, num_layers: int) -> int:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import streamlit as st
 
+from core.analysis.projection import Projection, Trust, kmeans_clusters, project, trust
 from core.encoding.embedding_cache import ProgressBar
+from core.encoding.encoder import TokenStates, encode_tokens
 from core.evaluation.lexical import Baseline, LexicalIndex, fit_baseline
 from core.evaluation.retrieval import (RetrievalTask, TaskResult, evaluate_embeddings, evaluate_lexical,
                                        paraphrase_task)
@@ -59,3 +62,27 @@ def embedding_scores(task_digest: str, ks: tuple[int, ...], fingerprint: str, se
 @st.cache_data(show_spinner=False, max_entries=16)
 def lexical_scores(task_digest: str, ks: tuple[int, ...], kind: Baseline, _task: RetrievalTask) -> TaskResult:
     return evaluate_lexical(lexical_index(kind, _task.corpus), _task, ks=ks)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def projection_of(vectors: np.ndarray, method: str, perplexity: float, neighbours: int, min_dist: float,
+                  seed: int) -> Projection:
+    return project(vectors, method=method, perplexity=perplexity, neighbours=neighbours, min_dist=min_dist,
+                   seed=seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def trust_of(vectors: np.ndarray, coords: np.ndarray, seed: int) -> Trust:
+    return trust(vectors, coords, seed=seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def clusters_of(vectors: np.ndarray, k: int, seed: int) -> np.ndarray:
+    return kmeans_clusters(vectors, k=k, seed=seed)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def token_states_of(_model: LoadedModel, fingerprint: str, texts: tuple[str, ...],
+                    max_length: int | None) -> list[TokenStates]:
+    """Token states per (weights, texts, limit), so a click on a chip does not run the model again."""
+    return encode_tokens(_model, texts, max_length=max_length)

@@ -32,4 +32,7 @@ def uploaded_corpus(*, file_key: str, column_key: str, column_label: str = "Text
         st.info(hint)
         return None
     table = read_table(upload)
-    return table, st.selectbox(column_label, text_columns(table), key=column_key)
+    names = text_columns(table)
+    if len(names) == 1:  # a .txt file, or a table of one column: nothing to pick
+        return table, names[0]
+    return table, st.selectbox(column_label, names, key=column_key)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core.analysis.similarity import limit_problems
 from core.analysis.tokenization import special_tokens, tokenize_text, unknown_spans
 from core.deployment import load_config
 from core.models.anatomy import facts_frame, model_facts, parameter_breakdown, sentence_transformers_modules
@@ -46,26 +47,25 @@ def architecture(model: LoadedModel) -> None:
 
 def playground(model: LoadedModel, max_length: int) -> None:
     st.header("Tokenizer playground")
-    config = load_config()
-    text = kept(st.text_area, "Text to tokenize", key="model_text", default=SAMPLE, height=100)
-    if len(text) > config.max_chars_per_text:
-        st.warning(f"The text has {len(text):,} characters; the limit (max_chars_per_text) is "
-                   f"{config.max_chars_per_text:,}, so only the start is tokenized. Shorten the text, or raise "
-                   "max_chars_per_text in explorer.toml.")
-        text = text[:config.max_chars_per_text]
+    typed = kept(st.text_area, "Text to tokenize", key="model_text", default=SAMPLE, height=100)
+    (text,), problems = limit_problems([typed], load_config())
+    for problem in problems:
+        st.warning(problem)
     if not text.strip():
         st.info("Type a text above to see how the tokenizer splits it.")
         return
     tokenizer = model.tokenizer
     tokenized = tokenize_text(tokenizer, text, max_length)
     table = tokenized.table
-    count, vocab, limit = st.columns(3)
-    count.metric("Tokens", len(table), help="Including the special tokens.")
+    whole, seen, vocab, limit = st.columns(4)
+    whole.metric("Tokens in the text", f"{tokenized.length:,}", help="Including the special tokens.")
+    seen.metric("Tokens the model sees", f"{len(table):,}", help="Cut at the max length.")
     vocab.metric("Vocabulary size", f"{len(tokenizer):,}")
     limit.metric("Max length (sidebar)", max_length)
     if tokenized.truncated:
-        st.warning(f"The text is longer than {max_length} tokens; the model sees only the first {max_length} "
-                   "(shown below). Raise the max length in the sidebar, up to the model's maximum positions.")
+        st.warning(f"The text has {tokenized.length:,} tokens, more than the max length of {max_length}: the model "
+                   f"sees only the first {max_length} (shown below). Raise the max length in the sidebar, up to "
+                   "the model's maximum positions.")
     st.dataframe(table, column_config={"special": st.column_config.CheckboxColumn()})
     st.caption("One row per token: the piece the model sees (## marks a word continued), its vocabulary id, "
                "attention mask (1 = attended), token type id (which text of a pair), and the character span of "
@@ -94,10 +94,14 @@ def playground(model: LoadedModel, max_length: int) -> None:
     csv_download(specials, "special-tokens.csv", index=False, key="model_specials_csv")
 
 
-settings, model = active()
-st.title(f"Model: {model.model_id}")
-st.caption(model.entry.description)
-if model.entry.untrained:
-    st.warning("This model has random weights: the same architecture as MiniLM-L6, without any training.")
-architecture(model)
-playground(model, settings.max_length or model.max_length)
+def main() -> None:
+    settings, model = active()
+    st.title(f"Model: {model.model_id}")
+    st.caption(model.entry.description)
+    if model.entry.untrained:
+        st.warning("This model has random weights: the same architecture as MiniLM-L6, without any training.")
+    architecture(model)
+    playground(model, model.token_limit(settings.max_length))
+
+
+main()

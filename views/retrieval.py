@@ -21,7 +21,11 @@ from ui.upload import uploaded_corpus
 
 BUILTIN, UPLOAD, PASTE = "STS-B sentences (7,977)", "Upload a file", "Paste texts"
 EXAMPLE_PASTE = "A man is playing a guitar.\nA woman is slicing an onion.\nThe stock market fell sharply today."
-SCORE = {"score": st.column_config.NumberColumn(format="%.3f")}
+
+
+def full_texts(frame):
+    """A list as a static table: texts wrap in full, scores show three decimals, a missing rank shows as —."""
+    return frame.style.format({"score": "{:.3f}"}, na_rep="—").hide(axis="index")
 
 
 def read_corpus(source: str) -> list[str] | None:
@@ -66,19 +70,16 @@ def draw(ranking: QueryRanking, threshold: float) -> None:
     st.caption(f"Top {ranking.k} texts for the query, best first; bar length is the cosine similarity, colour says "
                "whether TF-IDF or bag of words also put the text in their top k (grey: only the model found it).")
     st.subheader(f"{ranking.primary}: the texts in full")
-    st.dataframe(shown, hide_index=True, column_config={**SCORE, "text": st.column_config.TextColumn(width="large")},
-                 row_height=60, key="ret_model_table")
-    st.caption("The model's list with the rank each baseline gave the same text (empty: not in that baseline's "
-               "top k, or it shares no word with the query). Hover a cell to read a long text whole.")
+    st.table(full_texts(shown))
+    st.caption("The model's list with the rank each baseline gave the same text (—: not in that baseline's top k, "
+               "or it shares no word with the query).")
     for tab, other in zip(st.tabs([f"{name} list" for name in ranking.others]), ranking.others):
         with tab:
             if ranking.no_word_shared(other):
                 st.info(f"{other}: the query shares no word with the corpus, so it finds nothing (all scores 0).")
                 continue
             listed = ranking.side_by_side(other)
-            st.dataframe(listed[listed["hit"]].drop(columns=["index", "hit"]), hide_index=True,
-                         column_config={**SCORE, "text": st.column_config.TextColumn(width="large")},
-                         key=f"ret_table_{other}")
+            st.table(full_texts(listed[listed["hit"]].drop(columns=["index", "hit"])))
     st.caption("Each list ranks by cosine similarity in its own space (baseline scores are not comparable to the "
                "model's). Shared with the model's list: "
                + ", ".join(f"{name} {n} of {ranking.k}" for name, n in ranking.shared().items()) + ".")

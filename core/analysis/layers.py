@@ -178,3 +178,33 @@ def curves_frame(*, pair_labels: Sequence[str], token: np.ndarray, sentence: np.
         "baseline_mean": np.tile(band.mean if band else nothing, pairs).astype(float),
         "baseline_std": np.tile(band.std if band else nothing, pairs).astype(float),
     })
+
+
+@dataclass(frozen=True)
+class Drift:
+    """Per pair of texts (i < j) and per layer: the cosine of the chosen words (NaN where a text has none) and
+    of the pooled sentences, with the random-token band; `by_layer` holds the pooled vectors (layers, texts, dims)."""
+
+    pairs: list[tuple[int, int]]
+    token: np.ndarray
+    sentence: np.ndarray
+    band: Band | None
+    by_layer: np.ndarray
+
+    @property
+    def labels(self) -> list[str]:
+        return [f"S{i + 1} · S{j + 1}" for i, j in self.pairs]
+
+    def frame(self) -> pd.DataFrame:
+        return curves_frame(pair_labels=self.labels, token=self.token, sentence=self.sentence, band=self.band)
+
+
+def layer_drift(model: LoadedModel, states: Sequence[TokenStates], chosen: Sequence[Word | None], *,
+                pooling: Pooling, max_length: int | None = None) -> Drift:
+    """How the chosen word of each text, and each pooled text, drift apart or together from layer 0 to the last."""
+    layers = model.num_layers + 1
+    by_layer = sentence_vectors_by_layer(model, [ts.text for ts in states], pooling=pooling, max_length=max_length)
+    return Drift(pairs=sentence_pairs(len(states)),
+                 token=pair_cosines([word_vectors(ts, w) if w else None for ts, w in zip(states, chosen)], layers),
+                 sentence=pair_cosines(list(by_layer.transpose(1, 0, 2)), layers), band=baseline_band(states),
+                 by_layer=by_layer)

@@ -7,10 +7,12 @@ ValueError whose message is one sentence with the way forward, so a page can fal
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
+import pandas as pd
 from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
 from sklearn.manifold import TSNE, trustworthiness
@@ -142,6 +144,26 @@ def map_ranks(coords: np.ndarray, position: np.ndarray, points: np.ndarray) -> n
     ranks = np.empty(len(order), dtype=np.int64)
     ranks[order] = np.arange(1, len(order) + 1)
     return ranks[np.asarray(points, dtype=np.int64)]
+
+
+@dataclass(frozen=True)
+class PlacedQuery:
+    """A query on a map: its 2-D position and its nearest texts, with their cosine and rank in both spaces."""
+
+    position: tuple[float, float]
+    neighbours: pd.DataFrame  # rank (full space), cosine, rank on the map, #, text
+
+
+def place_query(projection: Projection, vectors: np.ndarray, query_vector: np.ndarray, texts: Sequence[str], *,
+                k: int) -> PlacedQuery:
+    """Where the query lands (`place_queries`) and its k nearest texts by cosine in the full space; "rank on the
+    map" counts from the point nearest to it on the map, so a large one shows where the map misleads."""
+    indices, scores = nearest(vectors, query_vector, k=k)
+    position = place_queries(projection, vectors, query_vector, k=k)[0]
+    table = pd.DataFrame({"rank (full space)": np.arange(1, len(indices[0]) + 1), "cosine": scores[0],
+                          "rank on the map": map_ranks(projection.coords, position, indices[0]), "#": indices[0],
+                          "text": [texts[i] for i in indices[0]]})
+    return PlacedQuery((float(position[0]), float(position[1])), table)
 
 
 def _neighbour_sets(points: np.ndarray, k: int, metric: str) -> np.ndarray:

@@ -19,10 +19,16 @@ SPECIAL_ROLES = {
 
 @dataclass(frozen=True)
 class Tokenized:
+    """`table` has the tokens the model sees (cut at the limit); `length` counts the whole text's tokens."""
+
     table: pd.DataFrame
     decoded: str
     normalized: str | None
-    truncated: bool
+    length: int
+
+    @property
+    def truncated(self) -> bool:
+        return self.length > len(self.table)
 
 
 def tokenize_text(tokenizer, text: str, max_length: int) -> Tokenized:
@@ -43,7 +49,8 @@ def tokenize_text(tokenizer, text: str, max_length: int) -> Tokenized:
         "special": [bool(s) for s in special],
     })
     table.index.name = "position"
-    return Tokenized(table, tokenizer.decode(ids), normalized_text(tokenizer, text), len(enc["input_ids"]) > 1)
+    length = len(tokenizer(text, truncation=False, verbose=False)["input_ids"])
+    return Tokenized(table, tokenizer.decode(ids), normalized_text(tokenizer, text), length)
 
 
 def normalized_text(tokenizer, text: str) -> str | None:

@@ -55,6 +55,12 @@ class PairSet:
         keep = [i for i, s in enumerate(self.scores) if s >= POSITIVE_MIN]
         return PairSet(self.source, tuple(self.first[i] for i in keep), tuple(self.second[i] for i in keep))
 
+    def prepared(self, objective: Objective, batch_size: int) -> PairSet:
+        """The pairs `objective` trains on, checked to fill at least one batch."""
+        pairs = self.for_objective(objective)
+        pairs.check_batch(batch_size)
+        return pairs
+
     def check_batch(self, batch_size: int) -> None:
         if len(self) < batch_size:
             raise PairsError(f"{self.source} has {len(self)} usable pair(s), fewer than one batch of {batch_size}; "

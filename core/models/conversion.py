@@ -10,7 +10,7 @@ import torch
 from core.models.catalog import L3_ID, ModelUnavailable
 from core.models.packages import l3_onnx_file, packaged_minilm_folder
 from core.models.quiet import quiet_transformers
-from core.paths import atomic_folder, models_dir
+from core.paths import atomic_folder, held, models_dir
 
 SAVED_BY_SENTENCE_TRANSFORMERS = "config_sentence_transformers.json"
 TOKENIZER_FILES = ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json")
@@ -61,6 +61,13 @@ def l3_converted(folder: Path) -> bool:
     """A whole conversion saved by sentence-transformers (earlier versions wrote the module files by hand, with a
     Pooling config that the installed sentence-transformers cannot read)."""
     return (folder / "model.safetensors").exists() and (folder / SAVED_BY_SENTENCE_TRANSFORMERS).exists()
+
+
+def converted_l3() -> Path:
+    """The converted folder, converting it first when needed; one conversion at a time, so a session never reads
+    a folder that another one is replacing."""
+    with held(models_dir() / f".{L3_ID}.lock"):
+        return l3_folder() if l3_converted(l3_folder()) else convert_l3()
 
 
 def convert_l3(target: Path | None = None) -> Path:

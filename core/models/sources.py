@@ -19,7 +19,7 @@ from core.models.catalog import (
     find_entry,
     finetuned_dir,
 )
-from core.models.conversion import convert_l3, l3_converted, l3_folder
+from core.models.conversion import converted_l3, l3_converted, l3_folder
 from core.models.packages import l3_onnx_file, mpnet_folder, packaged_minilm_folder
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
@@ -130,8 +130,7 @@ def _extra_availability(entry: CatalogEntry) -> Availability:
 SOURCES: dict[Source, ModelSource] = {
     "packaged": ModelSource(_packaged("Packaged with the app."), lambda entry: packaged_minilm_folder()),
     "random": ModelSource(_packaged("Built from seeded random weights."), lambda entry: packaged_minilm_folder()),
-    "converted": ModelSource(_converted_availability,
-                             lambda entry: l3_folder() if l3_converted(l3_folder()) else convert_l3()),
+    "converted": ModelSource(_converted_availability, lambda entry: converted_l3()),
     "extra": ModelSource(_extra_availability, lambda entry: mpnet_folder()),
     "hub": ModelSource(lambda entry: _hub_availability(HUB_REPOS[entry.id]),
                        lambda entry: _hub_folder(HUB_REPOS[entry.id])),

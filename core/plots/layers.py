@@ -33,8 +33,8 @@ def layer_curves(curves: np.ndarray, labels: Sequence[str], hovers: Sequence[str
         fig.add_trace(go.Scatter(x=layers, y=band.mean, mode="lines", line={"color": "grey", "dash": "dot"},
                                  name="random pairs, mean",
                                  hovertemplate="layer %{x}: %{y:.3f}<extra>random pairs</extra>"))
-    for row, label, hover, colour in zip(curves, labels, hovers, colours):
-        fig.add_trace(go.Scatter(x=layers, y=row, mode="lines+markers", name=label, line={"color": colour},
+    for row, name, hover, colour in zip(curves, labels, hovers, colours):
+        fig.add_trace(go.Scatter(x=layers, y=row, mode="lines+markers", name=name, line={"color": colour},
                                  text=[plain_text(hover)] * len(layers),
                                  hovertemplate="%{text}<br>layer %{x}: %{y:.3f}<extra></extra>"))
     fig.update_layout(xaxis={"title": "layer (0 = embeddings)", "tickmode": "array", "tickvals": layers},

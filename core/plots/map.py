@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 from plotly.subplots import make_subplots
@@ -120,13 +121,17 @@ def map_figure(coords: np.ndarray, texts: Sequence[str], colouring: Colouring, *
 
 
 def compare_figure(left: np.ndarray, right: np.ndarray, texts: Sequence[str], colouring: Colouring, *,
-                   titles: tuple[str, str], highlight: Sequence[int] = ()) -> go.Figure:
-    """The same points under two configurations side by side; point #i is the same text in both, and the
-    points in `highlight` are ringed in both maps."""
+                   titles: tuple[str, str], highlight: Sequence[int] = (),
+                   queries: tuple[QueryMark | None, QueryMark | None] = (None, None)) -> go.Figure:
+    """The same points under two configurations side by side; point #i is the same text in both, the points in
+    `highlight` are ringed in both maps, and each map may show the query where its configuration places it."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=titles, horizontal_spacing=0.04)
     for col, coords in enumerate((np.asarray(left, float), np.asarray(right, float)), start=1):
         for trace in _point_traces(coords, texts, colouring, show_legend=col == 1, scale_x=1.02):
             fig.add_trace(trace, row=1, col=col)
+        if queries[col - 1] is not None:
+            for trace in _query_traces(coords, queries[col - 1]):
+                fig.add_trace(trace.update(showlegend=col == 1, legendgroup=trace.name), row=1, col=col)
         if len(highlight):
             chosen = np.asarray(highlight, dtype=int)
             fig.add_trace(go.Scattergl(
@@ -153,3 +158,15 @@ def overlap_counts(overlap: np.ndarray, *, k: int) -> dict[str, int]:
     """The trust histogram's numbers, for download."""
     shares = np.arange(k + 1) / k
     return {f"{round(s * k)}/{k}": int(np.count_nonzero(np.isclose(np.asarray(overlap), s))) for s in shares}
+
+
+def map_points(texts: Sequence[str], coords: np.ndarray, colouring: Colouring, overlap: np.ndarray) -> pd.DataFrame:
+    """The map's numbers, for download: one row per point."""
+    return pd.DataFrame({"#": np.arange(len(texts)), "text": list(texts), "x": coords[:, 0], "y": coords[:, 1],
+                         colouring.title: colouring.values, "neighbour overlap": overlap})
+
+
+def compare_points(texts: Sequence[str], a: np.ndarray, b: np.ndarray, colouring: Colouring) -> pd.DataFrame:
+    """Both maps' numbers, for download: one row per point."""
+    return pd.DataFrame({"#": np.arange(len(texts)), "text": list(texts), "A x": a[:, 0], "A y": a[:, 1],
+                         "B x": b[:, 0], "B y": b[:, 1], colouring.title: colouring.values})

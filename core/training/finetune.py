@@ -27,7 +27,7 @@ from core.evaluation.sts import correlation, sts_frame
 from core.models.catalog import CARD, ModelUnavailable, find_entry, finetuned_dir
 from core.models.devices import resolve_device
 from core.models.loading import LoadedModel, load_model, sentence_transformer
-from core.models.sources import availability, model_folder
+from core.models.sources import availability
 from core.paths import atomic_folder, atomic_write, cache_dir
 from core.settings import Settings
 
@@ -225,8 +225,7 @@ def train(model, pairs: PairSet, objective: Objective, options: TrainOptions, co
                                                                    MultipleNegativesRankingLoss)
     from transformers.trainer_callback import PrinterCallback
 
-    pairs = pairs.for_objective(objective)
-    pairs.check_batch(options.batch_size)
+    pairs = pairs.prepared(objective, options.batch_size)
     loss = CosineSimilarityLoss(model) if objective == "cosine" else MultipleNegativesRankingLoss(model)
     with tempfile.TemporaryDirectory(dir=cache_dir(), prefix="finetune-run-") as scratch:
         args = SentenceTransformerTrainingArguments(
@@ -258,6 +257,8 @@ def evaluate(model: LoadedModel, *, retrieval: bool = False,
 
 @dataclass(frozen=True)
 class RunRequest:
+    """A run to start; the pairs are prepared for the objective on creation, so a bad request fails at once."""
+
     base: str
     pairs: PairSet
     objective: Objective
@@ -265,6 +266,9 @@ class RunRequest:
     name: str
     retrieval: bool = False
     device: str = "cpu"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pairs", self.pairs.prepared(self.objective, self.options.batch_size))
 
 
 def write_card(folder: Path, card: dict) -> None:
@@ -294,8 +298,7 @@ def run(request: RunRequest, control: RunControl | None = None, *, lock: Trainin
         name = check_name(request.name)
         require_available(request.base)
         device = resolve_device(request.device)
-        pairs = request.pairs.for_objective(request.objective)
-        pairs.check_batch(request.options.batch_size)
+        pairs = request.pairs
         control.update(phase="before")
         before = evaluate(load_model(request.base, device), retrieval=request.retrieval, progress=control.encoding)
         model = sentence_transformer(request.base, device)

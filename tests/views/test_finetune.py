@@ -64,6 +64,12 @@ def test_a_run_from_the_page_trains_saves_and_shows_the_comparison(quick_measure
     at.run()
     assert "l3-page-run" in at.sidebar.selectbox(key="sb_model").options
     at.button(key="ft_delete").click().run()
+    assert (finetuned_dir() / "l3-page-run").exists()  # one click only asks
+    assert "cannot be undone" in at.warning[0].value
+    at.button(key="ft_delete_no").click().run()
+    assert (finetuned_dir() / "l3-page-run").exists() and not at.warning
+    at.button(key="ft_delete").click().run()
+    at.button(key="ft_delete_yes").click().run()
     assert not (finetuned_dir() / "l3-page-run").exists()
     assert any("No fine-tuned model" in info.value for info in at.info)
 
@@ -79,3 +85,21 @@ def test_a_saved_model_shows_its_loss_and_figures_and_can_be_deleted(tiny_bert_f
     assert any("2/2 steps" in caption.value for caption in at.caption)
     assert len(at.get("plotly_chart")) == 4
     delete_model("tiny-shown")
+
+
+def test_a_server_can_switch_deleting_off(tiny_bert_folder, monkeypatch):
+    from core.data.stsb import load_stsb
+    from core.deployment import load_config
+
+    monkeypatch.setattr("core.evaluation.sts.load_stsb", lambda split: load_stsb(split)[:32])
+    run(RunRequest(str(tiny_bert_folder), PAIRS, "cosine", TrainOptions(batch_size=4, max_steps=1), "tiny-kept"))
+    monkeypatch.setenv("EXPLORER_ALLOW_MODEL_DELETION", "0")
+    load_config.cache_clear()
+    try:
+        at = app_test(PAGE)
+        assert not at.exception and not [b for b in at.button if b.key == "ft_delete"]
+        assert any("switched off" in caption.value for caption in at.caption)
+    finally:
+        monkeypatch.delenv("EXPLORER_ALLOW_MODEL_DELETION")
+        load_config.cache_clear()
+        delete_model("tiny-kept")

@@ -85,12 +85,30 @@ def test_clicking_another_token_moves_the_curves_and_survives_a_page_switch():
 def test_a_sentence_without_the_token_is_named_and_the_others_still_plot():
     at = set_texts(app_test(PAGE), "The bank by the river.", "A bank loan.", "Nothing to see here.")
     assert at.pills[2].value is None
-    assert any("Sentence(s) 3 have no token chosen" in w.value for w in at.warning)
+    assert any("No token chosen in sentence(s) 3: “bank” is not in it" in w.value for w in at.warning)
     assert list(curves(at, "layers_token_drift")) == ["S1 · S2"]
     assert len(curves(at, "layers_sentence_drift")) == 3
     pick(at.pills[2], "nothing").run()
     assert not at.warning
     assert len(curves(at, "layers_token_drift")) == 3
+
+
+def test_clearing_a_chip_says_it_was_cleared_not_that_the_word_is_missing():
+    at = app_test(PAGE)
+    at.pills[1].set_value(None).run()
+    warnings = [w.value for w in at.warning]
+    assert any("No token chosen in sentence(s) 2: its chip was cleared" in w for w in warnings), warnings
+    assert not any("not in it" in w for w in warnings)
+
+
+def test_the_sentence_pickers_show_the_sentences_typed_now():
+    at = open_tab(app_test(PAGE), "Token alignment")
+    assert at.main.selectbox[0].label == "Sentence A" and at.main.selectbox[0].options[0].startswith("S1: We had a picnic")
+    set_texts(at, "Cats chase mice in the barn.", "Dogs chase cats in the yard.")
+    for picker in at.main.selectbox:
+        assert [option[:8] for option in picker.options] == ["S1: Cats", "S2: Dogs"]
+    at = open_tab(at, "Attention")
+    assert at.main.selectbox[0].options[0].startswith("S1: Cats")
 
 
 def test_one_sentence_only_keeps_alignment_and_attention():

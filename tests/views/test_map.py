@@ -1,26 +1,18 @@
-import base64
-
 import numpy as np
-import plotly.io as pio
 import pytest
 
 from tests.conftest import app_test
+from tests.figures import figure as chart
 
 PAGE = "views/map.py"
 
 
 def figure(at, key: str = "map_chart"):
-    for chart in at.get("plotly_chart"):
-        if key in chart.proto.id:
-            return pio.from_json(chart.proto.spec)
-    raise AssertionError(f"no chart {key}")
+    return chart(at, key)
 
 
 def values(array) -> list:
-    """A trace's array as a list (Plotly sends NumPy arrays as base64 typed arrays)."""
-    if isinstance(array, dict):
-        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"]).tolist()
-    return list(array)
+    return np.asarray(array).tolist()
 
 
 def point_traces(fig) -> list:
@@ -129,6 +121,8 @@ def test_compare_mode_draws_both_configurations_with_the_same_point_numbers(open
     facts = metrics(at)
     assert {"Trustworthiness (A)", "Trustworthiness (B)"} <= set(facts)
     fig = figure(at, "map_compare_chart")
-    left = sorted(i for t in fig.data if t.xaxis == "x" for i in values(t.customdata))
-    right = sorted(i for t in fig.data if t.xaxis == "x2" for i in values(t.customdata))
+    left = sorted(i for t in point_traces(fig) if t.xaxis == "x" for i in values(t.customdata))
+    right = sorted(i for t in point_traces(fig) if t.xaxis == "x2" for i in values(t.customdata))
+    stars = [t for t in fig.data if t.name == "query"]
+    assert sorted(t.xaxis for t in stars) == ["x", "x2"]  # the caption speaks of the star: both maps draw it
     assert left == right == list(range(300))

@@ -29,8 +29,10 @@ def test_typed_text_survives_a_model_switch_and_is_cut_at_the_sidebar_length():
     at.text_area(key="model_text").set_value("word " * 40).run()
     at.sidebar.number_input(key="sb_maxlen").set_value(16).run()
     assert not at.exception
-    assert "longer than 16 tokens" in at.warning[0].value
+    assert "The text has 42 tokens, more than the max length of 16" in at.warning[0].value
     assert len(_frames(at)["token"]) == 16
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["Tokens in the text"], metrics["Tokens the model sees"]) == ("42", "16")  # "word" x 40 + 2
     at.sidebar.selectbox(key="sb_model").set_value("paraphrase-MiniLM-L3-v2").run()
     assert not at.exception
     assert at.text_area(key="model_text").value == "word " * 40
@@ -47,5 +49,5 @@ def test_untrained_model_and_bad_text():
     at.text_area(key="model_text").set_value("   ").run()
     assert "Type a text above" in at.info[0].value
     at.text_area(key="model_text").set_value("x" * 20_001).run()
-    assert "limit (max_chars_per_text) is 20,000" in at.warning[1].value
+    assert "limit (max_chars_per_text) of 20,000" in at.warning[1].value
     assert not at.exception

@@ -24,7 +24,7 @@ def _paste(at, text: str):
 def test_opens_on_the_stsb_corpus_with_model_and_both_baselines():
     at = app_test(PAGE)
     assert not at.exception and not at.error
-    model, tfidf, bow = (frame.value for frame in at.dataframe[:3])
+    model, tfidf, bow = (frame.value for frame in at.table[:3])
     assert len(model) == len(tfidf) == len(bow) == 10
     assert list(model.columns) == ["rank", "score", "text", "TF-IDF rank", "bag of words rank"]
     assert tfidf["text"].iloc[0] == "A man is playing a guitar."  # the query's own words, verbatim
@@ -38,7 +38,7 @@ def test_opens_on_the_stsb_corpus_with_model_and_both_baselines():
 def test_pasted_corpus_ranks_the_paraphrase_first_and_k_larger_than_the_corpus_is_explained():
     at = _paste(app_test(PAGE), "The stock market fell sharply today.\nSomeone is playing a guitar.\nA cat sleeps.")
     at.text_input(key="ret_query").set_value("A man plays the guitar.").run()
-    model = at.dataframe[0].value
+    model = at.table[0].value
     assert model["text"].tolist()[0] == "Someone is playing a guitar."
     assert model["score"].iloc[0] > 0.7
     assert any("only 3 texts" in info.value for info in at.info)
@@ -48,7 +48,7 @@ def test_score_threshold_hides_weak_hits():
     at = _paste(app_test(PAGE), "The stock market fell sharply today.\nSomeone is playing a guitar.\nA cat sleeps.")
     at.text_input(key="ret_query").set_value("A man plays the guitar.").run()
     at.slider(key="ret_threshold").set_value(0.5).run()
-    assert at.dataframe[0].value["text"].tolist() == ["Someone is playing a guitar."]
+    assert at.table[0].value["text"].tolist() == ["Someone is playing a guitar."]
 
 
 def test_empty_corpus_says_what_to_do_and_keeps_the_text_box():
@@ -63,7 +63,7 @@ def test_a_corpus_of_one_text():
     if at.warning:  # the default threshold 0 hides an unrelated text, and says so
         assert "No hit reaches the threshold" in at.warning[0].value
     at.slider(key="ret_threshold").set_value(-1.0).run()
-    assert at.dataframe[0].value["text"].tolist() == ["Only this sentence."]
+    assert at.table[0].value["text"].tolist() == ["Only this sentence."]
 
 
 def test_an_uploaded_csv_offers_its_text_column_first():
@@ -75,4 +75,4 @@ def test_an_uploaded_csv_offers_its_text_column_first():
         "text/csv").run()
     assert not at.exception and not at.error
     assert at.selectbox(key="ret_column").options == ["text", "id"]
-    assert at.dataframe[0].value["text"].tolist()[0] == "Someone is playing a guitar."
+    assert at.table[0].value["text"].tolist()[0] == "Someone is playing a guitar."

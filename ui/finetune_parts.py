@@ -1,0 +1,97 @@
+"""The Fine-tune page's parts: the run's live progress, the example heatmaps, and deleting a model."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.analysis.similarity import matrix_frame, similarity_matrix
+from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
+from core.deployment import load_config
+from core.encoding.encoder import encode
+from core.models.catalog import ModelUnavailable
+from core.plots.finetune import loss_curve
+from core.plots.heatmap import similarity_heatmap
+from core.progress import time_left
+from core.training.finetune import RunControl, delete_model
+from ui.cache import cached_catalog, cached_model
+from ui.downloads import csv_download
+from ui.persist import kept
+
+PHASES = {"starting": "Starting…", "before": "Measuring the base model", "training": "Training",
+          "saving": "Saving the model", "after": "Measuring the fine-tuned model"}
+
+
+@st.fragment(run_every=1.0)
+def live_progress(control: RunControl) -> None:
+    if control.finished.is_set():
+        st.rerun()
+    progress = control.snapshot()
+    if progress.phase == "training" and progress.total:
+        loss = f", loss {progress.losses[-1][1]:.4f}" if progress.losses else ""
+        st.progress(progress.step / progress.total,
+                    text=f"Training: step {progress.step}/{progress.total}{loss}, {time_left(progress.seconds_left)}")
+    elif progress.to_encode:
+        st.progress(progress.encoded / progress.to_encode,
+                    text=f"{PHASES.get(progress.phase, progress.phase)}: {progress.encoded:,}/{progress.to_encode:,} "
+                         "texts encoded")
+    else:
+        st.progress(0.0, text=PHASES.get(progress.phase, progress.phase))
+    if progress.losses:
+        st.plotly_chart(loss_curve(progress.losses, total=progress.total), key="ft_live_loss")
+        st.caption("Training loss per step (thin) and its moving average (bold); a falling curve means the model "
+                   "is fitting the pairs.")
+    if control.stop_requested.is_set():
+        st.info("Stopping after the step in flight; the model trained so far will be saved and measured.")
+    elif st.button("Stop", key="ft_stop", disabled=progress.phase != "training"):
+        control.stop_requested.set()
+
+
+def heatmaps(device: str, *model_ids: str) -> None:
+    """The example set's cosine heatmap for each model, side by side, with its numbers as CSV."""
+    example = kept(st.selectbox, "Example set", key="ft_example", options=list(EXAMPLES),
+                   default=PARAPHRASE_CLUSTERS)
+    texts = EXAMPLES[example]
+    for panel, model_id in zip(st.columns(2), model_ids):
+        with panel:
+            try:
+                other = cached_model(model_id, device)
+            except (ModelUnavailable, OSError) as err:
+                st.warning(f"Cannot load {model_id} to draw its heatmap: {err}")
+                continue
+            matrix = similarity_matrix(encode(other, texts).vectors)
+            st.plotly_chart(similarity_heatmap(matrix, texts, title=model_id), key=f"ft_heat_{model_id}")
+            csv_download(matrix_frame(matrix, texts), f"{model_id.replace('/', '_')}-similarity.csv",
+                         key=f"ft_heat_csv_{model_id}")
+    st.caption("Cosine similarity of every pair of example texts (red close, blue far), with each model's own "
+               "pooling: after training, paraphrases should stay red while unrelated texts turn blue.")
+
+
+def _delete(pick: str) -> None:
+    delete_model(pick)
+    cached_catalog.clear()
+    cached_model.clear()
+    st.session_state.pop("ft_pick", None)
+    st.session_state.pop("ft_confirm", None)
+
+
+def delete_control(pick: str, in_use: str) -> None:
+    """Delete a fine-tuned model, after a confirmation; a deployment can switch deleting off."""
+    if not load_config().allow_model_deletion:
+        st.caption("Deleting models is switched off on this server (allow_model_deletion in explorer.toml).")
+        return
+    if st.session_state.get("ft_confirm") != pick:
+        if st.button(f"Delete {pick}…", key="ft_delete"):
+            if pick == in_use:
+                st.error(f"{pick} is the sidebar's model now; choose another model in the sidebar, then delete it.")
+            else:
+                st.session_state.ft_confirm = pick
+                st.rerun()
+        return
+    st.warning(f"Delete {pick} from this machine for every user of this server? This cannot be undone.")
+    yes, no = st.columns([1, 4])
+    if yes.button("Yes, delete", type="primary", key="ft_delete_yes"):
+        _delete(pick)
+        st.rerun()
+    if no.button("Cancel", key="ft_delete_no"):
+        st.session_state.pop("ft_confirm", None)
+        st.rerun()

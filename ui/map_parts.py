@@ -1,0 +1,125 @@
+"""The Embedding map's parts: which corpus (with the labels it brings), which projection (falling back to PCA
+with the reason), how to colour the points, and the trust numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core.analysis.projection import METHODS, Projection, Trust
+from core.data.corpus import labelled_corpus, lines
+from core.data.stsb import stsb_genres, stsb_sample
+from core.data.uploads import column, text_columns
+from core.plots.map import Colouring, categories, fits_legend, numbers
+from ui.cache import clusters_of, projection_of
+from ui.persist import kept, set_kept
+from ui.similarity_texts import similarity_texts
+from ui.upload import uploaded_corpus
+
+SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file", "similarity": "Texts of the Similarity page"}
+NO_LABEL = "(none)"
+CLUSTERS, LENGTH, OVERLAP = "k-means clusters", "text length", "neighbour overlap"
+COLOURINGS = (CLUSTERS, LENGTH, OVERLAP)
+
+
+def _colour_by_label() -> None:
+    """Picking a label column means: colour by it."""
+    label = st.session_state.map_label_col
+    if label != NO_LABEL:
+        set_kept("map_colour", label)
+
+
+def map_corpus() -> tuple[pd.DataFrame, dict[str, str]] | None:
+    """The corpus table (`text`, optional `genre` / `label`) and the colourings it brings (shown name -> column);
+    None until it is ready. Raises CorpusError for a file that cannot be read."""
+    source = kept(st.radio, "Corpus", key="map_source", default="stsb", options=list(SOURCES),
+                  format_func=SOURCES.get)
+    if source == "stsb":
+        total = len(stsb_genres())
+        size = kept(st.number_input, "Sentences in the sample", key="map_size", default=1_500, min_value=2,
+                    max_value=total, step=500, help=f"A seeded random sample of the {total:,} distinct STS-B "
+                                                    "sentences (news, image captions, forums).")
+        return stsb_sample(int(size)), {"genre": "genre"}
+    if source == "similarity":
+        st.caption("The texts typed on the Similarity page (its example set until you edit it there).")
+        return labelled_corpus(lines(similarity_texts())), {}
+    uploaded = uploaded_corpus(file_key="map_upload", column_key="map_text_col",
+                               help=".txt: one text a line; .csv / .jsonl: pick the text column and, if you like, "
+                                    "a label column to colour by.")
+    if uploaded is None:
+        return None
+    table, text_col = uploaded
+    others = [c for c in text_columns(table) if c != text_col]
+    label_col = st.selectbox("Label column (colour)", [NO_LABEL, *others], key="map_label_col",
+                             on_change=_colour_by_label) if others else NO_LABEL
+    labels = None if label_col == NO_LABEL else column(table, label_col)
+    frame = labelled_corpus(column(table, text_col), labels)
+    dropped = len(table) - len(frame)
+    if dropped:
+        st.caption(f"{dropped:,} empty or repeated row(s) were dropped: each text is one point.")
+    return frame, ({label_col: "label"} if labels is not None else {})
+
+
+def projection_inputs() -> dict[str, float | int | str]:
+    method = kept(st.radio, "Projection", key="map_method", default="PCA", options=list(METHODS), horizontal=True,
+                  help="PCA: linear, instant, keeps large distances. t-SNE and UMAP: non-linear, keep local "
+                       "neighbourhoods, take longer (UMAP's first run compiles for about a minute).")
+    perplexity = kept(st.number_input, "Perplexity (t-SNE)", key="map_perplexity", default=30.0, min_value=1.0,
+                      max_value=100.0, step=5.0, disabled=method != "t-SNE",
+                      help="About how many neighbours each point attends to; must be below the point count.")
+    left, right = st.columns(2)
+    neighbours = kept(left.number_input, "Neighbours (UMAP)", key="map_neighbours", default=15, min_value=2,
+                      max_value=200, step=5, disabled=method != "UMAP", help="Larger keeps more global structure.")
+    min_dist = kept(right.number_input, "min_dist (UMAP)", key="map_min_dist", default=0.1, min_value=0.0,
+                    max_value=1.0, step=0.05, disabled=method != "UMAP", help="How tightly points may pack.")
+    seed = kept(st.number_input, "Random seed", key="map_seed", default=0, min_value=0, max_value=2**31 - 1,
+                help="Fixes t-SNE, UMAP, k-means and any sampling, so the same settings give the same map.")
+    return {"method": method, "perplexity": float(perplexity), "neighbours": int(neighbours),
+            "min_dist": float(min_dist), "seed": int(seed)}
+
+
+def projected(vectors: np.ndarray, params: dict) -> Projection | None:
+    """The chosen projection; when it cannot run on these points, say why and fall back to PCA."""
+    method = params["method"]
+    try:
+        with st.spinner(f"Running {method} on {len(vectors):,} points…"):
+            return projection_of(vectors, **params)
+    except ValueError as err:
+        if method == "PCA":
+            st.error(str(err))
+            return None
+        message = str(err)
+    try:
+        fallback = projection_of(vectors, **{**params, "method": "PCA"})
+    except ValueError as err:
+        st.error(f"{message} PCA cannot run either: {err}")
+        return None
+    st.warning(f"{message} Showing PCA instead.")
+    return fallback
+
+
+def colouring_of(choice: str, frame: pd.DataFrame, extra: dict[str, str], vectors: np.ndarray, k: int, seed: int,
+                 overlap: np.ndarray) -> Colouring:
+    if choice in extra:
+        labels = frame[extra[choice]].tolist()
+        if fits_legend(labels):
+            return categories(labels, title=choice)
+        name = choice.replace("`", "")  # the user's column name, shown as code, never as markdown
+        st.info(f"The column `{name}` has {len(set(labels)):,} distinct values, too many to tell apart by "
+                f"colour; the map is coloured by {k} k-means clusters instead.")
+    if choice == LENGTH:
+        return numbers(frame["text"].str.len(), title="characters")
+    if choice == OVERLAP:
+        return numbers(overlap, title="overlap")
+    return categories(clusters_of(vectors, k, seed), title="cluster")
+
+
+def trust_metrics(report: Trust, slots: list, label: str = "") -> None:
+    slots[0].metric(f"Neighbours kept{label}", f"{report.mean_overlap:.0%}",
+                    help=f"On average, this share of each point's {report.k} nearest neighbours in the full space "
+                         f"(cosine) are also among its {report.k} nearest on the map.")
+    slots[1].metric(f"Trustworthiness{label}",
+                    "—" if report.trustworthiness is None else f"{report.trustworthiness:.3f}",
+                    help="scikit-learn's trustworthiness (1 = no point on the map has neighbours that are far in "
+                         f"the full space), over {report.trustworthiness_points:,} points.")
