@@ -2,9 +2,10 @@
 
 import streamlit as st
 
+from ui.icon import app_icon
 from ui.sidebar import render_sidebar
 
-st.set_page_config(page_title="Embedding Explorer", page_icon=":material/travel_explore:", layout="wide")
+st.set_page_config(page_title="Embedding Explorer", page_icon=app_icon(), layout="wide")
 
 PAGES = [
     st.Page("views/home.py", title="Home", icon=":material/home:", default=True),

@@ -4,15 +4,20 @@ After every test the server's log must hold no traceback. Screenshots go to scre
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from tests.browser.harness import CHROMIUM, SHOTS, VIEWPORT, launch_chromium, start_server
+from tests.browser.harness import CHROMIUM, SHOTS, VIEWPORT, is_loopback, launch_chromium, start_server
 
 
 @pytest.fixture(scope="session")
 def chromium():
     if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: run `bash scripts/ensure-chromium.sh` (or apt-get install chromium)")
+        message = f"{CHROMIUM} is missing: run `bash scripts/ensure-chromium.sh` (or apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message + "; CI must run the browser tests, not skip them")
+        pytest.skip(message)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -38,9 +43,13 @@ def no_traceback_in_server_log(server):
 
 @pytest.fixture
 def page(chromium, server):
+    """A fresh browser context; the test fails if the app made any request outside this machine."""
     context = chromium.new_context(viewport=VIEWPORT)
+    outside: list[str] = []
+    context.on("request", lambda request: outside.append(request.url) if not is_loopback(request.url) else None)
     page = context.new_page()
     page.set_default_timeout(600_000)
     yield page
     context.close()
+    assert not outside, f"the app made requests outside the machine: {sorted(set(outside))[:5]}"
 

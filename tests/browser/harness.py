@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from urllib.parse import urlparse
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,6 +135,20 @@ def shoot(page, path: Path) -> None:
     page.wait_for_timeout(500)
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(size)
+
+
+def plot_data(page, index: int = 0) -> list[dict]:
+    """The traces of the index-th Plotly chart on the page as the browser drew them: name, x, y, z and text."""
+    return page.evaluate("""(i) => {
+        const list = a => a == null ? null : Array.from(a, v => (v != null && typeof v === 'object' && v.length !== undefined) ? Array.from(v) : v);
+        const plot = document.querySelectorAll('.js-plotly-plot')[i];
+        return plot.data.map(t => ({name: t.name ?? null, x: list(t.x), y: list(t.y), z: list(t.z), text: list(t.text)}));
+    }""", index)
+
+
+def is_loopback(url: str) -> bool:
+    host = urlparse(url).hostname or ""
+    return url.startswith(("data:", "blob:", "about:")) or host in {"127.0.0.1", "localhost", "::1"}
 
 
 def open_page(page, server, path: str, timeout_s: float = 120) -> None:

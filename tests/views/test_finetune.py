@@ -44,6 +44,7 @@ def test_starting_while_another_run_holds_the_machine_is_refused():
     assert "ft_control" not in at.session_state
 
 
+@pytest.mark.slow
 def test_a_run_from_the_page_trains_saves_and_shows_the_comparison(quick_measures):
     at = app_test(PAGE)
     at.selectbox(key="ft_base").set_value("paraphrase-MiniLM-L3-v2")

@@ -3,13 +3,13 @@ as text (never in an element that renders HTML, never as markup in a Plotly labe
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT, app_test
 from tests.core.test_hostile import HOSTILE
+from tests.figures import specs
 
 MARKUP = ("<script", "<b>", "<img")
 TEXT_PAGES = {  # page -> key of its main text area, and whether the page then draws a figure
@@ -39,8 +39,7 @@ def _strings(value) -> list[str]:
 def _chart_strings(at) -> list[str]:
     """Every label, hover and tick text of every Plotly chart on the page."""
     strings = []
-    for chart in at.get("plotly_chart"):
-        spec = json.loads(chart.proto.spec)
+    for spec in specs(at):
         strings += [s for trace in spec.get("data", []) for key in ("text", "hovertext", "customdata", "x", "y")
                     for s in _strings(trace.get(key))]
         strings += [s for name, axis in spec.get("layout", {}).items() if name.startswith(("xaxis", "yaxis"))
@@ -58,7 +57,12 @@ def assert_shown_as_text(at) -> None:
     assert not raw, f"user text reaches a Plotly label as markup: {raw[:3]}"
 
 
-@pytest.fixture(scope="module", params=[p for p in TEXT_PAGES if (ROOT / p).exists()])
+def test_every_page_this_suite_types_into_exists():
+    missing = [page for page in TEXT_PAGES if not (ROOT / page).is_file()]
+    assert not missing, f"the hostile suite would skip {missing}: a page moved without its test"
+
+
+@pytest.fixture(scope="module", params=list(TEXT_PAGES))
 def text_page(request):
     return request.param, app_test(request.param)
 

@@ -132,6 +132,7 @@ def test_map_ranks_count_from_the_closest_point_on_the_map():
     np.testing.assert_array_equal(map_ranks(coords, np.array([0.1, 0.0]), np.array([1, 3, 0])), [4, 3, 1])
 
 
+@pytest.mark.slow
 def test_umap_runs_offline_seeded_and_keeps_blobs_apart():
     points, truth = blobs()
     first = umap_projection(points, neighbours=10, min_dist=0.1, seed=1)

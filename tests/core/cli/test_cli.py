@@ -56,11 +56,22 @@ def test_embed_layer_and_normalize_options(tmp_path):
     (["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "mean", "--input", "missing.txt", "--output", "b"], 1,
      "No such file"),
 ])
-def test_errors_are_one_line_on_stderr_with_the_contract_exit_status(tmp_path, args, status, message):
+def test_errors_are_one_line_on_stderr_with_the_contract_exit_status(tmp_path, monkeypatch, capsys, args, status,
+                                                                      message):
     (tmp_path / "IN").write_text("x\n")
-    args = [str(tmp_path / a) if a == "IN" else a for a in args]
-    result = subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, capture_output=True, text=True,
-                            timeout=300)
-    assert result.returncode == status
-    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    monkeypatch.chdir(tmp_path)
+    try:
+        returned = main(args)
+    except SystemExit as stop:
+        returned = stop.code
+    err = capsys.readouterr().err
+    assert returned == status
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_python_dash_m_core_is_the_command_line():
+    result = subprocess.run([sys.executable, "-m", "core", "embed", "--model", "m", "--pooling", "median",
+                             "--input", "a", "--output", "b"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2 and "invalid choice: 'median'" in result.stderr
     assert "Traceback" not in result.stderr

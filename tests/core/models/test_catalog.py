@@ -78,6 +78,7 @@ def test_untrained_bert_is_seeded_and_reproducible():
     assert first.fingerprint == second.fingerprint
 
 
+@pytest.mark.slow
 def test_l3_conversion_matches_onnxruntime_on_its_own_file(tmp_path):
     import onnxruntime
 

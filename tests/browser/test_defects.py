@@ -1,0 +1,69 @@
+"""Defects a new user met, each tried again in a real browser (they are frontend behaviour AppTest cannot see)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.harness import check_and_shoot, fill, open_page, wait_for_idle
+
+pytestmark = pytest.mark.browser
+LONG = 600
+CORPUS = b"Bake bread at home with flour, water, salt and yeast.\nThe stock market fell sharply today.\n" \
+         b"A cat sleeps on the warm windowsill.\nHow long should dough rise before baking?\n"
+
+
+def _value(page, role: str, label: str) -> str:
+    return page.get_by_role(role, name=label).first.input_value(timeout=30_000)
+
+
+def test_retrieval_keeps_its_query_k_and_threshold_when_the_corpus_changes(page, server):
+    open_page(page, server, "retrieval", LONG)
+    fill(page, "Query", "How do I bake bread?")
+    wait_for_idle(page, LONG)
+    top_k = page.get_by_role("spinbutton", name="Top k")
+    top_k.fill("3", timeout=30_000)
+    top_k.press("Enter")
+    wait_for_idle(page, LONG)
+    page.get_by_text("Upload a file", exact=True).first.click()
+    wait_for_idle(page)
+    page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(
+        files=[{"name": "corpus.txt", "mimeType": "text/plain", "buffer": CORPUS}])
+    wait_for_idle(page, LONG)
+    assert (_value(page, "textbox", "Query"), _value(page, "spinbutton", "Top k")) == ("How do I bake bread?", "3")
+    page.get_by_text("Top 3 texts for the query").first.wait_for()
+    table = page.locator("[data-testid='stTable']").first.inner_text()
+    assert "Bake bread at home with flour, water, salt and yeast." in table
+    check_and_shoot(page, "defect-retrieval-inputs")
+
+
+def test_retrieval_shows_long_texts_in_full(page, server):
+    long = ("A very long sentence about baking sourdough bread at home, with a starter fed every day, a slow rise "
+            "overnight in the fridge, and a hot oven with steam for the crust, written to be longer than any "
+            "table column so that a cut would show.")
+    open_page(page, server, "retrieval", LONG)
+    page.get_by_text("Paste texts", exact=True).first.click()
+    wait_for_idle(page)
+    fill(page, "Texts, one a line", f"{long}\nThe stock market fell sharply today.")
+    wait_for_idle(page, LONG)
+    fill(page, "Query", "sourdough baking")
+    wait_for_idle(page, LONG)
+    tables = " ".join(page.locator("[data-testid='stTable']").all_inner_texts())
+    assert long in " ".join(tables.split())  # the whole text, wrapped
+    check_and_shoot(page, "defect-retrieval-long-texts")
+
+
+def _picker(page, label: str) -> str:
+    """What a select box shows now."""
+    return _value(page, "combobox", label)
+
+
+def test_layers_pickers_show_the_sentences_typed_now(page, server):
+    open_page(page, server, "layers")
+    page.get_by_role("tab", name="Token alignment").click()
+    wait_for_idle(page)
+    assert "S1: We had a picnic" in _picker(page, "Sentence A")
+    fill(page, "Sentences, one per line (2 to 8)", "Cats chase mice in the barn.\nDogs chase cats in the yard.")
+    wait_for_idle(page)
+    assert "S1: Cats chase mice" in _picker(page, "Sentence A")
+    assert "S2: Dogs chase cats" in _picker(page, "Sentence B")
+    check_and_shoot(page, "defect-layers-pickers")
