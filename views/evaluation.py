@@ -29,7 +29,8 @@ FOUR = st.column_config.NumberColumn(format="%.4f")
 
 def evaluate_all(task: RetrievalTask, ks: list[int], settings) -> dict[str, TaskResult]:
     """Every chosen configuration and baseline scored on the task (cached per task, k values and vectors)."""
-    left, middle, right, far = st.columns(4)
+    left, middle = st.columns(2)  # two to a row: four columns clip the chips ("ult" for "default")
+    right, far = st.columns(2)
     model_ids = kept(left.multiselect, "Models", key="ev_models", default=[settings.model_id],
                      options=sorted(set(available_ids()) | {settings.model_id}))
     poolings = kept(middle.multiselect, "Poolings", key="ev_poolings", default=[settings.pooling], options=POOLINGS)

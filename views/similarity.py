@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import streamlit as st
 
-from core.analysis.similarity import (METRICS, Metric, cluster_order, duplicate_groups, limit_problems, matrix_frame,
-                                      mean_off_diagonal, moved_pairs, similarity_matrix)
+from core.analysis.similarity import (METRICS, Metric, TextSimilarity, duplicate_groups, limit_problems, matrix_frame,
+                                      moved_pairs, text_similarity)
 from core.data.corpus import lines
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.deployment import load_config
-from core.encoding.encoder import Embeddings, encode_with
 from core.models.catalog import DEFAULT_MODEL_ID, L3_ID, UNTRAINED_ID
 from core.models.loading import LoadedModel
 from core.plots.heatmap import difference_heatmap, similarity_heatmap
@@ -26,6 +26,16 @@ from ui.progress import progress_bar
 from ui.sidebar import active
 
 RANGES = {"fixed": "fixed [−1, 1]", "fitted": "fitted to the data"}
+
+
+class Look(NamedTuple):
+    """How the matrices are measured and drawn."""
+
+    metric: Metric
+    fixed: bool
+    reorder: bool
+
+
 CAPTIONS = {
     "cosine": "Each cell is the cosine similarity of two texts' vectors (1 = same direction, 0 = unrelated); "
               "red is close, blue is far. Hover a cell for both texts; labels are numbered by input line.",
@@ -46,18 +56,20 @@ def _describe(settings: Settings, model: LoadedModel) -> str:
     return f"{model.model_id} · {settings.pooling} pooling · layer {layer}{last}"
 
 
-def _encode(model: LoadedModel, texts: Sequence[str], settings: Settings) -> Embeddings:
+def _compared(model: LoadedModel, texts: Sequence[str], settings: Settings, look: Look, *,
+              say_cuts: bool = True) -> TextSimilarity:
+    """The texts compared under one configuration (with a progress bar), and what was cut, said once."""
     with progress_bar(f"Encoding with {model.model_id}") as progress:
-        return encode_with(model, texts, settings, progress=progress)
-
-
-def _notices(embeddings: Embeddings, texts: Sequence[str], model: LoadedModel) -> None:
-    for notice in embeddings.notices:
+        result = text_similarity(model, texts, settings, metric=look.metric, reorder=look.reorder, progress=progress)
+    if not say_cuts:
+        return result
+    for notice in result.embeddings.notices:
         st.warning(notice)
-    if embeddings.truncated:
-        named = ", ".join(f"{i + 1} (“{texts[i][:30]}…”)" for i in embeddings.truncated[:5])
+    if result.embeddings.truncated:
+        named = ", ".join(f"{i + 1} (“{texts[i][:30]}…”)" for i in result.embeddings.truncated[:5])
         st.warning(f"Cut by {model.model_id}: text {named}. Only their first tokens count; split long texts "
                    "into shorter ones to compare all of them.")
+    return result
 
 
 def _value_text(value: float | None) -> str:
@@ -68,87 +80,80 @@ def _mean_label(metric: Metric) -> str:
     return "Mean off-diagonal distance" if metric == "euclidean" else f"Mean off-diagonal {metric}"
 
 
-def _heatmap(matrix: np.ndarray, texts: Sequence[str], metric: Metric, fixed: bool, order: list[int] | None,
-             key: str, title: str = "", height: int | None = None, compact: bool = False) -> None:
-    figure = similarity_heatmap(matrix, texts, metric=metric, fixed_range=fixed, order=order, title=title,
-                                height=height, compact=compact)
-    st.plotly_chart(figure, key=key)
+def _heatmap(matrix: np.ndarray, texts: Sequence[str], look: Look, order: list[int] | None, key: str, *,
+             title: str = "", height: int | None = None, compact: bool = False, columns: int = 1) -> None:
+    st.plotly_chart(similarity_heatmap(matrix, texts, metric=look.metric, fixed_range=look.fixed, order=order,
+                                       title=title, height=height, compact=compact, columns=columns), key=key)
 
 
-def _baseline(texts: Sequence[str], settings: Settings, model: LoadedModel, metric: Metric, fixed: bool,
-              order: list[int] | None) -> float | None:
+def _baseline(texts: Sequence[str], settings: Settings, model: LoadedModel, look: Look,
+              order: list[int] | None) -> None:
     """The same texts under untrained BERT, so the reader sees what "high" means without training."""
     if model.entry.untrained:
         st.caption("The sidebar model is the untrained baseline itself: random weights, no training.")
-        return None
+        return
     untrained = cached_model(UNTRAINED_ID, settings.device)
     layer = settings.layer if settings.layer is None or settings.layer <= untrained.num_layers else None
-    base = _encode(untrained, texts, settings.with_(model_id=UNTRAINED_ID, layer=layer))
-    matrix = similarity_matrix(base.vectors, metric)
-    mean = mean_off_diagonal(matrix)
-    st.metric("Same texts, untrained BERT", _value_text(mean), help=_mean_label(metric) + " under random weights.")
-    _heatmap(matrix, texts, metric, fixed, order, key="sim_untrained_heatmap", title="untrained BERT", height=320,
-             compact=True)
+    base = _compared(untrained, texts, settings.with_(model_id=UNTRAINED_ID, layer=layer), look, say_cuts=False)
+    st.metric("Same texts, untrained BERT", _value_text(base.mean), help=_mean_label(look.metric) + " under random "
+                                                                           "weights.")
+    _heatmap(base.matrix, texts, look, order, "sim_untrained_heatmap", title="untrained BERT", height=320,
+             compact=True, columns=4)
     st.caption("The same texts under random weights: untrained encoders find almost everything similar, so a "
                "pair only counts as close when it stands out from this model's own mean.")
-    csv_download(matrix_frame(matrix, texts, order), "similarity-untrained.csv", key="sim_untrained_csv")
-    return mean
+    csv_download(matrix_frame(base.matrix, texts, order), "similarity-untrained.csv", key="sim_untrained_csv")
 
 
-def _single(texts: Sequence[str], settings: Settings, model: LoadedModel, matrix: np.ndarray, metric: Metric,
-            fixed: bool, order: list[int] | None) -> None:
+def _single(texts: Sequence[str], settings: Settings, model: LoadedModel, a: TextSimilarity, look: Look) -> None:
     main, side = st.columns([3, 1])
     with main:
-        _heatmap(matrix, texts, metric, fixed, order, key="sim_heatmap", title=_describe(settings, model))
-        st.caption(CAPTIONS[metric] + (" Rows are reordered by hierarchical clustering so that groups show as "
-                                       "blocks on the diagonal." if order else ""))
-        csv_download(matrix_frame(matrix, texts, order), "similarity.csv", key="sim_csv")
+        _heatmap(a.matrix, texts, look, a.order, "sim_heatmap", title=_describe(settings, model))
+        st.caption(CAPTIONS[look.metric] + (" Rows are reordered by hierarchical clustering so that groups show as "
+                                            "blocks on the diagonal." if a.order else ""))
+        csv_download(matrix_frame(a.matrix, texts, a.order), "similarity.csv", key="sim_csv")
     with side:
-        st.metric(_mean_label(metric), _value_text(mean_off_diagonal(matrix)),
+        st.metric(_mean_label(look.metric), _value_text(a.mean),
                   help="The average over all pairs of different texts: this model's idea of 'typical'.")
-        _baseline(texts, settings, model, metric, fixed, order)
+        _baseline(texts, settings, model, look, a.order)
 
 
-def _compare(texts: Sequence[str], settings: Settings, model: LoadedModel, matrix: np.ndarray, metric: Metric,
-             fixed: bool, order: list[int] | None) -> None:
+def _compare(texts: Sequence[str], settings: Settings, model: LoadedModel, a: TextSimilarity, look: Look) -> None:
     chosen = configuration_b(settings, prefix="sim", default_pooling="default",
                              default_model=L3_ID if settings.model_id != L3_ID and L3_ID in available_ids()
                              else DEFAULT_MODEL_ID)
     if chosen is None:
         return
     b_settings, b_model = chosen
-    b_embeddings = _encode(b_model, texts, b_settings)
-    _notices(b_embeddings, texts, b_model)
-    b_matrix = similarity_matrix(b_embeddings.vectors, metric)
-    a_mean, b_mean = mean_off_diagonal(matrix), mean_off_diagonal(b_matrix)
+    b = _compared(b_model, texts, b_settings, look)
     one, two, three = st.columns(3)
-    one.metric(f"{_mean_label(metric)}, A", _value_text(a_mean))
-    two.metric(f"{_mean_label(metric)}, B", _value_text(b_mean),
-               delta=None if a_mean is None else f"{b_mean - a_mean:+.3f}", delta_color="off")
+    one.metric(f"{_mean_label(look.metric)}, A", _value_text(a.mean))
+    two.metric(f"{_mean_label(look.metric)}, B", _value_text(b.mean),
+               delta=None if a.mean is None else f"{b.mean - a.mean:+.3f}", delta_color="off")
     with three:
         with st.expander("Untrained BERT baseline"):
-            _baseline(texts, settings, model, metric, fixed, order)
+            _baseline(texts, settings, model, look, a.order)
     left, right = st.columns(2)
     with left:
-        _heatmap(matrix, texts, metric, fixed, order, key="sim_heatmap", title="A: " + _describe(settings, model))
-        csv_download(matrix_frame(matrix, texts, order), "similarity-a.csv", key="sim_csv")
+        _heatmap(a.matrix, texts, look, a.order, "sim_heatmap", title="A: " + _describe(settings, model), columns=2)
+        csv_download(matrix_frame(a.matrix, texts, a.order), "similarity-a.csv", key="sim_csv")
     with right:
-        _heatmap(b_matrix, texts, metric, fixed, order, key="sim_b_heatmap",
-                 title="B: " + _describe(b_settings, b_model))
-        csv_download(matrix_frame(b_matrix, texts, order), "similarity-b.csv", key="sim_b_csv")
-    st.caption(CAPTIONS[metric] + " Both heatmaps use the same row order, so cells line up.")
-    difference = b_matrix - matrix
+        _heatmap(b.matrix, texts, look, a.order, "sim_b_heatmap", title="B: " + _describe(b_settings, b_model),
+                 columns=2)
+        csv_download(matrix_frame(b.matrix, texts, a.order), "similarity-b.csv", key="sim_b_csv")
+    st.caption(CAPTIONS[look.metric] + " Both heatmaps use the same row order, so cells line up.")
+    difference = b.matrix - a.matrix
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(difference_heatmap(difference, texts, order=order, title="B − A"), key="sim_diff_heatmap")
+        st.plotly_chart(difference_heatmap(difference, texts, order=a.order, title="B − A", columns=2),
+                        key="sim_diff_heatmap")
         st.caption("Each cell is B's value minus A's for that pair: red where B scores the pair higher, blue "
                    "where lower, white where they agree.")
-        csv_download(matrix_frame(difference, texts, order), "similarity-difference.csv", key="sim_diff_csv")
+        csv_download(matrix_frame(difference, texts, a.order), "similarity-difference.csv", key="sim_diff_csv")
     with right:
-        moved = moved_pairs(texts, matrix, b_matrix, top=15)
+        moved = moved_pairs(texts, a.matrix, b.matrix, top=15)
         st.markdown("**Pairs that moved most**")
-        st.dataframe(moved, hide_index=True, column_config={
-            name: st.column_config.NumberColumn(format="%.3f") for name in ("A", "B", "change (B − A)")})
+        st.table(moved.style.format({name: "{:+.3f}" if name.startswith("change") else "{:.3f}"
+                                     for name in ("change (B − A)", "A", "B")}).hide(axis="index"))
         st.caption("The pairs whose value changed most from A to B, largest change first: the ones a fine-tuned "
                    "or different model judges differently.")
         csv_download(moved, "pairs-moved.csv", index=False, key="sim_moved_csv")
@@ -156,7 +161,6 @@ def _compare(texts: Sequence[str], settings: Settings, model: LoadedModel, matri
 
 def main() -> None:
     settings, model = active()
-    config = load_config()
     st.title("Similarity")
     st.caption("How close does the model find each pair of texts? Type texts one per line or pick an example; "
                "the sidebar chooses the model, pooling and layer.")
@@ -170,11 +174,12 @@ def main() -> None:
         fixed = kept(st.radio, "Colour range", key="sim_range", default="fixed", options=list(RANGES),
                      format_func=RANGES.get, horizontal=True,
                      help="Euclidean distance is always fitted: it has no fixed scale.") == "fixed"
-        compare = kept(st.toggle, "Compare with a second configuration (B)", key="sim_compare", default=False)
+        compare = kept(st.toggle, "Compare with configuration B", key="sim_compare", default=False,
+                       help="The same texts under a second model, pooling or layer, side by side.")
     with inputs:
         raw = kept(st.text_area, "Texts, one per line", key=similarity_texts.KEY, default=similarity_texts.DEFAULT,
                    height=230)
-    texts, problems = limit_problems(lines(raw), config)
+    texts, problems = limit_problems(lines(raw), load_config())
     for problem in problems:
         st.warning(problem)
     if not texts:
@@ -185,14 +190,8 @@ def main() -> None:
     for group in duplicate_groups(texts):
         st.info(f"Texts {', '.join(str(i + 1) for i in group)} are identical, so their similarity is 1 "
                 "(distance 0) by construction.")
-    embeddings = _encode(model, texts, settings)
-    _notices(embeddings, texts, model)
-    matrix = similarity_matrix(embeddings.vectors, metric)
-    order = cluster_order(embeddings.vectors, metric) if reorder else None
-    if compare:
-        _compare(texts, settings, model, matrix, metric, fixed, order)
-    else:
-        _single(texts, settings, model, matrix, metric, fixed, order)
+    look = Look(metric, fixed, reorder)
+    (_compare if compare else _single)(texts, settings, model, _compared(model, texts, settings, look), look)
 
 
 main()

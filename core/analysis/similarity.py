@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -12,6 +13,9 @@ from scipy.spatial.distance import pdist
 from sklearn.metrics.pairwise import cosine_similarity, euclidean_distances
 
 from core.deployment import DeploymentConfig
+from core.encoding.encoder import Embeddings, Progress, encode_with
+from core.models.loading import LoadedModel
+from core.settings import Settings
 
 Metric = Literal["cosine", "dot", "euclidean"]
 METRICS: dict[Metric, str] = {"cosine": "cosine similarity", "dot": "dot product", "euclidean": "Euclidean distance"}
@@ -98,3 +102,24 @@ def moved_pairs(texts: Sequence[str], a: np.ndarray, b: np.ndarray, top: int = 1
         "text 1": [texts[rows[k]] for k in picked],
         "text 2": [texts[cols[k]] for k in picked],
     })
+
+
+@dataclass(frozen=True)
+class TextSimilarity:
+    """Texts embedded under one configuration and compared pairwise; `order` is the cluster order if asked for."""
+
+    embeddings: Embeddings
+    matrix: np.ndarray
+    order: list[int] | None
+
+    @property
+    def mean(self) -> float | None:
+        return mean_off_diagonal(self.matrix)
+
+
+def text_similarity(model: LoadedModel, texts: Sequence[str], settings: Settings, *, metric: Metric = "cosine",
+                    reorder: bool = False, progress: Progress | None = None) -> TextSimilarity:
+    """The pairwise matrix the Similarity page draws, from one encoding of the texts."""
+    embeddings = encode_with(model, texts, settings, progress=progress)
+    return TextSimilarity(embeddings, similarity_matrix(embeddings.vectors, metric),
+                          cluster_order(embeddings.vectors, metric) if reorder else None)

@@ -42,6 +42,6 @@ def run(args: argparse.Namespace) -> int:
     result = encode(model, texts, pooling=args.pooling, layer=args.layer, normalize=args.normalize,
                     max_length=args.max_length, batch_size=args.batch_size)
     np.save(args.output, result.vectors)
-    for notice in result.notices:
+    for notice in result.notices + ([result.truncation_notice] if result.truncated else []):
         print(f"note: {notice}", file=sys.stderr)
     return 0

@@ -17,11 +17,18 @@ Progress = Callable[[int, int], None]
 
 @dataclass
 class Embeddings:
-    """Vectors in input order, the indices of texts cut at the token limit, and notices for the user."""
+    """Vectors in input order, the indices of texts cut at the token `limit`, and notices about the device."""
 
     vectors: np.ndarray
     truncated: list[int] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    limit: int = 0
+
+    @property
+    def truncation_notice(self) -> str | None:
+        if not self.truncated:
+            return None
+        return f"{len(self.truncated)} text(s) were longer than {self.limit} tokens and were cut at that limit."
 
 
 @dataclass
@@ -137,10 +144,7 @@ def encode(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling = "defa
     if normalize or (pooling == "default" and model.normalizes):
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         vectors = vectors / np.maximum(norms, 1e-12)
-    truncated_idx = [i for i, c in enumerate(cut) if c]
-    if truncated_idx:
-        notices.append(f"{len(truncated_idx)} text(s) were longer than {limit} tokens and were cut at that limit.")
-    return Embeddings(vectors.astype(np.float32, copy=False), truncated_idx, notices)
+    return Embeddings(vectors.astype(np.float32, copy=False), [i for i, c in enumerate(cut) if c], notices, limit)
 
 
 def encode_with(model: LoadedModel, texts: Sequence[str], settings: Settings, **options) -> Embeddings:

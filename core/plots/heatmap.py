@@ -15,6 +15,10 @@ VALUES_UP_TO = 25  # cells carry their numbers up to this many texts
 LABELS_UP_TO = 40  # past this, only every k-th row label is shown
 COLUMN_LABELS_UP_TO = 15  # column numbers are thinned to a round step past this
 ROUND_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
+PAGE_PX = 1150  # the main area of a wide page at a common laptop width
+LABELS_PX = 230  # what the row labels take of a figure's width
+VALUE_CELL_PX = 30  # a cell narrower than this cannot show "0.00" at a readable size
+TICK_PX = 14  # one row label's height
 HOVER_CHARS = 300  # hover shows each text up to this length
 HOVER_LINE = 70
 
@@ -29,9 +33,17 @@ def hover_names(texts: Sequence[str], order: Sequence[int]) -> list[str]:
     return [hover_text(f"{i + 1}. {texts[i]}", limit=HOVER_CHARS, width=HOVER_LINE) for i in order]
 
 
+def cell_px(n: int, *, height: int, columns: int, compact: bool) -> float:
+    """About how many pixels wide and high a cell is drawn, for a figure sharing its row with `columns` - 1 others."""
+    width = PAGE_PX / columns - (40 if compact else LABELS_PX)
+    return min(width, height - 60) / max(n, 1)
+
+
 def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *, zmin: float, zmax: float,
-             colorscale: str, value_name: str, title: str, height: int | None, compact: bool) -> go.Figure:
-    """Rows labelled "line. start of text", columns by line number; `compact`: numbers only, no cell values.
+             colorscale: str, value_name: str, title: str, height: int | None, compact: bool,
+             columns: int = 1) -> go.Figure:
+    """Rows labelled "line. start of text", columns by line number; `compact`: numbers only. Cells carry their
+    value only where it can be read, and row labels are thinned so that they never run together.
 
     The axes are categorical with the full (numbered) texts as categories, so the hover shows them without
     an n × n array of strings; tick labels are the short forms.
@@ -42,16 +54,17 @@ def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *
     names = hover_names(texts, order)
     numbers = [str(i + 1) for i in order]
     labels = numbers if compact else axis_labels(texts, order)
-    step = max(1, math.ceil(n / LABELS_UP_TO))
+    size = height or int(min(900, max(320, 120 + 34 * n)))
+    step = max(1, math.ceil(n / LABELS_UP_TO), math.ceil(n * TICK_PX / max(size - 60, TICK_PX)))
+    readable = n <= VALUES_UP_TO and cell_px(n, height=size, columns=columns, compact=compact) >= VALUE_CELL_PX
     column_step = next((k for k in ROUND_STEPS if k * COLUMN_LABELS_UP_TO >= n), math.ceil(n / COLUMN_LABELS_UP_TO))
     ticks = dict(type="category", tickmode="array", showgrid=False)
     figure = go.Figure(go.Heatmap(
         z=z, x=names, y=names, zmin=zmin, zmax=zmax, colorscale=colorscale,
         colorbar=dict(title=dict(text=value_name, side="right")),
-        texttemplate="%{z:.2f}" if n <= VALUES_UP_TO and not compact else None,
+        texttemplate="%{z:.2f}" if readable else None,
         hovertemplate="<b>row</b> %{y}<br><b>column</b> %{x}<br>" + value_name + ": %{z:.3f}<extra></extra>",
     ))
-    size = height or int(min(900, max(320, 120 + 34 * n)))
     figure.update_layout(title=title or None, height=size, margin=dict(l=10, r=10, t=40 if title else 10, b=10))
     figure.update_xaxes(**ticks, tickvals=names[::column_step], ticktext=numbers[::column_step], tickangle=0)
     figure.update_yaxes(**ticks, tickvals=names[::step], ticktext=labels[::step], autorange="reversed")
@@ -60,14 +73,13 @@ def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *
 
 def similarity_heatmap(matrix: np.ndarray, texts: Sequence[str], *, metric: str = "cosine", fixed_range: bool = True,
                        order: Sequence[int] | None = None, title: str = "", height: int | None = None,
-                       compact: bool = False) -> go.Figure:
+                       compact: bool = False, columns: int = 1) -> go.Figure:
     """Cosine / dot product (diverging, [-1, 1] when `fixed_range`) or Euclidean distance (fitted, sequential)."""
     values = np.asarray(matrix, dtype=float)
     if metric == "euclidean":
         high = float(values.max()) if values.size else 1.0
         return _heatmap(values, texts, order, zmin=0.0, zmax=high or 1.0, colorscale="Viridis_r",
-                        value_name="distance", title=title, height=height,
-                        compact=compact)
+                        value_name="distance", title=title, height=height, compact=compact, columns=columns)
     if fixed_range or not values.size:
         low, high = -1.0, 1.0
     else:
@@ -76,14 +88,15 @@ def similarity_heatmap(matrix: np.ndarray, texts: Sequence[str], *, metric: str 
             low, high = low - 0.5, high + 0.5
     name = "cosine" if metric == "cosine" else "dot"
     return _heatmap(values, texts, order, zmin=low, zmax=high, colorscale="RdBu_r", value_name=name, title=title,
-                    height=height, compact=compact)
+                    height=height, compact=compact, columns=columns)
 
 
 def difference_heatmap(difference: np.ndarray, texts: Sequence[str], *, order: Sequence[int] | None = None,
-                       title: str = "", height: int | None = None, compact: bool = False) -> go.Figure:
+                       title: str = "", height: int | None = None, compact: bool = False,
+                       columns: int = 1) -> go.Figure:
     """B − A, centred on zero: red where B finds a pair more similar than A, blue where less."""
     values = np.asarray(difference, dtype=float)
     span = float(np.abs(values).max()) if values.size else 0.0
     span = span or 1.0
     return _heatmap(values, texts, order, zmin=-span, zmax=span, colorscale="RdBu_r", value_name="B − A",
-                    title=title, height=height, compact=compact)
+                    title=title, height=height, compact=compact, columns=columns)

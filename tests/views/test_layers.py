@@ -1,28 +1,20 @@
-import base64
-import json
-
 import numpy as np
 
 from tests.conftest import app_test
+from tests.figures import figure
 
 PAGE = "views/layers.py"
 
 
 def chart(at, key: str) -> dict:
-    """The Plotly spec of the chart with widget key `key`."""
-    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")).proto.spec)
+    """The Plotly figure of the chart with widget key `key`, as a dict."""
+    return figure(at, key).to_dict()
 
 
 def curves(at, key: str) -> dict[str, np.ndarray]:
     """Line name -> y values of the pair curves (S1 · S2, …) of a layer chart."""
-    found = {}
-    for trace in chart(at, key)["data"]:
-        y = trace["y"]
-        if isinstance(y, dict):
-            y = np.frombuffer(base64.b64decode(y["bdata"]), dtype=y["dtype"])
-        if trace["name"].startswith("S"):
-            found[trace["name"]] = np.asarray(y, dtype=float)
-    return found
+    return {trace.name: np.asarray(trace.y, dtype=float) for trace in figure(at, key).data
+            if trace.name.startswith("S")}
 
 
 def shown(pill) -> str:

@@ -1,30 +1,10 @@
-import base64
-import json
-
-import numpy as np
-import plotly.graph_objects as go
 import pytest
 
 from core.data.examples import EXAMPLES
 from tests.conftest import app_test
+from tests.figures import figures as _charts
 
 PAGE = "views/similarity.py"
-
-
-def _decoded(value):
-    """Plotly's JSON with its typed arrays ({"bdata", "dtype", "shape"}) turned back into numpy arrays."""
-    if isinstance(value, dict) and "bdata" in value:
-        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
-        return array.reshape([int(n) for n in str(value.get("shape", len(array))).split(",")])
-    if isinstance(value, dict):
-        return {key: _decoded(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_decoded(item) for item in value]
-    return value
-
-
-def _charts(at) -> list[go.Figure]:
-    return [go.Figure(_decoded(json.loads(chart.proto.spec))) for chart in at.get("plotly_chart")]
 
 
 def _metrics(at) -> dict[str, str]:
@@ -82,8 +62,8 @@ def test_a_twenty_thousand_character_text_is_truncated_and_flagged(page):
     long = "word " * 3999 + "words"
     assert len(long) == 20_000
     at = _texts(page, f"A short sentence.\n{long}")
-    warnings = " ".join(w.value for w in at.warning)
-    assert "cut at that limit" in warnings and "Cut by all-MiniLM-L6-v2: text 2" in warnings
+    warnings = [w.value for w in at.warning]
+    assert len(warnings) == 1 and "Cut by all-MiniLM-L6-v2: text 2" in warnings[0]  # one message, not two
     at = _texts(page, f"A short sentence.\n{long}!")
     assert "Text(s) 2 exceed the limit (max_chars_per_text) of 20,000" in at.warning[0].value
 
@@ -133,7 +113,8 @@ def test_compare_mode_shows_both_configurations_their_difference_and_moved_pairs
                             "B: paraphrase-MiniLM-L3-v2 · default pooling · layer 3 (last)", "B − A"]
     a, b, diff = (chart.data[0].z for chart in list(charts.values())[1:])
     assert diff[0][1] == pytest.approx(b[0][1] - a[0][1], abs=1e-9)
-    moved = at.dataframe[0].value
+    moved = at.table[0].value
+    assert {"text 1", "text 2"} <= set(moved.columns)  # both texts of each pair, in full
     assert len(moved) == 15
     assert moved["change (B − A)"].abs().is_monotonic_decreasing
     at.selectbox(key="sim_b_model").set_value("all-MiniLM-L6-v2").run()

@@ -1,6 +1,8 @@
 import numpy as np
+import pytest
 
-from core.plots.heatmap import LABEL_CHARS, LABELS_UP_TO, difference_heatmap, similarity_heatmap
+from core.plots.heatmap import (LABEL_CHARS, LABELS_UP_TO, TICK_PX, VALUE_CELL_PX, cell_px, difference_heatmap,
+                                similarity_heatmap)
 
 TEXTS = ["alpha", "beta", "a rather long sentence that will not fit on an axis label"]
 MATRIX = np.array([[1.0, 0.2, -0.3], [0.2, 1.0, 0.5], [-0.3, 0.5, 1.0]])
@@ -20,10 +22,22 @@ def test_cells_carry_the_matrix_values_and_full_texts_on_hover():
     assert list(figure.layout.xaxis.ticktext) == ["1", "2", "3"]
 
 
-def test_compact_heatmap_labels_rows_by_number_only_and_hides_values():
+def test_compact_heatmap_labels_rows_by_number_only():
     figure = similarity_heatmap(MATRIX, TEXTS, compact=True, order=[1, 0, 2])
     assert list(figure.layout.yaxis.ticktext) == ["2", "1", "3"]
-    assert figure.data[0].texttemplate is None
+
+
+@pytest.mark.parametrize("n, columns, shown", [(9, 1, True), (9, 2, True), (20, 2, False), (9, 4, False)])
+def test_cells_carry_values_only_where_a_value_can_be_read(n, columns, shown):
+    figure = similarity_heatmap(np.eye(n), [f"text {i}" for i in range(n)], columns=columns, compact=columns == 4,
+                                height=320 if columns == 4 else None)
+    assert (figure.data[0].texttemplate is not None) == shown
+    assert cell_px(n, height=figure.layout.height, columns=columns, compact=columns == 4) >= VALUE_CELL_PX or not shown
+
+
+def test_row_labels_of_a_small_heatmap_of_many_texts_do_not_run_together():
+    figure = similarity_heatmap(np.eye(60), [f"text {i}" for i in range(60)], compact=True, height=320)
+    assert len(figure.layout.yaxis.ticktext) <= (320 - 60) // TICK_PX
 
 
 def test_order_permutes_rows_columns_and_keeps_line_numbers():
