@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui.icon import app_icon
+from ui.persist import forget_other_pages
 from ui.sidebar import render_sidebar
 
 st.set_page_config(page_title="Embedding Explorer", page_icon=app_icon(), layout="wide")
@@ -19,5 +20,6 @@ PAGES = [
 ]
 
 navigation = st.navigation(PAGES)
+forget_other_pages(navigation.url_path)
 render_sidebar()
 navigation.run()

@@ -66,6 +66,8 @@ def app_test(page: str | None = None, **query: str):
     for key, value in query.items():
         at.query_params[key] = value
     at.run()
-    if page is not None:
+    if page is not None:  # as a link to `page` would open it: the home page's run dropped the page's own values
+        for key, value in query.items():
+            at.query_params[key] = value
         at.switch_page(page).run()
     return at

@@ -28,9 +28,9 @@ def configuration_b(settings: Settings, *, prefix: str, default_model: str, defa
                     layer_help: str = "0 is the embedding layer.") -> tuple[Settings, LoadedModel] | None:
     """Model / pooling / layer B under keys `{prefix}_b_*`; None (with the reason shown) when B cannot load."""
     left, middle, right = st.columns(3)
-    model_id = kept(left.selectbox, "Model B", key=f"{prefix}_b_model", default=default_model,
+    model_id = kept(left.selectbox, "Model B", key=f"{prefix}_b_model", url=True, default=default_model,
                     options=available_ids(), must_be_option=True)
-    pooling = kept(middle.selectbox, "Pooling B", key=f"{prefix}_b_pooling", default=default_pooling,
+    pooling = kept(middle.selectbox, "Pooling B", key=f"{prefix}_b_pooling", url=True, default=default_pooling,
                    options=POOLINGS)
     try:
         model = cached_model(model_id, settings.device)
@@ -40,7 +40,7 @@ def configuration_b(settings: Settings, *, prefix: str, default_model: str, defa
     last = model.num_layers
     start = last if default_layer == "last" else last // 2
     _clamp_layer(f"{prefix}_b_layer", last, start)
-    layer = kept(right.slider, "Layer B", key=f"{prefix}_b_layer", default=start, min_value=0, max_value=last,
+    layer = kept(right.slider, "Layer B", key=f"{prefix}_b_layer", url=True, default=start, min_value=0, max_value=last,
                  help=layer_help)
     b = Settings(model_id=model.model_id, pooling=pooling, layer=layer_setting(layer, last),
                  normalize=settings.normalize, max_length=settings.max_length, device=settings.device)

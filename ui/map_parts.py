@@ -17,7 +17,8 @@ from ui.persist import kept, set_kept
 from ui.similarity_texts import similarity_texts
 from ui.upload import uploaded_corpus
 
-SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file", "similarity": "Texts of the Similarity page"}
+SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file",
+           "similarity": "Texts of the Similarity page"}
 NO_LABEL = "(none)"
 CLUSTERS, LENGTH, OVERLAP = "k-means clusters", "text length", "neighbour overlap"
 COLOURINGS = (CLUSTERS, LENGTH, OVERLAP)
@@ -33,11 +34,11 @@ def _colour_by_label() -> None:
 def map_corpus() -> tuple[pd.DataFrame, dict[str, str]] | None:
     """The corpus table (`text`, optional `genre` / `label`) and the colourings it brings (shown name -> column);
     None until it is ready. Raises CorpusError for a file that cannot be read."""
-    source = kept(st.radio, "Corpus", key="map_source", default="stsb", options=list(SOURCES),
+    source = kept(st.radio, "Corpus", key="map_source", url=True, default="stsb", options=list(SOURCES),
                   format_func=SOURCES.get)
     if source == "stsb":
         total = len(stsb_genres())
-        size = kept(st.number_input, "Sentences in the sample", key="map_size", default=1_500, min_value=2,
+        size = kept(st.number_input, "Sentences in the sample", key="map_size", url=True, default=1_500, min_value=2,
                     max_value=total, step=500, help=f"A seeded random sample of the {total:,} distinct STS-B "
                                                     "sentences (news, image captions, forums).")
         return stsb_sample(int(size)), {"genre": "genre"}
@@ -62,18 +63,20 @@ def map_corpus() -> tuple[pd.DataFrame, dict[str, str]] | None:
 
 
 def projection_inputs() -> dict[str, float | int | str]:
-    method = kept(st.radio, "Projection", key="map_method", default="PCA", options=list(METHODS), horizontal=True,
+    method = kept(st.radio, "Projection", key="map_method", url=True, default="PCA", options=list(METHODS),
+                  horizontal=True,
                   help="PCA: linear, instant, keeps large distances. t-SNE and UMAP: non-linear, keep local "
                        "neighbourhoods, take longer (UMAP's first run compiles for about a minute).")
-    perplexity = kept(st.number_input, "Perplexity (t-SNE)", key="map_perplexity", default=30.0, min_value=1.0,
+    perplexity = kept(st.number_input, "Perplexity (t-SNE)", key="map_perplexity", url=True, default=30.0,
+                      min_value=1.0,
                       max_value=100.0, step=5.0, disabled=method != "t-SNE",
                       help="About how many neighbours each point attends to; must be below the point count.")
     left, right = st.columns(2)
-    neighbours = kept(left.number_input, "Neighbours (UMAP)", key="map_neighbours", default=15, min_value=2,
+    neighbours = kept(left.number_input, "Neighbours (UMAP)", key="map_neighbours", url=True, default=15, min_value=2,
                       max_value=200, step=5, disabled=method != "UMAP", help="Larger keeps more global structure.")
-    min_dist = kept(right.number_input, "min_dist (UMAP)", key="map_min_dist", default=0.1, min_value=0.0,
+    min_dist = kept(right.number_input, "min_dist (UMAP)", key="map_min_dist", url=True, default=0.1, min_value=0.0,
                     max_value=1.0, step=0.05, disabled=method != "UMAP", help="How tightly points may pack.")
-    seed = kept(st.number_input, "Random seed", key="map_seed", default=0, min_value=0, max_value=2**31 - 1,
+    seed = kept(st.number_input, "Random seed", key="map_seed", url=True, default=0, min_value=0, max_value=2**31 - 1,
                 help="Fixes t-SNE, UMAP, k-means and any sampling, so the same settings give the same map.")
     return {"method": method, "perplexity": float(perplexity), "neighbours": int(neighbours),
             "min_dist": float(min_dist), "seed": int(seed)}

@@ -1,4 +1,5 @@
-"""Keep a page's inputs when the user visits another page (Streamlit drops unrendered widgets' state)."""
+"""Keep a page's inputs when the user visits another page (Streamlit drops unrendered widgets' state), and put
+the inputs that define a view in the URL, so a copied link opens the same view."""
 
 from __future__ import annotations
 
@@ -7,21 +8,57 @@ from typing import Any
 
 import streamlit as st
 
+from ui.url_codec import decode, encode
+
+PAGE_KEYS = {"similarity": "sim_", "layers": "layers_", "model": "model_", "retrieval": "ret_",
+             "evaluation": "ev_", "map": "map_", "finetune": "ft_"}  # each page's widget keys start so
+
 
 def _shadow(key: str) -> str:
     return f"_kept_{key}"
 
 
+def _from_url(key: str, default: Any, kwargs: dict[str, Any]) -> Any:
+    """The value a link gives widget `key`, if it parses and fits the widget; else `default`."""
+    text = st.query_params.get(key)
+    if text is None:
+        return default
+    try:
+        value = decode(text, default)
+    except ValueError:
+        return default
+    options = kwargs.get("options")
+    if options is not None and (value not in options if not isinstance(value, list) else
+                                not set(value) <= set(options)):
+        return default
+    low, high = kwargs.get("min_value"), kwargs.get("max_value")
+    if (low is not None and value < low) or (high is not None and value > high):
+        return default
+    return type(default)(value) if isinstance(default, (int, float)) and not isinstance(default, bool) else value
+
+
+def _to_url(key: str, value: Any, default: Any) -> None:
+    encoded = None if value == default else encode(value)
+    if value != default and encoded is None:
+        st.caption("Too long to keep in a link: a copied link opens with the default here.")
+    if encoded is None:
+        if key in st.query_params:
+            del st.query_params[key]
+    elif st.query_params.get(key) != encoded:
+        st.query_params[key] = encoded
+
+
 def kept(widget: Callable[..., Any], label: str, *, key: str, default: Any, must_be_option: bool = False,
-         **kwargs: Any) -> Any:
+         url: bool = False, **kwargs: Any) -> Any:
     """Render `widget` whose value survives page switches; `default` is used only the first time.
 
     `must_be_option`: a kept value no longer among `options` (another corpus's column, a model gone from the
-    catalog) starts again from `default`."""
+    catalog) starts again from `default`. `url`: the value is kept in the query string under `key` (when it is not
+    the default), and a link's value is the starting value of a session's first visit."""
     ss = st.session_state
     shadow = _shadow(key)
     if shadow not in ss:
-        ss[shadow] = default
+        ss[shadow] = _from_url(key, default, kwargs) if url else default
     if must_be_option and ss.get(key, ss[shadow]) not in kwargs["options"]:
         ss.pop(key, None)
         ss[shadow] = default
@@ -29,6 +66,8 @@ def kept(widget: Callable[..., Any], label: str, *, key: str, default: Any, must
         ss[key] = ss[shadow]
     value = widget(label, key=key, **kwargs)
     ss[shadow] = value
+    if url:
+        _to_url(key, value, default)
     return value
 
 
@@ -40,3 +79,11 @@ def kept_value(key: str, default: Any = None) -> Any:
 def set_kept(key: str, value: Any) -> None:
     """Set widget `key` and the value kept for it (from a callback, or before the widget is drawn)."""
     st.session_state[key] = st.session_state[_shadow(key)] = value
+
+
+def forget_other_pages(url_path: str) -> None:
+    """Drop the query-string values of pages other than this one, so a copied link describes this page alone."""
+    own = PAGE_KEYS.get(url_path)
+    for key in list(st.query_params):
+        if any(key.startswith(prefix) for prefix in PAGE_KEYS.values()) and not (own and key.startswith(own)):
+            del st.query_params[key]

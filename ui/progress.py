@@ -23,7 +23,8 @@ def progress_bar(what: str) -> Iterator[Progress]:
     start = time.monotonic()
 
     def update(done: int, total: int) -> None:
-        bar.progress(min(done / max(total, 1), 1.0), text=f"{what}: {progress_text(done, total, time.monotonic() - start)}")
+        text = progress_text(done, total, time.monotonic() - start)
+        bar.progress(min(done / max(total, 1), 1.0), text=f"{what}: {text}")
 
     try:
         yield update

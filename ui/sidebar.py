@@ -36,18 +36,45 @@ def _seed_from_url() -> None:
 
 
 def _load(model_id: str, device: str) -> LoadedModel:
-    """Load the chosen model; if it fails, say why and keep the last one that worked."""
+    """Load the chosen model. If it fails, the sidebar goes back to the model in use (a typed id stays typed, but
+    is not tried again until it is edited) and the reason is said once, on the next run."""
     ss = st.session_state
     try:
         model = cached_model(model_id, device)
     except Exception as err:  # any load failure must leave the app usable
+        if model_id == DEFAULT_MODEL_ID:
+            st.error(f"The packaged default model could not be loaded: {err} Run `make setup` again.")
+            st.stop()
         fallback = ss.get("_last_good_model", DEFAULT_MODEL_ID)
         if fallback == model_id:
             fallback = DEFAULT_MODEL_ID
-        st.sidebar.error(f"Could not load {model_id}: {err} Still showing {fallback}.")
-        model = cached_model(fallback, device)
+        ss._load_failure = f"Could not load {model_id}: {err} Still showing {fallback}."
+        if model_id == ss.get("sb_custom", "").strip():
+            ss._failed_custom = model_id
+        else:
+            ss._reset_model = fallback if fallback in {entry.id for entry, _ in cached_catalog()} else DEFAULT_MODEL_ID
+        st.rerun()
     ss._last_good_model = model.model_id
     return model
+
+
+def _chosen_model() -> str:
+    """The sidebar's model id: the typed one (unless it just failed to load), else the picked one."""
+    ss = st.session_state
+    if "_reset_model" in ss:
+        ss.sb_model = ss.pop("_reset_model")  # before the select box is drawn, so it shows the model in use
+    labels = {entry.id: entry.label + ("" if avail.available else " — not available")
+              for entry, avail in cached_catalog()}
+    chosen = st.selectbox("Model", list(labels), format_func=labels.__getitem__, key="sb_model")
+    if load_config().allow_custom_models:
+        st.text_input("Other model", key="sb_custom", placeholder="Hugging Face id or local folder",
+                      help="Overrides the list while it is filled in. Remote code is never run.")
+    custom = ss.get("sb_custom", "").strip()
+    if custom and custom == ss.get("_failed_custom"):
+        st.caption("The model typed above is not loaded (see why above); edit it to try again.")
+        return chosen
+    ss.pop("_failed_custom", None)
+    return custom or chosen
 
 
 def _layer_and_length(model: LoadedModel) -> tuple[int, int]:
@@ -75,16 +102,11 @@ def _layer_and_length(model: LoadedModel) -> tuple[int, int]:
 def render_sidebar() -> tuple[Settings, LoadedModel]:
     """Draw the sidebar and return the settings and the loaded model every page uses."""
     _seed_from_url()
-    entries = cached_catalog()
-    labels = {entry.id: entry.label + ("" if avail.available else " — not available") for entry, avail in entries}
     with st.sidebar:
         st.header("Model")
-        chosen = st.selectbox("Model", list(labels), format_func=labels.__getitem__, key="sb_model")
-        if load_config().allow_custom_models:
-            st.text_input("Other model", key="sb_custom", placeholder="Hugging Face id or local folder",
-                          help="Overrides the list while it is filled in. Remote code is never run.")
-        custom = st.session_state.get("sb_custom", "").strip()
-        model_id = custom or chosen
+        if "_load_failure" in st.session_state:
+            st.error(st.session_state.pop("_load_failure"))  # once: the next run no longer repeats it
+        model_id = _chosen_model()
         device = st.selectbox("Device", ["auto", *available_devices()], key="sb_device")
         model = _load(model_id, device)
         if model.entry.untrained:

@@ -31,12 +31,13 @@ def evaluate_all(task: RetrievalTask, ks: list[int], settings) -> dict[str, Task
     """Every chosen configuration and baseline scored on the task (cached per task, k values and vectors)."""
     left, middle = st.columns(2)  # two to a row: four columns clip the chips ("ult" for "default")
     right, far = st.columns(2)
-    model_ids = kept(left.multiselect, "Models", key="ev_models", default=[settings.model_id],
+    model_ids = kept(left.multiselect, "Models", key="ev_models", url=True, default=[settings.model_id],
                      options=sorted(set(available_ids()) | {settings.model_id}))
-    poolings = kept(middle.multiselect, "Poolings", key="ev_poolings", default=[settings.pooling], options=POOLINGS)
-    layers = kept(right.multiselect, "Layers", key="ev_layers", default=[LAST], options=[LAST, *range(13)],
+    poolings = kept(middle.multiselect, "Poolings", key="ev_poolings", url=True, default=[settings.pooling],
+                    options=POOLINGS)
+    layers = kept(right.multiselect, "Layers", key="ev_layers", url=True, default=[LAST], options=[LAST, *range(13)],
                   help="0 is the embedding layer; a layer a model lacks is skipped.")
-    baselines = kept(far.multiselect, "Baselines", key="ev_baselines", default=list(BASELINES),
+    baselines = kept(far.multiselect, "Baselines", key="ev_baselines", url=True, default=list(BASELINES),
                      options=list(BASELINES), format_func=BASELINES.get)
     models = {}
     for model_id in model_ids:
@@ -64,11 +65,12 @@ def evaluate_all(task: RetrievalTask, ks: list[int], settings) -> dict[str, Task
 
 def chosen_task() -> tuple[RetrievalTask | None, list[int]]:
     left, right = st.columns([2, 1])
-    source = kept(left.radio, "Task", key="ev_task", default=PARAPHRASE, options=[PARAPHRASE, OWN], horizontal=True)
-    ks = parse_ks(kept(right.text_input, "k values", key="ev_ks", default="1, 5, 10, 20, 50"))
+    source = kept(left.radio, "Task", key="ev_task", url=True, default=PARAPHRASE, options=[PARAPHRASE, OWN],
+                  horizontal=True)
+    ks = parse_ks(kept(right.text_input, "k values", key="ev_ks", url=True, default="1, 5, 10, 20, 50"))
     if source == OWN:
         return uploaded_task(), ks
-    split = kept(st.radio, "Split", key="ev_split", default="dev", options=["dev", "test"], horizontal=True)
+    split = kept(st.radio, "Split", key="ev_split", url=True, default="dev", options=["dev", "test"], horizontal=True)
     task = paraphrase_task_of(split)
     st.caption(f"{len(task.queries)} queries (sentence 2 of STS-B {split} pairs scored 4 or more) against "
                f"{len(task.corpus):,} sentence-1 texts of all splits; a query's own text never counts as a hit.")
@@ -123,7 +125,8 @@ def diagnostics(results: dict[str, TaskResult]) -> None:
 
 
 def sts_section(settings, model) -> None:
-    split = kept(st.radio, "Split", key="ev_sts_split", default="dev", options=["dev", "test"], horizontal=True)
+    split = kept(st.radio, "Split", key="ev_sts_split", url=True, default="dev", options=["dev", "test"],
+                 horizontal=True)
     with progress_bar(f"Embedding the STS-B {split} sentences") as progress:
         frame = sts_frame(model, split, pooling=settings.pooling, layer=settings.layer,
                           max_length=settings.max_length, progress=progress)
@@ -147,7 +150,7 @@ def sts_section(settings, model) -> None:
 
 def sweep_section(settings, model, split: str) -> None:
     st.subheader("Layer sweep")
-    poolings = kept(st.multiselect, "Poolings to sweep", key="ev_sweep_poolings", default=[settings.pooling],
+    poolings = kept(st.multiselect, "Poolings to sweep", key="ev_sweep_poolings", url=True, default=[settings.pooling],
                     options=POOLINGS, help="Each added pooling takes one pass over the sentences (cached after).")
     if not poolings:
         st.info("Choose at least one pooling to sweep.")
@@ -169,7 +172,7 @@ def main() -> None:
     st.markdown("Score a model, pooling and layer on real benchmark data. **Retrieval**: for each query, does the "
                 "model rank its paraphrase near the top of the corpus? **STS**: does cosine similarity follow the "
                 "similarity scores people gave to sentence pairs?")
-    section = kept(st.radio, "Benchmark", key="ev_section", default=RETRIEVAL, options=[RETRIEVAL, STS],
+    section = kept(st.radio, "Benchmark", key="ev_section", url=True, default=RETRIEVAL, options=[RETRIEVAL, STS],
                    horizontal=True, label_visibility="collapsed")
     try:
         if section == RETRIEVAL:

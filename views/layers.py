@@ -43,7 +43,7 @@ def pick_tokens(states: list[TokenStates], shared: str | None) -> list[Word | No
 
 
 def read_texts() -> list[str]:
-    raw = kept(st.text_area, f"Sentences, one per line (2 to {MAX_SENTENCES})", key="layers_texts",
+    raw = kept(st.text_area, f"Sentences, one per line (2 to {MAX_SENTENCES})", key="layers_texts", url=True,
                default="\n".join(EXAMPLE_SENTENCES), height=120)
     texts, problems = limit_problems(lines(raw), load_config())
     for problem in problems:
@@ -86,7 +86,8 @@ def drift_tab(drift: Drift, chosen: list[Word | None]) -> None:
     if not plotted:
         st.info("Choose a token in at least two sentences to see how their vectors drift apart or together.")
         return
-    hovers = [f"S{i + 1} “{chosen[i].text}” ↔ S{j + 1} “{chosen[j].text}”" for i, j in (drift.pairs[k] for k in plotted)]
+    hovers = [f"S{i + 1} “{chosen[i].text}” ↔ S{j + 1} “{chosen[j].text}”"
+              for i, j in (drift.pairs[k] for k in plotted)]
     st.plotly_chart(layer_curves(drift.token[plotted], [drift.labels[k] for k in plotted], hovers,
                                  [pair_colour(k) for k in plotted], y_title="cosine of the chosen tokens",
                                  band=drift.band), key="layers_token_drift")

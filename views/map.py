@@ -146,16 +146,16 @@ def main() -> None:
         frame = frame.iloc[picked].reset_index(drop=True)
     with colour_col:
         options = [*extra, *COLOURINGS]
-        choice = kept(st.selectbox, "Colour by", key="map_colour", default=options[0], options=options,
+        choice = kept(st.selectbox, "Colour by", key="map_colour", url=True, default=options[0], options=options,
                       must_be_option=True, help="A label of the data, k-means clusters of the full vectors, the "
                                                 "text's length in characters, or how many of a point's neighbours "
                                                 "the map kept.")
-        k = kept(st.number_input, "Clusters (k)", key="map_k", default=8, min_value=2, max_value=40)
-        query = kept(st.text_input, "Query", key="map_query", default=DEFAULT_QUERY,
+        k = kept(st.number_input, "Clusters (k)", key="map_k", url=True, default=8, min_value=2, max_value=40)
+        query = kept(st.text_input, "Query", key="map_query", url=True, default=DEFAULT_QUERY,
                      help="Embedded with the sidebar's settings and drawn as a star, with lines to its nearest "
                           "texts in the full space.").strip()
-        top = kept(st.slider, "Neighbours of the query", key="map_top", default=5, min_value=1, max_value=20)
-        compare = kept(st.toggle, "Compare with configuration B", key="map_compare", default=False,
+        top = kept(st.slider, "Neighbours of the query", key="map_top", url=True, default=5, min_value=1, max_value=20)
+        compare = kept(st.toggle, "Compare with configuration B", key="map_compare", url=True, default=False,
                        help="Map the same texts under a second model, pooling or layer, side by side.")
     texts = frame["text"].tolist()
     vectors = embed_corpus(model, texts, settings)

@@ -47,7 +47,7 @@ def architecture(model: LoadedModel) -> None:
 
 def playground(model: LoadedModel, max_length: int) -> None:
     st.header("Tokenizer playground")
-    typed = kept(st.text_area, "Text to tokenize", key="model_text", default=SAMPLE, height=100)
+    typed = kept(st.text_area, "Text to tokenize", key="model_text", url=True, default=SAMPLE, height=100)
     (text,), problems = limit_problems([typed], load_config())
     for problem in problems:
         st.warning(problem)

@@ -34,7 +34,8 @@ def read_corpus(source: str) -> list[str] | None:
         if source == BUILTIN:
             return stsb_corpus()
         if source == PASTE:
-            pasted = kept(st.text_area, "Texts, one a line", key="ret_paste", default=EXAMPLE_PASTE, height=160)
+            pasted = kept(st.text_area, "Texts, one a line", key="ret_paste", url=True, default=EXAMPLE_PASTE,
+                          height=160)
             return corpus_texts(lines(pasted))
         uploaded = uploaded_corpus(file_key="ret_upload", column_key="ret_column",
                                    help=".txt: one text a line; .csv / .jsonl: pick the text column.")
@@ -92,12 +93,12 @@ def main() -> None:
     st.markdown("Search a corpus with a query: the model ranks every text by cosine similarity to the query. "
                 "TF-IDF and bag-of-words rank the same corpus by shared words, so you can see what the model "
                 "finds that word overlap misses (and the reverse).")
-    source = kept(st.radio, "Corpus", key="ret_source", default=BUILTIN, options=[BUILTIN, UPLOAD, PASTE],
+    source = kept(st.radio, "Corpus", key="ret_source", url=True, default=BUILTIN, options=[BUILTIN, UPLOAD, PASTE],
                   horizontal=True)
     left, middle, right = st.columns([3, 1, 1])  # drawn before the corpus, so they never vanish and reset
-    query = kept(left.text_input, "Query", key="ret_query", default="A man is playing a guitar.").strip()
-    k = int(kept(middle.number_input, "Top k", key="ret_k", default=10, min_value=1, max_value=200, step=1))
-    threshold = kept(right.slider, "Score threshold", key="ret_threshold", default=0.0, min_value=-1.0,
+    query = kept(left.text_input, "Query", key="ret_query", url=True, default="A man is playing a guitar.").strip()
+    k = int(kept(middle.number_input, "Top k", key="ret_k", url=True, default=10, min_value=1, max_value=200, step=1))
+    threshold = kept(right.slider, "Score threshold", key="ret_threshold", url=True, default=0.0, min_value=-1.0,
                      max_value=1.0, step=0.05, help="Model hits with a lower cosine similarity are hidden.")
     corpus = read_corpus(source)
     if corpus is None:

@@ -168,16 +168,18 @@ def main() -> None:
     with controls:
         kept(st.selectbox, "Example set", key="sim_example", default=PARAPHRASE_CLUSTERS, options=list(EXAMPLES),
              on_change=_load_example, help="Replaces the texts with a built-in set.")
-        metric: Metric = kept(st.radio, "Measure", key="sim_metric", default="cosine", options=list(METRICS),
+        metric: Metric = kept(st.radio, "Measure", key="sim_metric", url=True, default="cosine", options=list(METRICS),
                               format_func=METRICS.get, horizontal=True)
-        reorder = kept(st.toggle, "Group similar texts (hierarchical clustering)", key="sim_cluster", default=False)
-        fixed = kept(st.radio, "Colour range", key="sim_range", default="fixed", options=list(RANGES),
+        reorder = kept(st.toggle, "Group similar texts (hierarchical clustering)", key="sim_cluster", url=True,
+                       default=False)
+        fixed = kept(st.radio, "Colour range", key="sim_range", url=True, default="fixed", options=list(RANGES),
                      format_func=RANGES.get, horizontal=True,
                      help="Euclidean distance is always fitted: it has no fixed scale.") == "fixed"
-        compare = kept(st.toggle, "Compare with configuration B", key="sim_compare", default=False,
+        compare = kept(st.toggle, "Compare with configuration B", key="sim_compare", url=True, default=False,
                        help="The same texts under a second model, pooling or layer, side by side.")
     with inputs:
-        raw = kept(st.text_area, "Texts, one per line", key=similarity_texts.KEY, default=similarity_texts.DEFAULT,
+        raw = kept(st.text_area, "Texts, one per line", key=similarity_texts.KEY, url=True,
+                   default=similarity_texts.DEFAULT,
                    height=230)
     texts, problems = limit_problems(lines(raw), load_config())
     for problem in problems:

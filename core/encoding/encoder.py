@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -13,6 +14,7 @@ from core.models.loading import LoadedModel
 from core.settings import Pooling, Settings
 
 Progress = Callable[[int, int], None]
+TRIM_AFTER = 512  # texts encoded in one call after which freed batch memory is handed back to the system
 
 
 @dataclass
@@ -104,6 +106,15 @@ def _batches(model: LoadedModel, rows: list[dict], todo: list[int], batch_size: 
                 progress(done, len(order))
 
 
+def _return_freed_memory() -> None:
+    """glibc keeps the freed buffers of many batches in its arenas, so a server's memory only grows; measured on
+    the 7,977-text corpus, resident memory fell from 1,083 to 876 MB after malloc_trim. Elsewhere it is a no-op."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def encode(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling = "default", layer: int | None = None,
            normalize: bool = False, max_length: int | None = None, batch_size: int = 32,
            progress: Progress | None = None) -> Embeddings:
@@ -132,11 +143,15 @@ def encode(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling = "defa
             flat = batch.hidden.flatten(0, 1)  # (layers * batch, tokens, dims)
             mask = batch.mask.repeat(batch.hidden.shape[0], 1)
             pooled = pool(flat, mask, mode).view(batch.hidden.shape[0], len(batch.indices), -1)
-            pooled = pooled.transpose(0, 1).cpu().numpy()
+            # a compact copy: CLS pooling is a view into the whole batch's hidden states, which the memo would
+            # otherwise keep alive (tens of MB per batch for a few KB of vectors)
+            pooled = pooled.transpose(0, 1).contiguous().cpu().numpy()
             for j, u in enumerate(batch.indices):
                 model.memo.put(("pooled", mode, limit, unique[u]), pooled[j], truncated[u])
                 for i in todo_texts[unique[u]]:
                     per_layer[i], cut[i] = pooled[j], truncated[u]
+        if len(unique) >= TRIM_AFTER:
+            _return_freed_memory()
     vectors = np.stack([p[layer] for p in per_layer]) if texts else np.zeros((0, model.hidden_size), np.float32)
     if model.dense is not None and pooling == "default" and layer == last and len(texts):
         with torch.inference_mode():

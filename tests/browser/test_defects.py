@@ -8,6 +8,12 @@ from tests.browser.harness import check_and_shoot, fill, open_page, wait_for_idl
 
 pytestmark = pytest.mark.browser
 LONG = 600
+
+
+@pytest.fixture(autouse=True)
+def quick_failures(page):
+    """A control that is not there fails in two minutes, not ten (long waits for the app give their own limit)."""
+    page.set_default_timeout(120_000)
 CORPUS = b"Bake bread at home with flour, water, salt and yeast.\nThe stock market fell sharply today.\n" \
          b"A cat sleeps on the warm windowsill.\nHow long should dough rise before baking?\n"
 
@@ -67,3 +73,48 @@ def test_layers_pickers_show_the_sentences_typed_now(page, server):
     assert "S1: Cats chase mice" in _picker(page, "Sentence A")
     assert "S2: Dogs chase cats" in _picker(page, "Sentence B")
     check_and_shoot(page, "defect-layers-pickers")
+
+
+def test_a_copied_link_opens_the_same_similarity_view_in_a_fresh_browser(page, server, chromium):
+    from tests.browser.harness import VIEWPORT, choose
+
+    open_page(page, server, "similarity")
+    choose(page, "Example set", "One word, several senses (bank)")
+    wait_for_idle(page)
+    page.get_by_text("Group similar texts (hierarchical clustering)", exact=True).click()
+    wait_for_idle(page)
+    page.get_by_text("Euclidean distance", exact=True).click()
+    wait_for_idle(page)
+    link = page.url
+    fresh = chromium.new_context(viewport=VIEWPORT)
+    try:
+        other = fresh.new_page()
+        other.goto(link)
+        wait_for_idle(other)
+        texts = other.get_by_role("textbox", name="Texts, one per line").input_value(timeout=30_000)
+        assert texts.startswith("She sat on the bank of the river")
+        assert other.get_by_role("switch", name="Group similar texts (hierarchical clustering)").is_checked()
+        assert other.get_by_role("radio", name="Euclidean distance").is_checked()
+        check_and_shoot(other, "defect-similarity-link")
+    finally:
+        fresh.close()
+
+
+def _available_models() -> list[str]:
+    from core.models.catalog import catalog
+    from core.models.sources import availability
+
+    return [entry.id for entry in catalog() if entry.source != "finetuned" and availability(entry.id).available]
+
+
+@pytest.mark.parametrize("model_id", _available_models())
+@pytest.mark.parametrize("path", ["layers", "similarity"])
+def test_every_available_catalog_model_loads_on_layers_and_similarity(page, server, model_id, path):
+    open_page(page, server, f"{path}?model={model_id}", LONG)
+    assert page.get_by_role("combobox", name="Model").first.input_value() != ""
+    caption = page.locator("[data-testid='stSidebar'] [data-testid='stCaptionContainer']").filter(
+        has_text=f"{model_id}:").first
+    caption.wait_for(timeout=60_000)
+    assert not page.locator("[data-testid='stSidebar'] [data-testid='stAlertContentError']").count()
+    page.locator(".js-plotly-plot").first.wait_for(state="attached", timeout=60_000)
+    check_and_shoot(page, f"models-{path}-{model_id}")

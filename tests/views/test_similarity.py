@@ -124,3 +124,25 @@ def test_compare_mode_shows_both_configurations_their_difference_and_moved_pairs
     assert not at.exception
     assert at.slider(key="sim_b_layer").value == 0
     assert "B: paraphrase-MiniLM-L3-v2 · default pooling · layer 0" in [c.layout.title.text for c in _charts(at)]
+
+
+def test_a_link_opens_the_same_view_and_the_page_keeps_its_link_current():
+    from core.data.examples import EXAMPLES
+    from ui.url_codec import encode
+
+    bank = "\n".join(EXAMPLES["One word, several senses (bank)"])
+    at = app_test(PAGE, sim_texts=encode(bank), sim_cluster="1", sim_metric="euclidean", ret_query="stale")
+    assert not at.exception
+    assert at.text_area(key="sim_texts").value == bank
+    assert at.toggle(key="sim_cluster").value is True and at.radio(key="sim_metric").value == "euclidean"
+    assert "ret_query" not in at.query_params  # another page's input is not part of this page's link
+    at.radio(key="sim_metric").set_value("dot").run()
+    assert at.query_params["sim_metric"] in ("dot", ["dot"])
+    at.radio(key="sim_metric").set_value("cosine").run()
+    assert "sim_metric" not in at.query_params  # the default needs no place in the link
+
+
+def test_a_link_value_that_does_not_fit_is_ignored():
+    at = app_test(PAGE, sim_metric="median", sim_cluster="maybe")
+    assert not at.exception
+    assert at.radio(key="sim_metric").value == "cosine" and at.toggle(key="sim_cluster").value is False

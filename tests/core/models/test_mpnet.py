@@ -1,0 +1,43 @@
+"""all-mpnet-base-v2 (the optional 12-layer extra): it loads, and its STS-B numbers from the command line equal
+sentence-transformers' evaluator on the same assembled folder. Skipped, with the way to run it, when not installed."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from core.cli import main
+from core.data.stsb import load_stsb
+from core.models.catalog import MPNET_ID
+from tests.references import embedding_similarity
+
+# `make models-extra` assembles the model in the user's cache; the tests run on a cache of their own
+USER_MODELS = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "embedding-explorer" / "models"
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not (USER_MODELS / MPNET_ID / "config.json").exists(),
+                       reason="all-mpnet-base-v2 is not installed here: run `make models-extra`, then this test."),
+]
+
+
+@pytest.fixture(autouse=True)
+def installed_mpnet(monkeypatch):
+    monkeypatch.setattr("core.models.packages.models_dir", lambda: USER_MODELS)
+
+
+def test_mpnet_loads_and_its_sts_dev_spearman_equals_the_evaluator(capsys):
+    from sentence_transformers import SentenceTransformer
+
+    assert main(["evaluate", "sts", "--model", MPNET_ID, "--pooling", "default", "--split", "dev",
+                 "--device", "cpu"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    pairs = load_stsb("dev")
+    reference_model = SentenceTransformer(str(USER_MODELS / MPNET_ID), device="cpu", local_files_only=True)
+    first = reference_model.encode([p.sentence1 for p in pairs])
+    second = reference_model.encode([p.sentence2 for p in pairs])
+    reference = embedding_similarity(first, second, [p.score for p in pairs])
+    assert printed["spearman"] == pytest.approx(reference["spearman_cosine"], abs=1e-5)
+    assert printed["pearson"] == pytest.approx(reference["pearson_cosine"], abs=1e-5)
+    assert printed["pairs"] == len(pairs)
