@@ -123,3 +123,16 @@ def test_dense_modules_apply_at_the_last_layer_only(tiny_bert, monkeypatch):
     assert encode(tiny_bert, ["x y z"]).vectors.shape == (1, 4)
     assert encode(tiny_bert, ["x y z"], layer=1).vectors.shape == (1, 32)
     assert encode(tiny_bert, ["x y z"], pooling="mean").vectors.shape == (1, 32)
+
+
+@pytest.mark.parametrize("pooling", ["cls", "mean", "max"])
+def test_the_memo_holds_compact_vectors_not_views_into_a_batch_of_hidden_states(tiny_bert, pooling):
+    """A view would keep the whole batch's hidden states (layers x batch x tokens x dims) alive per entry."""
+    tiny_bert.memo.clear()
+    texts = [f"sentence number {i} about memory" for i in range(20)]
+    encode(tiny_bert, texts, pooling=pooling, batch_size=8)
+    held = [value for key, (value, _) in tiny_bert.memo._items.items() if key[0] == "pooled"]
+    assert len(held) == len(texts)
+    for value in held:
+        owner = value.base if value.base is not None else value
+        assert owner.flags.c_contiguous and owner.nbytes <= 8 * value.nbytes
