@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 from sklearn.preprocessing import normalize
@@ -39,3 +41,15 @@ def fit_baseline(kind: Baseline, corpus: Sequence[str]) -> LexicalIndex:
         raise ValueError("The corpus holds no words for a lexical baseline; add texts with words.") from err
     return LexicalIndex(vectorizer, normalize(corpus_rows).tocsr().astype("float32"))
 
+
+
+def shared_terms(index: LexicalIndex, query: str, text: str) -> pd.DataFrame:
+    """The words both texts hold, with their weights in each unit-length row; the contributions (the products)
+    sum to the baseline's cosine of the two texts, strongest first."""
+    rows = index.query_rows([query, text])
+    q, t = rows[0].toarray()[0], rows[1].toarray()[0]
+    both = np.flatnonzero((q != 0) & (t != 0))
+    terms = index.vectorizer.get_feature_names_out()[both]
+    frame = pd.DataFrame({"word": terms, "weight in query": q[both], "weight in text": t[both],
+                          "contribution": q[both] * t[both]})
+    return frame.sort_values("contribution", ascending=False, kind="stable").reset_index(drop=True)

@@ -19,6 +19,7 @@ PAGE_PX = 1150  # the main area of a wide page at a common laptop width
 LABELS_PX = 230  # what the row labels take of a figure's width
 VALUE_CELL_PX = 30  # a cell narrower than this cannot show "0.00" at a readable size
 TICK_PX = 14  # one row label's height
+CLICKABLE_UP_TO = 60  # cells take a click up to this many texts (then the pickers below the figure)
 HOVER_CHARS = 300  # hover shows each text up to this length
 HOVER_LINE = 70
 
@@ -39,9 +40,21 @@ def cell_px(n: int, *, height: int, columns: int, compact: bool) -> float:
     return min(width, height - 60) / max(n, 1)
 
 
+def _click_layer(figure: go.Figure, z: np.ndarray, names: list[str], order: list[int], value_name: str) -> None:
+    """An invisible point on every cell, so a click selects the cell (Streamlit reports selections of points, not of
+    heatmap cells); it carries the hover box, with each cell's (row, column) text numbers as its data."""
+    rows, cols = np.indices(z.shape)
+    figure.data[0].hoverinfo = "skip"
+    figure.add_trace(go.Scatter(
+        x=[names[c] for c in cols.ravel()], y=[names[r] for r in rows.ravel()], mode="markers", name="cells",
+        customdata=[[order[r], order[c]] for r, c in zip(rows.ravel(), cols.ravel())], showlegend=False,
+        marker=dict(size=12, opacity=0), text=[f"{value:.3f}" for value in z.ravel()],
+        hovertemplate="<b>row</b> %{y}<br><b>column</b> %{x}<br>" + value_name + ": %{text}<extra></extra>"))
+
+
 def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *, zmin: float, zmax: float,
              colorscale: str, value_name: str, title: str, height: int | None, compact: bool,
-             columns: int = 1) -> go.Figure:
+             columns: int = 1, clickable: bool = False) -> go.Figure:
     """Rows labelled "line. start of text", columns by line number; `compact`: numbers only. Cells carry their
     value only where it can be read, and row labels are thinned so that they never run together.
 
@@ -65,6 +78,8 @@ def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *
         texttemplate="%{z:.2f}" if readable else None,
         hovertemplate="<b>row</b> %{y}<br><b>column</b> %{x}<br>" + value_name + ": %{z:.3f}<extra></extra>",
     ))
+    if clickable and n <= CLICKABLE_UP_TO:
+        _click_layer(figure, z, names, order, value_name)
     figure.update_layout(title=title or None, height=size, margin=dict(l=10, r=10, t=40 if title else 10, b=10))
     figure.update_xaxes(**ticks, tickvals=names[::column_step], ticktext=numbers[::column_step], tickangle=0)
     figure.update_yaxes(**ticks, tickvals=names[::step], ticktext=labels[::step], autorange="reversed")
@@ -73,13 +88,15 @@ def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *
 
 def similarity_heatmap(matrix: np.ndarray, texts: Sequence[str], *, metric: str = "cosine", fixed_range: bool = True,
                        order: Sequence[int] | None = None, title: str = "", height: int | None = None,
-                       compact: bool = False, columns: int = 1) -> go.Figure:
-    """Cosine / dot product (diverging, [-1, 1] when `fixed_range`) or Euclidean distance (fitted, sequential)."""
+                       compact: bool = False, columns: int = 1, clickable: bool = False) -> go.Figure:
+    """Cosine / dot product (diverging, [-1, 1] when `fixed_range`) or Euclidean distance (fitted, sequential);
+    `clickable`: a click on a cell selects it (its data: the row's and column's text numbers)."""
     values = np.asarray(matrix, dtype=float)
     if metric == "euclidean":
         high = float(values.max()) if values.size else 1.0
         return _heatmap(values, texts, order, zmin=0.0, zmax=high or 1.0, colorscale="Viridis_r",
-                        value_name="distance", title=title, height=height, compact=compact, columns=columns)
+                        value_name="distance", title=title, height=height, compact=compact, columns=columns,
+                        clickable=clickable)
     if fixed_range or not values.size:
         low, high = -1.0, 1.0
     else:
@@ -88,7 +105,7 @@ def similarity_heatmap(matrix: np.ndarray, texts: Sequence[str], *, metric: str 
             low, high = low - 0.5, high + 0.5
     name = "cosine" if metric == "cosine" else "dot"
     return _heatmap(values, texts, order, zmin=low, zmax=high, colorscale="RdBu_r", value_name=name, title=title,
-                    height=height, compact=compact, columns=columns)
+                    height=height, compact=compact, columns=columns, clickable=clickable)
 
 
 def difference_heatmap(difference: np.ndarray, texts: Sequence[str], *, order: Sequence[int] | None = None,

@@ -142,9 +142,11 @@ def shoot(page, path: Path) -> None:
 def plot_data(page, index: int = 0) -> list[dict]:
     """The traces of the index-th Plotly chart on the page as the browser drew them: name, x, y, z and text."""
     return page.evaluate("""(i) => {
-        const list = a => a == null ? null : Array.from(a, v => (v != null && typeof v === 'object' && v.length !== undefined) ? Array.from(v) : v);
-        const plot = document.querySelectorAll('.js-plotly-plot')[i];
-        return plot.data.map(t => ({name: t.name ?? null, x: list(t.x), y: list(t.y), z: list(t.z), text: list(t.text)}));
+        const row = v => (v != null && typeof v === 'object' && v.length !== undefined) ? Array.from(v) : v;
+        const list = a => a == null ? null : Array.from(a, row);
+        const plot = document.querySelectorAll('.js-plotly-plot')[i];  // _fullData: typed arrays decoded
+        return plot._fullData.map(t => ({name: t.name ?? null, x: list(t.x), y: list(t.y), z: list(t.z),
+                                         text: list(t.text)}));
     }""", index)
 
 

@@ -95,7 +95,8 @@ def test_clearing_a_chip_says_it_was_cleared_not_that_the_word_is_missing():
 
 def test_the_sentence_pickers_show_the_sentences_typed_now():
     at = open_tab(app_test(PAGE), "Token alignment")
-    assert at.main.selectbox[0].label == "Sentence A" and at.main.selectbox[0].options[0].startswith("S1: We had a picnic")
+    first = at.main.selectbox[0]
+    assert first.label == "Sentence A" and first.options[0].startswith("S1: We had a picnic")
     set_texts(at, "Cats chase mice in the barn.", "Dogs chase cats in the yard.")
     for picker in at.main.selectbox:
         assert [option[:8] for option in picker.options] == ["S1: Cats", "S2: Dogs"]

@@ -38,3 +38,15 @@ def test_a_corpus_without_words_is_a_clear_error():
         baseline_vectors("tfidf", ["!", "?"])
     with pytest.raises(ValueError, match="Unknown baseline"):
         baseline_vectors("bm25", CORPUS)
+
+
+@pytest.mark.parametrize("kind", ["tfidf", "bow"])
+def test_shared_terms_sum_to_the_baselines_cosine(kind):
+    from core.evaluation.lexical import shared_terms
+
+    index = fit_baseline(kind, CORPUS)
+    terms = shared_terms(index, "a red mat for the cat", CORPUS[0])
+    corpus_rows, query_rows = baseline_vectors(kind, CORPUS, ["a red mat for the cat"])
+    assert terms["contribution"].sum() == pytest.approx((query_rows @ corpus_rows.T).toarray()[0, 0], abs=1e-6)
+    assert set(terms["word"]) == {"the", "cat", "mat"} and terms["contribution"].is_monotonic_decreasing
+    assert shared_terms(index, "stock", CORPUS[0]).empty

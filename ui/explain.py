@@ -1,0 +1,78 @@
+"""Why two texts are similar: the exact token-pair split of their score and, for any pooling, integrated gradients.
+One component for every page that shows a pair (Similarity, Retrieval)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.analysis.explanation import NoExactSplit, PairExplanation
+from core.models.loading import LoadedModel
+from core.plots.explanation import attribution_bars, contribution_heatmap, split_bar, token_strip
+from core.settings import Settings, layer_used
+from ui.cache import attribution_of, explanation_of
+from ui.downloads import csv_download
+from ui.progress import progress_bar
+
+TOP = 5
+
+
+def _exact(explanation: PairExplanation, key: str) -> None:
+    hide = st.toggle("Hide [CLS] and [SEP] in the figures (they stay in every sum)", key=f"{key}_hide")
+    score, total, top = st.columns(3)
+    score.metric("Cosine of the pair", f"{explanation.score:.4f}")
+    total.metric("Sum of the token-pair contributions", f"{explanation.total:.4f}",
+                 help="Equal to the cosine: the split is exact for this pooling.")
+    top.metric(f"Share of the {TOP} strongest pairs", f"{explanation.top_share(TOP):.0%}")
+    for side, name in ((explanation.a, "A"), (explanation.b, "B")):
+        if side.truncated:
+            st.info(f"Text {name} is longer than the model's token limit: the explanation covers the part it kept.")
+        st.plotly_chart(token_strip(side, name=name, hide_special=hide), key=f"{key}_strip_{name}")
+    st.caption("Each text's tokens, shaded by their total contribution to the score (red adds, blue takes away). "
+               "Hover a token for its number.")
+    st.plotly_chart(contribution_heatmap(explanation, hide_special=hide), key=f"{key}_matrix")
+    st.caption("Every cell is one token of A (row) with one token of B (column): its share of the cosine. With "
+               f"{explanation.pooling} pooling the cells add up to the score exactly, special tokens included.")
+    st.dataframe(explanation.top_pairs(TOP), hide_index=True, column_config={
+        "contribution": st.column_config.NumberColumn(format="%.4f"),
+        "share of the score": st.column_config.NumberColumn(format="percent")})
+    st.plotly_chart(split_bar(explanation), key=f"{key}_split")
+    st.caption("The same cosine in two parts: along the direction every text shares at this layer (measured on "
+               "STS-B sentences) and what these two texts share beyond it. Untrained and raw layers score high "
+               "mostly through the first part.")
+    csv_download(explanation.frame(), "explanation.csv", index=False, key=f"{key}_csv")
+
+
+def _attribution(model: LoadedModel, settings: Settings, a: str, b: str, layer: int, key: str) -> None:
+    st.caption("Integrated gradients follow the score through the network for any pooling: each token's share of "
+               "how far the score moves from a baseline (the text with its words replaced by padding). The gap says "
+               "how complete the attribution is; more steps shrink it.")
+    left, right = st.columns(2)
+    steps = left.number_input("Steps", min_value=4, max_value=200, value=32, step=4, key=f"{key}_steps")
+    where = right.slider("Attribute at layer", 0, layer, min(model.num_layers // 2, layer), key=f"{key}_where",
+                         help="0 is the embedding layer: the deepest explanation, and the slowest.")
+    if not st.button("Run integrated gradients", key=f"{key}_run"):
+        return
+    with progress_bar("Integrated gradients") as progress:
+        result = attribution_of(model.fingerprint, a, b, settings.pooling, layer, where, int(steps),
+                                settings.max_length, _model=model, _progress=progress)
+    for side, name in ((result.a, "A (B fixed)"), (result.b, "B (A fixed)")):
+        st.plotly_chart(attribution_bars(side, name=name), key=f"{key}_ig_{name[0]}")
+        csv_download(side.frame(), f"attribution-{name[0]}.csv", index=False, key=f"{key}_ig_csv_{name[0]}")
+
+
+def explanation_panel(model: LoadedModel, settings: Settings, a: str, b: str, *, key: str) -> None:
+    """The explanation of the pair (a, b) under the sidebar's settings, with a layer slider of its own."""
+    layer = st.slider("Explain at layer", 0, model.num_layers, layer_used(settings.layer, model.num_layers),
+                      key=f"{key}_layer", help="See how the explanation changes with depth (0 = embeddings).")
+    try:
+        explanation = explanation_of(model.fingerprint, a, b, settings.pooling, layer, settings.max_length,
+                                     _model=model)
+    except NoExactSplit as err:
+        st.info(f"{err} Open “Attribution through the network” below.")
+    except ValueError as err:
+        st.warning(str(err))
+        return
+    else:
+        _exact(explanation, key)
+    with st.expander("Attribution through the network (integrated gradients)"):
+        _attribution(model, settings, a, b, layer, key)
