@@ -8,9 +8,11 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
+from core.analysis.attribution import PairAttribution, attribute_pair
+from core.analysis.explanation import PairExplanation, explain_pair, reference_texts
 from core.analysis.projection import Projection, Trust, kmeans_clusters, project, trust
 from core.encoding.embedding_cache import ProgressBar
-from core.encoding.encoder import TokenStates, encode_tokens
+from core.encoding.encoder import Progress, TokenStates, encode_tokens
 from core.evaluation.lexical import Baseline, LexicalIndex, fit_baseline
 from core.evaluation.retrieval import (RetrievalTask, TaskResult, evaluate_embeddings, evaluate_lexical,
                                        paraphrase_task)
@@ -18,7 +20,7 @@ from core.hashing import texts_digest
 from core.models.catalog import Availability, CatalogEntry, catalog
 from core.models.loading import LoadedModel, load_model
 from core.models.sources import availability
-from core.settings import Settings
+from core.settings import Pooling, Settings
 
 
 @st.cache_resource(show_spinner="Loading the model…", max_entries=4)
@@ -86,3 +88,20 @@ def token_states_of(_model: LoadedModel, fingerprint: str, texts: tuple[str, ...
                     max_length: int | None) -> list[TokenStates]:
     """Token states per (weights, texts, limit), so a click on a chip does not run the model again."""
     return encode_tokens(_model, texts, max_length=max_length)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def explanation_of(fingerprint: str, a: str, b: str, pooling: Pooling, layer: int, max_length: int | None, *,
+                   _model: LoadedModel) -> PairExplanation:
+    """The exact split of a pair, per (weights, texts, settings); the shared direction from STS-B sentences."""
+    return explain_pair(_model, a, b, pooling=pooling, layer=layer, max_length=max_length,
+                        reference=reference_texts())
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def attribution_of(fingerprint: str, a: str, b: str, pooling: Pooling, layer: int, attribution_layer: int,
+                   steps: int, max_length: int | None, *, _model: LoadedModel,
+                   _progress: Progress | None = None) -> PairAttribution:
+    """Integrated gradients of a pair, kept: a second look costs nothing."""
+    return attribute_pair(_model, a, b, pooling=pooling, layer=layer, attribution_layer=attribution_layer,
+                          steps=steps, max_length=max_length, progress=_progress)

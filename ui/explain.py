@@ -3,14 +3,19 @@ One component for every page that shows a pair (Similarity, Retrieval)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import streamlit as st
 
 from core.analysis.explanation import NoExactSplit, PairExplanation
+from core.analysis.similarity import Metric, closest_pair
 from core.models.loading import LoadedModel
 from core.plots.explanation import attribution_bars, contribution_heatmap, split_bar, token_strip
+from core.plots.labels import shorten
 from core.settings import Settings, layer_used
 from ui.cache import attribution_of, explanation_of
 from ui.downloads import csv_download
+from ui.persist import texts_key
 from ui.progress import progress_bar
 
 TOP = 5
@@ -76,3 +81,37 @@ def explanation_panel(model: LoadedModel, settings: Settings, a: str, b: str, *,
         _exact(explanation, key)
     with st.expander("Attribution through the network (integrated gradients)"):
         _attribution(model, settings, a, b, layer, key)
+
+
+def _select_cell(chart_key: str, keys: tuple[str, str]) -> None:
+    """A click on a heatmap cell picks its row's and column's texts."""
+    points = st.session_state[chart_key].selection.points
+    if points and points[0].get("customdata") is not None:
+        row, col = points[0]["customdata"][:2]
+        st.session_state[keys[0]], st.session_state[keys[1]] = int(row), int(col)
+
+
+def pair_keys(texts: Sequence[str]) -> tuple[str, str]:
+    return f"sim_why_a_{texts_key(texts)}", f"sim_why_b_{texts_key(texts)}"
+
+
+def cell_picker(chart_key: str, texts: Sequence[str]) -> Callable[[], None]:
+    """The `on_select` callback of the heatmap drawn under `chart_key`."""
+    return lambda: _select_cell(chart_key, pair_keys(texts))
+
+
+def pair_section(model: LoadedModel, settings: Settings, texts: Sequence[str], matrix, metric: Metric) -> None:
+    """"Why are these two similar?" under a heatmap: two pickers (a click on a cell sets them) and the explanation."""
+    st.subheader("Why are these two similar?")
+    if len(texts) < 2:
+        st.info("Add a second text to explain a pair.")
+        return
+    keys, (first, second) = pair_keys(texts), closest_pair(matrix, metric)
+    names = {i: f"{i + 1}. {shorten(text, 70)}" for i, text in enumerate(texts)}
+    st.session_state.setdefault(keys[0], first)
+    st.session_state.setdefault(keys[1], second)
+    left, right = st.columns(2)
+    a = left.selectbox("Text A", list(names), format_func=names.__getitem__, key=keys[0])
+    b = right.selectbox("Text B", list(names), format_func=names.__getitem__, key=keys[1])
+    st.caption("Click a cell of the heatmap above, or pick two texts; it opens on the closest pair.")
+    explanation_panel(model, settings, texts[a], texts[b], key="sim_why")

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Sequence
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -18,14 +15,10 @@ from core.plots.labels import shorten
 from core.plots.layers import layer_bars, token_heatmap
 from core.settings import Pooling, layer_used
 from ui.downloads import csv_download
+from ui.persist import texts_key
 from ui.progress import progress_bar
 
 AGREEMENT_TEXTS = 100
-
-
-def texts_key(texts: Sequence[str]) -> str:
-    """A short key suffix that changes with the texts, so a widget never shows stale options."""
-    return hashlib.blake2b("\x1f".join(texts).encode(), digest_size=6).hexdigest()
 
 
 def sentence_names(texts: list[str]) -> tuple[dict[int, str], str]:

@@ -3,11 +3,12 @@ the inputs that define a view in the URL, so a copied link opens the same view."
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
 
+from core.hashing import texts_digest
 from ui.url_codec import decode, encode
 
 PAGE_KEYS = {"similarity": "sim_", "layers": "layers_", "model": "model_", "retrieval": "ret_",
@@ -69,6 +70,11 @@ def kept(widget: Callable[..., Any], label: str, *, key: str, default: Any, must
     if url:
         _to_url(key, value, default)
     return value
+
+
+def texts_key(texts: Sequence[str]) -> str:
+    """A short widget-key suffix that changes with the texts, so a picker never shows stale options."""
+    return texts_digest(texts)[:12]
 
 
 def kept_value(key: str, default: Any = None) -> Any:

@@ -15,9 +15,9 @@ from core.encoding.encoder import TokenStates
 from core.plots.labels import shorten
 from core.plots.layers import layer_curves, pair_colour
 from ui.cache import token_states_of
-from ui.layer_tabs import agreement_view, alignment_view, attention_view, texts_key
+from ui.layer_tabs import agreement_view, alignment_view, attention_view
 from ui.downloads import csv_download
-from ui.persist import kept
+from ui.persist import kept, texts_key
 from ui.sidebar import active
 
 AGREEMENT_TEXTS = 100

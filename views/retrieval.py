@@ -9,12 +9,14 @@ from core.data.corpus import CorpusError, corpus_texts, lines
 from core.data.stsb import stsb_corpus
 from core.data.uploads import column
 from core.encoding.encoder import encode_with
-from core.evaluation.lexical import BASELINES
+from core.evaluation.lexical import BASELINES, shared_terms
+from core.plots.labels import shorten
 from core.plots.retrieval import hits_figure
 from core.settings import layer_used
 from ui.cache import lexical_index
 from ui.downloads import csv_download
-from ui.persist import kept
+from ui.explain import explanation_panel
+from ui.persist import kept, texts_key
 from ui.progress import embed_corpus
 from ui.sidebar import active
 from ui.upload import uploaded_corpus
@@ -87,6 +89,32 @@ def draw(ranking: QueryRanking, threshold: float) -> None:
     csv_download(ranking.table, "retrieval.csv", index=False)
 
 
+def why(ranking: QueryRanking, query: str, corpus: list[str], settings, model) -> None:
+    """"Why this hit?": the model's explanation of the query and one hit, with TF-IDF's shared words beside it."""
+    st.subheader("Why this hit?")
+    hits = ranking.ranked(ranking.primary)
+    rank = st.selectbox("Hit", hits["rank"].tolist(), key=f"ret_why_{texts_key([query, *hits['text']])}",
+                        format_func=lambda r: f"{r}. {shorten(hits.loc[r - 1, 'text'], 90)}")
+    text = hits.loc[rank - 1, "text"]
+    model_col, words_col = st.columns([3, 1])
+    with model_col:
+        explanation_panel(model, settings, query, text, key="ret_why")
+    with words_col:
+        st.markdown("**TF-IDF: the words they share**")
+        try:
+            shared = shared_terms(lexical_index("tfidf", corpus), query, text)
+        except ValueError as err:
+            st.info(str(err))
+            return
+        if shared.empty:
+            st.info("No word in common: TF-IDF scores this pair 0, whatever the model finds.")
+        else:
+            st.dataframe(shared, hide_index=True, column_config={
+                c: st.column_config.NumberColumn(format="%.3f") for c in shared.columns[1:]})
+            st.caption(f"Each shared word's weight in both texts; the products sum to TF-IDF's cosine, "
+                       f"{shared['contribution'].sum():.3f}.")
+
+
 def main() -> None:
     settings, model = active()
     st.title("Retrieval")
@@ -110,7 +138,9 @@ def main() -> None:
         return
     if k > len(corpus):
         st.info(f"The corpus has only {len(corpus):,} texts, so all of them are ranked (k = {k} asked).")
-    draw(rank_query(corpus, rankers(query, corpus, settings, model), k=k, primary=model.model_id), threshold)
+    ranking = rank_query(corpus, rankers(query, corpus, settings, model), k=k, primary=model.model_id)
+    draw(ranking, threshold)
+    why(ranking, query, corpus, settings, model)
 
 
 main()

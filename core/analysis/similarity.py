@@ -83,6 +83,17 @@ def mean_off_diagonal(matrix: np.ndarray) -> float | None:
     return float(np.mean(np.asarray(matrix)[upper]))
 
 
+def closest_pair(matrix: np.ndarray, metric: Metric = "cosine") -> tuple[int, int]:
+    """The two different texts the matrix finds closest (highest similarity, or lowest distance); (0, 0) for one."""
+    n = len(matrix)
+    if n < 2:
+        return 0, 0
+    rows, cols = np.triu_indices(n, k=1)
+    values = np.asarray(matrix)[rows, cols]
+    best = int(np.argmin(values) if metric == "euclidean" else np.argmax(values))
+    return int(rows[best]), int(cols[best])
+
+
 def matrix_frame(matrix: np.ndarray, texts: Sequence[str], order: Sequence[int] | None = None) -> pd.DataFrame:
     """The matrix as a table labelled by the texts (numbered, so duplicates stay apart), in `order`."""
     order = list(range(len(texts))) if order is None else list(order)

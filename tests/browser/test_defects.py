@@ -118,3 +118,19 @@ def test_every_available_catalog_model_loads_on_layers_and_similarity(page, serv
     assert not page.locator("[data-testid='stSidebar'] [data-testid='stAlertContentError']").count()
     page.locator(".js-plotly-plot").first.wait_for(state="attached", timeout=60_000)
     check_and_shoot(page, f"models-{path}-{model_id}")
+
+
+def test_a_click_on_a_heatmap_cell_explains_that_pair_with_the_sum_equal_to_the_cell(page, server):
+    from tests.browser.harness import plot_data
+
+    open_page(page, server, "similarity")
+    z = plot_data(page, 0)[0]["z"]
+    row, col = 4, 6  # "How should a beginner start…" and "How long does it take to boil an egg?"
+    area = page.locator(".js-plotly-plot").first.locator(".nsewdrag").first.bounding_box()
+    n = len(z)
+    page.mouse.click(area["x"] + (col + 0.5) * area["width"] / n, area["y"] + (row + 0.5) * area["height"] / n)
+    wait_for_idle(page)
+    assert _picker(page, "Text A").startswith(f"{row + 1}. ") and _picker(page, "Text B").startswith(f"{col + 1}. ")
+    metric = page.locator("[data-testid='stMetric']").filter(has_text="Sum of the token-pair contributions").first
+    assert float(metric.locator("[data-testid='stMetricValue']").inner_text()) == pytest.approx(z[row][col], abs=1e-4)
+    check_and_shoot(page, "explanation-click")

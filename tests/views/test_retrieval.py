@@ -31,7 +31,7 @@ def test_opens_on_the_stsb_corpus_with_model_and_both_baselines():
     first = tfidf["text"].iloc[0]  # the model's rank for TF-IDF's best text is the model list's row for it
     model_rank = tfidf["all-MiniLM-L6-v2 rank"].iloc[0]
     assert pd.isna(model_rank) or model.loc[model["rank"] == model_rank, "text"].item() == first
-    assert len(at.get("plotly_chart")) == 1
+    assert [chart.key for chart in at.get("plotly_chart")][0] == "ret_hits"
     assert at.get("download_button")
 
 
@@ -76,3 +76,19 @@ def test_an_uploaded_csv_offers_its_text_column_first():
     assert not at.exception and not at.error
     assert at.selectbox(key="ret_column").options == ["text", "id"]
     assert at.table[0].value["text"].tolist()[0] == "Someone is playing a guitar."
+
+
+def test_why_this_hit_explains_the_chosen_hit_with_its_score_and_the_shared_words():
+    at = _paste(app_test(PAGE), "The stock market fell sharply today.\nSomeone is playing a guitar.\nA cat sleeps.")
+    at.text_input(key="ret_query").set_value("A man plays the guitar.").run()
+    model = at.table[0].value
+    metrics = {m.label: m.value for m in at.metric}
+    assert float(metrics["Cosine of the pair"]) == pytest.approx(model["score"].iloc[0], abs=1e-4)
+    assert metrics["Sum of the token-pair contributions"] == metrics["Cosine of the pair"]
+    words = at.dataframe[-1].value
+    assert set(words["word"]) == {"guitar"} and words["contribution"].sum() == pytest.approx(
+        at.table[1].value.set_index("text").loc["Someone is playing a guitar.", "score"], abs=1e-4)
+    why = next(box for box in at.main.selectbox if box.label == "Hit")
+    why.set_value(2).run()
+    assert float({m.label: m.value for m in at.metric}["Cosine of the pair"]) == pytest.approx(
+        at.table[0].value["score"].iloc[1], abs=1e-4)

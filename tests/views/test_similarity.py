@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 
 from core.data.examples import EXAMPLES
@@ -25,14 +26,38 @@ def page():
 def test_opens_on_paraphrase_clusters_with_the_untrained_baseline():
     at = app_test(PAGE)
     assert not at.exception and not at.error
-    main, untrained = _charts(at)
+    main, untrained = _charts(at)[:2]
     z = main.data[0].z
     assert z.shape == (9, 9) and z[0][0] == pytest.approx(1.0, abs=1e-5)
     assert main.data[0].zmin == -1 and main.data[0].texttemplate == "%{z:.2f}"
     assert untrained.data[0].z.shape == (9, 9)
     metrics = _metrics(at)
     assert float(metrics["Mean off-diagonal cosine"]) < 0.4 < 0.9 < float(metrics["Same texts, untrained BERT"])
-    assert len(at.get("download_button")) == 2
+    assert len(at.get("download_button")) == 3  # the two heatmaps and the explanation
+
+
+def test_the_explanation_opens_on_the_closest_pair_and_its_parts_sum_to_that_cell():
+    at = app_test(PAGE)
+    z = _charts(at)[0].data[0].z
+    upper = np.triu(np.asarray(z), k=1) - np.tril(np.ones_like(z))  # the off-diagonal cells, each pair once
+    row, col = np.unravel_index(np.argmax(upper), upper.shape)
+    pickers = [box for box in at.main.selectbox if box.label in ("Text A", "Text B")]
+    assert [box.value for box in pickers] == [row, col]
+    metrics = _metrics(at)
+    assert float(metrics["Cosine of the pair"]) == pytest.approx(z[row][col], abs=1e-4)
+    assert metrics["Sum of the token-pair contributions"] == metrics["Cosine of the pair"]
+    pickers[1].set_value(8).run()
+    assert float(_metrics(at)["Cosine of the pair"]) == pytest.approx(z[row][8], abs=1e-4)
+    cells = _charts(at)[0].data[1]
+    assert cells.name == "cells" and len(cells.customdata) == 81  # a click on any cell picks its pair
+
+
+def test_cls_pooling_says_there_is_no_exact_split_and_offers_integrated_gradients():
+    at = app_test(PAGE, pooling="cls")
+    assert any("no split over token pairs" in info.value for info in at.info)
+    at.button(key="sim_why_run").click().run()
+    assert not at.exception
+    assert any((chart.layout.title.text or "").startswith("A (B fixed)") for chart in _charts(at))
 
 
 def test_empty_one_and_duplicate_texts(page):
@@ -108,7 +133,7 @@ def test_compare_mode_shows_both_configurations_their_difference_and_moved_pairs
     assert not at.exception and not at.error
     assert at.selectbox(key="sim_b_model").value == "paraphrase-MiniLM-L3-v2"
     assert at.slider(key="sim_b_layer").value == 3
-    charts = {chart.layout.title.text: chart for chart in _charts(at)}
+    charts = {chart.layout.title.text: chart for chart in _charts(at)[:4]}
     assert list(charts) == ["untrained BERT", "A: all-MiniLM-L6-v2 · default pooling · layer 6 (last)",
                             "B: paraphrase-MiniLM-L3-v2 · default pooling · layer 3 (last)", "B − A"]
     a, b, diff = (chart.data[0].z for chart in list(charts.values())[1:])
@@ -123,7 +148,7 @@ def test_compare_mode_shows_both_configurations_their_difference_and_moved_pairs
     at.selectbox(key="sim_b_model").set_value("paraphrase-MiniLM-L3-v2").run()
     assert not at.exception
     assert at.slider(key="sim_b_layer").value == 0
-    assert "B: paraphrase-MiniLM-L3-v2 · default pooling · layer 0" in [c.layout.title.text for c in _charts(at)]
+    assert "B: paraphrase-MiniLM-L3-v2 · default pooling · layer 0" in [c.layout.title.text for c in _charts(at)[:4]]
 
 
 def test_a_link_opens_the_same_view_and_the_page_keeps_its_link_current():

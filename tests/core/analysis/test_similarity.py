@@ -97,3 +97,12 @@ def test_untrained_model_finds_everything_similar(minilm):
     trained = mean_off_diagonal(similarity_matrix(encode(minilm, texts).vectors))
     random = mean_off_diagonal(similarity_matrix(encode(untrained, texts).vectors))
     assert trained < 0.2 < 0.8 < random
+
+
+def test_closest_pair_is_the_highest_similarity_or_the_lowest_distance():
+    from core.analysis.similarity import closest_pair
+
+    matrix = np.array([[1.0, 0.2, 0.9], [0.2, 1.0, 0.1], [0.9, 0.1, 1.0]])
+    assert closest_pair(matrix) == (0, 2)
+    assert closest_pair(1 - matrix, "euclidean") == (0, 2)
+    assert closest_pair(np.ones((1, 1))) == (0, 0)
