@@ -259,8 +259,33 @@ def bench_memory(rows: list[Row]) -> None:
                  f"model loaded only: {loaded:,.0f} MB", f"+{after - loaded:,.0f} MB"))
 
 
+def bench_explanation(rows: list[Row]) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    from core.analysis.attribution import attribute_pair
+    from core.analysis.explanation import explain_pair, reference_texts
+
+    model = load_model("all-MiniLM-L6-v2", "cpu")
+    reference = SentenceTransformer(str(packaged_minilm_folder()), device="cpu")
+    a = ("A man in a red jacket is playing an old acoustic guitar on a small wooden stage in front of a quiet "
+         "crowd of students tonight.")
+    b = ("Someone performs a slow song with a guitar for an attentive audience at a little concert hall in town "
+         "late in the evening.")
+    tokens = [len(ids) for ids in model.tokenizer([a, b])["input_ids"]]
+    explain_pair(model, a, b, reference=reference_texts())  # warm: the reference texts are encoded once
+    exact = best_of(lambda: explain_pair(model, a, b, reference=reference_texts()), 5)
+    encoded = best_of(lambda: reference.encode([a, b]), 5)
+    rows.append((f"Exact token-pair explanation of two texts ({tokens[0]} and {tokens[1]} tokens), every token's "
+                 "states encoded and split", f"{exact * 1000:.0f} ms", f"sentence-transformers encode of the pair: "
+                 f"{encoded * 1000:.0f} ms", f"{exact / encoded:.1f}× an encode (goal: under 100 ms)"))
+    for layer in (model.num_layers // 2, 0):
+        ig = best_of(lambda layer=layer: attribute_pair(model, a, b, attribution_layer=layer, steps=32), 1)
+        rows.append((f"Integrated gradients, 32 steps, both texts, attributed at layer {layer}", f"{ig:.2f} s",
+                     f"exact explanation: {exact * 1000:.0f} ms", f"{ig / exact:,.0f}× the exact one"))
+
+
 SECTIONS = {"encoding": bench_encoding, "search": bench_search, "sts": bench_sts, "pages": bench_pages, "tsne": bench_tsne,
-            "memory": bench_memory}
+            "memory": bench_memory, "explanation": bench_explanation}
 
 
 def main() -> int:
