@@ -130,6 +130,12 @@ def render_sidebar() -> tuple[Settings, LoadedModel]:
     return settings, model
 
 
+def page(title: str) -> tuple[Settings, LoadedModel]:
+    """Start a page: its title, and the settings and model of this run's sidebar."""
+    st.title(title)
+    return active()
+
+
 def active() -> tuple[Settings, LoadedModel]:
     """The settings and model chosen in this run's sidebar (app.py draws it before the page runs)."""
     settings: Settings = st.session_state._settings

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.data.corpus import corpus_texts
+from core.data.pairs import PAIR_FILE_TYPES
 from core.data.stsb import stsb_corpus
 from core.data.uploads import column, query_pairs, text_columns
 from core.evaluation.retrieval import RetrievalTask, build_task
@@ -18,7 +19,7 @@ OWN_RELEVANT, OWN_STSB, OWN_UPLOAD = "the relevant texts of the file", "STS-B se
 def uploaded_task() -> RetrievalTask | None:
     """The task of an uploaded query/relevant file (and its corpus); None, with a hint, until it is complete.
     Raises CorpusError for a file that cannot be read."""
-    pairs_file = st.file_uploader("Query/relevant pairs (.csv or .jsonl, one pair a row)", type=["csv", "jsonl"],
+    pairs_file = st.file_uploader("Query/relevant pairs (.csv or .jsonl, one pair a row)", type=list(PAIR_FILE_TYPES),
                                   key="ev_pairs_file")
     if pairs_file is None:
         st.info("Upload a file with two columns: a query and one text relevant to it (repeat a query for "

@@ -17,7 +17,7 @@ from ui.cache import available_ids, cached_model, embedding_scores, lexical_scor
 from ui.downloads import csv_download
 from ui.persist import kept
 from ui.progress import progress_bar
-from ui.sidebar import active
+from ui.sidebar import page
 from ui.task_upload import uploaded_task
 
 RETRIEVAL, STS = "Retrieval (Recall@k)", "STS correlation"
@@ -167,8 +167,7 @@ def sweep_section(settings, model, split: str) -> None:
 
 
 def main() -> None:
-    settings, model = active()
-    st.title("Evaluation")
+    settings, model = page("Evaluation")
     st.markdown("Score a model, pooling and layer on real benchmark data. **Retrieval**: for each query, does the "
                 "model rank its paraphrase near the top of the corpus? **STS**: does cosine similarity follow the "
                 "similarity scores people gave to sentence pairs?")

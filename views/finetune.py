@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.data.pairs import OBJECTIVES, OBJECTIVE_NAMES, PairSet, PairsError, read_pairs, stsb_train
+from core.data.pairs import PAIR_FILE_TYPES, OBJECTIVES, OBJECTIVE_NAMES, PairSet, PairsError, read_pairs, stsb_train
 from core.models.catalog import DEFAULT_MODEL_ID, ModelUnavailable, finetuned_entries
 from core.plots.finetune import METRIC_LABELS, before_after_bars, comparison_frame, loss_curve, loss_frame
 from core.training.finetune import (FinetuneError, RunControl, RunRequest, TrainOptions, check_name, read_card,
@@ -13,7 +13,7 @@ from ui.cache import available_ids, cached_catalog
 from ui.downloads import csv_download
 from ui.finetune_parts import delete_control, heatmaps, live_progress
 from ui.persist import kept
-from ui.sidebar import active
+from ui.sidebar import page
 
 DATA_CHOICES = {"stsb": "STS-B train (5,749 scored pairs)", "upload": "My pairs file (.csv / .jsonl)"}
 DEFAULTS = TrainOptions()
@@ -39,7 +39,7 @@ def run_options(settings) -> RunRequest | None:
                          "weights.")
         data = kept(st.radio, "Training data", key="ft_data", options=list(DATA_CHOICES), default="stsb",
                     format_func=DATA_CHOICES.__getitem__, horizontal=True)
-        upload = st.file_uploader("Pairs file", type=["csv", "jsonl"], key="ft_upload",
+        upload = st.file_uploader("Pairs file", type=list(PAIR_FILE_TYPES), key="ft_upload",
                                   help="Columns: text 1, text 2, optional score (0–1, or 0–5 as in STS-B).") \
             if data == "upload" else None
         objective = kept(st.radio, "Objective", key="ft_objective", options=list(OBJECTIVES), default="cosine",
@@ -133,8 +133,7 @@ def results(settings) -> None:
 
 
 def main() -> None:
-    settings, _ = active()
-    st.title("Fine-tune")
+    settings, _ = page("Fine-tune")
     st.caption("Train a model on sentence pairs with sentence-transformers' trainer, then see what changed: STS-B "
                "correlation, paraphrase retrieval and the similarity heatmap, base and fine-tuned side by side. The "
                "result is saved on this machine and appears in the sidebar's model list.")

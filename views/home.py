@@ -6,12 +6,11 @@ import streamlit as st
 
 from core.models.anatomy import facts_frame, model_facts
 from ui.downloads import csv_download
-from ui.sidebar import active
+from ui.sidebar import page
 
 
 def main() -> None:
-    _, model = active()
-    st.title("Embedding Explorer")
+    _, model = page("Embedding Explorer")
     st.markdown(
         "See how a transformer text encoder embeds your texts: which it finds similar, how a word's vector "
         "changes from layer to layer, what a query retrieves, and how a model, pooling or layer scores on real "

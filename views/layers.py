@@ -18,7 +18,7 @@ from ui.cache import token_states_of
 from ui.layer_tabs import agreement_view, alignment_view, attention_view
 from ui.downloads import csv_download
 from ui.persist import kept, texts_key
-from ui.sidebar import active
+from ui.sidebar import page
 
 AGREEMENT_TEXTS = 100
 MARKDOWN_CHARS = set("\\`*_{}[]()#+-.!|~<>$:")
@@ -111,8 +111,7 @@ def sentence_tab(drift: Drift, texts: list[str], pooling: str) -> None:
 
 
 def main() -> None:
-    settings, model = active()
-    st.title("Layers")
+    settings, model = page("Layers")
     st.caption("How a word's vector and a sentence's vector change from the embedding layer (0) to the last layer "
                f"of {model.model_id} ({model.num_layers} layers).")
     texts = read_texts()

@@ -20,7 +20,7 @@ from ui.downloads import csv_download
 from ui.map_parts import COLOURINGS, colouring_of, map_corpus, projected, projection_inputs, trust_metrics
 from ui.persist import kept
 from ui.progress import embed_corpus
-from ui.sidebar import active
+from ui.sidebar import page
 
 DEFAULT_QUERY = "A man is playing a guitar on stage."
 PLACEMENT = {
@@ -122,8 +122,7 @@ def query_table(placed: PlacedQuery, method: str) -> None:
 
 
 def main() -> None:
-    settings, model = active()
-    st.title("Embedding map")
+    settings, model = page("Embedding map")
     st.caption(f"Every text of a corpus becomes a point; nearby points have similar embeddings. A 2-D map must "
                f"distort a {model.hidden_size}-dimensional space, so the trust numbers below say how much of each "
                "point's neighbourhood survived.")

@@ -12,7 +12,7 @@ from core.models.anatomy import facts_frame, model_facts, parameter_breakdown, s
 from core.models.loading import LoadedModel
 from ui.downloads import csv_download
 from ui.persist import kept
-from ui.sidebar import active
+from ui.sidebar import page
 
 SAMPLE = "Tokenizers split unbelievably rare words; naïve café 🤖 and 東京 show what happens to the rest."
 
@@ -95,9 +95,8 @@ def playground(model: LoadedModel, max_length: int) -> None:
 
 
 def main() -> None:
-    settings, model = active()
-    st.title(f"Model: {model.model_id}")
-    st.caption(model.entry.description)
+    settings, model = page("Model")
+    st.caption(f"{model.model_id}: {model.entry.description}")
     if model.entry.untrained:
         st.warning("This model has random weights: the same architecture as MiniLM-L6, without any training.")
     architecture(model)

@@ -18,7 +18,7 @@ from ui.downloads import csv_download
 from ui.explain import explanation_panel
 from ui.persist import kept, texts_key
 from ui.progress import embed_corpus
-from ui.sidebar import active
+from ui.sidebar import page
 from ui.upload import uploaded_corpus
 
 BUILTIN, UPLOAD, PASTE = "STS-B sentences (7,977)", "Upload a file", "Paste texts"
@@ -116,8 +116,7 @@ def why(ranking: QueryRanking, query: str, corpus: list[str], settings, model) -
 
 
 def main() -> None:
-    settings, model = active()
-    st.title("Retrieval")
+    settings, model = page("Retrieval")
     st.markdown("Search a corpus with a query: the model ranks every text by cosine similarity to the query. "
                 "TF-IDF and bag-of-words rank the same corpus by shared words, so you can see what the model "
                 "finds that word overlap misses (and the reverse).")

@@ -21,7 +21,7 @@ from ui.compare import configuration_b
 from ui.downloads import csv_download
 from ui.explain import pair_section
 from ui.persist import kept, set_kept
-from ui.sidebar import active
+from ui.sidebar import page
 from ui.similarity_parts import (CAPTIONS, Look, baseline, compared, describe, heatmap, mean_label,
                                  value_text)
 
@@ -89,8 +89,7 @@ def _compare(texts: Sequence[str], settings: Settings, model: LoadedModel, a: Te
 
 
 def main() -> None:
-    settings, model = active()
-    st.title("Similarity")
+    settings, model = page("Similarity")
     st.caption("How close does the model find each pair of texts? Type texts one per line or pick an example; "
                "the sidebar chooses the model, pooling and layer.")
     inputs, controls = st.columns([3, 2])

@@ -19,6 +19,7 @@ from core.data.uploads import check_size, decode_text, parse_table
 
 Objective = Literal["cosine", "mnrl"]
 OBJECTIVES: tuple[Objective, ...] = ("cosine", "mnrl")
+PAIR_FILE_TYPES = ("csv", "jsonl")  # a pairs file is a table: two text columns and an optional score
 OBJECTIVE_NAMES = {"cosine": "cosine-similarity regression (CosineSimilarityLoss)",
                    "mnrl": "multiple-negatives ranking (MultipleNegativesRankingLoss)"}
 STS_MAX = 5.0

@@ -69,7 +69,7 @@ class TrainOptions:
 
 
 @dataclass
-class Progress:
+class RunProgress:
     """What a run reports while it goes; `phase` is one of before, training, saving, after, done, failed.
     While measuring (before / after), `encoded` of `to_encode` texts are done."""
 
@@ -100,7 +100,7 @@ class RunControl:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._progress = Progress()
+        self._progress = RunProgress()
         self.stop_requested = threading.Event()
         self.finished = threading.Event()
         self.result: RunResult | None = None
@@ -115,7 +115,7 @@ class RunControl:
         with self._lock:
             self._progress.losses.append((step, loss))
 
-    def snapshot(self) -> Progress:
+    def snapshot(self) -> RunProgress:
         with self._lock:
             return replace(self._progress, losses=list(self._progress.losses))
 

@@ -92,3 +92,12 @@ def test_why_this_hit_explains_the_chosen_hit_with_its_score_and_the_shared_word
     why.set_value(2).run()
     assert float({m.label: m.value for m in at.metric}["Cosine of the pair"]) == pytest.approx(
         at.table[0].value["score"].iloc[1], abs=1e-4)
+
+
+def test_an_uploaded_txt_file_asks_for_no_column():
+    at = app_test(PAGE)
+    at.radio(key="ret_source").set_value("Upload a file").run()
+    at.file_uploader(key="ret_upload").upload("corpus.txt", b"A man plays the guitar.\nThe stock market fell.\n",
+                                              "text/plain").run()
+    assert not at.exception and not [box for box in at.main.selectbox if box.label == "Text column"]
+    assert at.table[0].value["text"].tolist()[0] == "A man plays the guitar."
