@@ -10,6 +10,7 @@ st.set_page_config(page_title="Embedding Explorer", page_icon=app_icon(), layout
 
 PAGES = [
     st.Page("views/home.py", title="Home", icon=":material/home:", default=True),
+    st.Page("views/lessons.py", title="Lessons", icon=":material/school:", url_path="lessons"),
     st.Page("views/similarity.py", title="Similarity", icon=":material/grid_on:", url_path="similarity"),
     st.Page("views/layers.py", title="Layers", icon=":material/stacked_line_chart:", url_path="layers"),
     st.Page("views/model.py", title="Model", icon=":material/memory:", url_path="model"),

@@ -11,8 +11,8 @@ import streamlit as st
 from core.hashing import texts_digest
 from ui.url_codec import decode, encode
 
-PAGE_KEYS = {"similarity": "sim_", "layers": "layers_", "model": "model_", "retrieval": "ret_",
-             "evaluation": "ev_", "map": "map_", "finetune": "ft_"}  # each page's widget keys start so
+PAGE_KEYS = {"similarity": "sim_", "layers": "layers_", "model": "model_", "retrieval": "ret_",  # each page's
+             "evaluation": "ev_", "map": "map_", "finetune": "ft_", "lessons": "les_"}  # widget keys start so
 
 
 def _shadow(key: str) -> str:

@@ -1,0 +1,207 @@
+"""Each lesson's expected observation, computed on the current model: a Check says whether it holds, in one
+sentence with the numbers. A check never pretends: where the model does not show it, it says so."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from core.analysis.explanation import explain_pair
+from core.analysis.layers import find_word, pair_cosines, sentence_vectors_by_layer, word_vectors
+from core.analysis.similarity import closest_pair, mean_off_diagonal, similarity_matrix
+from core.analysis.tokenization import tokenize_text
+from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
+from core.encoding.encoder import Progress, encode, encode_tokens
+from core.evaluation.lexical import fit_baseline
+from core.evaluation.metrics import STS_PRIMARY
+from core.evaluation.retrieval import evaluate_embeddings, evaluate_lexical, paraphrase_task
+from core.evaluation.sts import correlation, sts_frame
+from core.lessons.lessons import BANK, IDIOM, PAIR, TRAVEL, WEATHER
+from core.models.anatomy import parameter_breakdown
+from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID, finetuned_entries
+from core.models.loading import LoadedModel
+from core.settings import Settings
+from core.training.finetune import read_card
+
+PUBLISHED_STS = {DEFAULT_MODEL_ID: {"dev": 0.8672, "test": 0.8203}}
+
+
+@dataclass(frozen=True)
+class Check:
+    """`holds` is None where the lesson cannot be checked on this model (and `finding` says why)."""
+
+    holds: bool | None
+    finding: str
+    numbers: dict[str, float | int | str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a check may use: the current model and settings, another model by id, a progress callback."""
+
+    model: LoadedModel
+    settings: Settings
+    load: Callable[[str], LoadedModel]
+    progress: Progress | None = None
+
+
+def _cosine(u: np.ndarray, v: np.ndarray) -> float:
+    return float(u @ v / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-12))
+
+
+def tokenizer(ctx: Context) -> Check:
+    tok = ctx.model.tokenizer
+    table = tokenize_text(tok, "Unbelievably, the Café served 🤖 cakes.", ctx.model.max_length).table
+    pieces = [t for t in table["token"] if t.startswith("##")]
+    unknown = int((table["token"] == tok.unk_token).sum()) if tok.unk_token else 0
+    lowered = "café" not in " ".join(table["token"]) and "Café" not in " ".join(table["token"])
+    numbers = {"vocabulary": len(tok), "word pieces": len(pieces), "unknown tokens": unknown,
+               "special tokens": ", ".join(tok.all_special_tokens)}
+    holds = bool(pieces) and unknown > 0 and lowered
+    return Check(holds, f"{len(tok):,} vocabulary entries; “Unbelievably” and friends split into {len(pieces)} "
+                        f"## pieces; {unknown} [UNK] (the emoji); accents {'stripped' if lowered else 'kept'}.",
+                 numbers)
+
+
+def anatomy(ctx: Context) -> Check:
+    breakdown = parameter_breakdown(ctx.model)
+    share = float(breakdown.loc[breakdown["module"] == "embeddings", "share"].sum())
+    total = int(breakdown["parameters"].sum())
+    largest = breakdown.loc[breakdown["parameters"].idxmax(), "module"]
+    return Check(share >= 0.4 and largest == "embeddings",
+                 f"The embeddings hold {share:.0%} of {total:,} parameters ({ctx.model.num_layers} layers of "
+                 f"{ctx.model.hidden_size} dimensions); the largest module is {largest}.",
+                 {"parameters": total, "embedding share": round(share, 4)})
+
+
+def bank(ctx: Context) -> Check:
+    states = encode_tokens(ctx.model, BANK)
+    words = [find_word(s, "bank") for s in states]
+    curves = pair_cosines([word_vectors(s, w) for s, w in zip(states, words)], ctx.model.num_layers + 1)
+    robbery_river, robbery_savings, river_savings = curves  # pairs (0, 1), (0, 2), (1, 2)
+    first = curves[:, 0]
+    near = bool(((first > 0.9) & (first < 1)).all())
+    apart = bool(robbery_river[-1] < robbery_savings[-1] and river_savings[-1] < robbery_savings[-1])
+    finding = (f"Layer 0: “bank” cosines {', '.join(f'{c:.3f}' for c in first)} "
+               f"({'all' if near else 'not all'} between 0.9 and 1). Last layer: robbery–savings "
+               f"{robbery_savings[-1]:.3f}, river–robbery {robbery_river[-1]:.3f}, "
+               f"river–savings {river_savings[-1]:.3f}: "
+               + ("the river sense ends furthest from the money senses." if apart else
+                  "this model does not put the river sense furthest from both money senses."))
+    return Check(near and apart, finding, {"layer 0 min": round(float(first.min()), 4),
+                                           "last robbery-savings": round(float(robbery_savings[-1]), 4)})
+
+
+def _matrix(ctx: Context, texts) -> np.ndarray:
+    return similarity_matrix(encode(ctx.model, texts, pooling=ctx.settings.pooling, layer=ctx.settings.layer).vectors)
+
+
+def weather(ctx: Context) -> Check:
+    matrix = _matrix(ctx, WEATHER)
+    i, j = closest_pair(matrix)
+    names = ["nice", "bad", "lovely"]
+    holds = {i, j} == {0, 2}
+    return Check(holds, f"Closest pair: {names[i]}–{names[j]} ({matrix[i, j]:.3f}); nice–bad {matrix[0, 1]:.3f}, "
+                        f"bad–lovely {matrix[1, 2]:.3f}.", {"nice-lovely": round(float(matrix[0, 2]), 4),
+                                                            "nice-bad": round(float(matrix[0, 1]), 4)})
+
+
+def travel(ctx: Context) -> Check:
+    matrix = _matrix(ctx, TRAVEL)
+    among = float(np.mean([matrix[0, 1], matrix[0, 2], matrix[1, 2]]))
+    control = float(np.mean(matrix[3, :3]))
+    return Check(among > control, f"Among the travel sentences: mean cosine {among:.3f}; to the control: "
+                                  f"{control:.3f}.", {"travel": round(among, 4), "control": round(control, 4)})
+
+
+def idiom(ctx: Context) -> Check:
+    by_layer = sentence_vectors_by_layer(ctx.model, IDIOM, pooling=ctx.settings.pooling)
+    literal = [_cosine(v[0], v[1]) for v in by_layer]
+    paraphrase = [_cosine(v[0], v[2]) for v in by_layer]
+    lead = (paraphrase[0] - literal[0], paraphrase[-1] - literal[-1])
+    holds = lead[1] > lead[0] and lead[1] > 0
+    return Check(holds, f"Idiom–literal {literal[0]:.3f} → {literal[-1]:.3f}, idiom–paraphrase {paraphrase[0]:.3f} → "
+                        f"{paraphrase[-1]:.3f} (layer 0 → last): the paraphrase's lead goes from {lead[0]:+.3f} to "
+                        f"{lead[1]:+.3f}" + ("." if holds else "; this model does not move the idiom towards its "
+                                                              "meaning."),
+                 {"literal last": round(literal[-1], 4), "paraphrase last": round(paraphrase[-1], 4)})
+
+
+def untrained(ctx: Context) -> Check:
+    texts = EXAMPLES[PARAPHRASE_CLUSTERS]
+    other = ctx.load(UNTRAINED_ID)
+    means = {m.model_id: mean_off_diagonal(similarity_matrix(encode(m, texts).vectors)) for m in (ctx.model, other)}
+    spearman = {m.model_id: correlation(sts_frame(m, "dev", progress=ctx.progress))[STS_PRIMARY]
+                for m in (ctx.model, other)}
+    trained = ctx.model.model_id
+    holds = means[UNTRAINED_ID] > means[trained] and spearman[trained] > spearman[UNTRAINED_ID]
+    return Check(holds, f"Mean off-diagonal cosine: {trained} {means[trained]:.3f}, untrained "
+                        f"{means[UNTRAINED_ID]:.3f}; "
+                        f"STS-B dev Spearman: {spearman[trained]:.3f} against {spearman[UNTRAINED_ID]:.3f}.",
+                 {"mean cosine": round(means[trained], 4), "untrained mean cosine": round(means[UNTRAINED_ID], 4),
+                  "spearman": round(spearman[trained], 4), "untrained spearman": round(spearman[UNTRAINED_ID], 4)})
+
+
+def pooling(ctx: Context) -> Check:
+    task = paraphrase_task("dev")
+    recall = {mode: evaluate_embeddings(ctx.model, task, ctx.settings.with_(pooling=mode, layer=None),
+                                        ks=[1, 10]).metrics["cosine_recall@1"] for mode in ("mean", "cls", "max")}
+    trained_with = ctx.model.default_pooling
+    best = max(recall, key=recall.get)
+    finding = ", ".join(f"{mode} {value:.3f}" for mode, value in recall.items())
+    holds = best == trained_with or recall[trained_with] >= recall[best] - 0.005
+    return Check(holds, f"Recall@1 on STS-B dev paraphrases: {finding}; {ctx.model.model_id} pools by {trained_with}"
+                        f", so {'that is the best, as expected' if holds else f'{best} does better here'}.",
+                 {mode: round(value, 4) for mode, value in recall.items()})
+
+
+def lexical(ctx: Context) -> Check:
+    task = paraphrase_task("dev")
+    model = evaluate_embeddings(ctx.model, task, ctx.settings, ks=[1]).per_query["first relevant rank"]
+    tfidf = evaluate_lexical(fit_baseline("tfidf", task.corpus), task, ks=[1]).per_query["first relevant rank"]
+    model_only = int(((model == 1) & (tfidf != 1)).sum())
+    tfidf_only = int(((tfidf == 1) & (model != 1)).sum())
+    return Check(model_only > tfidf_only, f"Of {len(task.queries)} queries, the model alone ranks the paraphrase "
+                                          f"first for {model_only}, TF-IDF alone for {tfidf_only}.",
+                 {"model only": model_only, "TF-IDF only": tfidf_only})
+
+
+def pipeline(ctx: Context) -> Check:
+    stages = " → ".join(stage.kind for stage in ctx.model.pipeline.stages) or "a plain transformer (mean pooling)"
+    spearman = correlation(sts_frame(ctx.model, "dev", progress=ctx.progress))[STS_PRIMARY]
+    published = PUBLISHED_STS.get(ctx.model.model_id)
+    if published is None or ctx.settings.pooling != "default" or ctx.settings.layer is not None:
+        return Check(None, f"{stages}; STS-B dev Spearman {spearman:.4f}. The published figure is for "
+                           f"{DEFAULT_MODEL_ID} with its default pooling at the last layer.", {"spearman": spearman})
+    holds = abs(spearman - published["dev"]) < 5e-4
+    return Check(holds, f"{stages}; STS-B dev Spearman {spearman:.4f} against the published {published['dev']:.4f}.",
+                 {"spearman": round(spearman, 4), "published": published["dev"]})
+
+
+def finetune(ctx: Context) -> Check:
+    cards = [read_card(entry.id) for entry in finetuned_entries()]
+    measured = [card for card in cards if "after" in card]
+    if not measured:
+        return Check(None, "No fine-tuned model on this machine yet: start a run on the Fine-tune page.")
+    card = measured[-1]
+    before, after = card["before"]["spearman"], card["after"]["spearman"]
+    return Check(after > before, f"{card['base']} after {card['steps']} steps on {card['data']}: STS-B dev "
+                                 f"Spearman {before:.3f} → {after:.3f}.", {"before": before, "after": after})
+
+
+def why(ctx: Context) -> Check:
+    explanation = explain_pair(ctx.model, *PAIR)
+    top = explanation.top_pairs(1).iloc[0]
+    exact = abs(explanation.total - explanation.score) < 1e-6
+    return Check(exact, f"The {explanation.matrix.size} token pairs sum to {explanation.total:.4f}, the cosine "
+                        f"{explanation.score:.4f}; the strongest pair is “{top['token of A']}”–“{top['token of B']}” "
+                        f"({top['contribution']:.4f}).", {"score": round(explanation.score, 4)})
+
+
+CHECKS: dict[str, Callable[[Context], Check]] = {
+    "tokenizer": tokenizer, "anatomy": anatomy, "bank": bank, "weather": weather, "travel": travel,
+    "idiom": idiom, "untrained": untrained, "pooling": pooling, "lexical": lexical, "pipeline": pipeline,
+    "finetune": finetune, "why": why,
+}

@@ -1,0 +1,112 @@
+"""The lessons, in teaching order. A lesson is data: what it asks, what to do, which page opens with which inputs,
+what it expects, which check computes that on the current model, questions to discuss and a next step. A teacher
+adds one by adding an entry here (and, for a new kind of observation, a check in core.lessons.checks)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+BANK = ("The robbers burst into the bank and emptied the safe.",
+        "We had a picnic on the grassy bank of the river.",
+        "She put her savings into an account at the bank.")
+WEATHER = ("The weather is nice today.", "The weather is bad today.", "The weather is lovely today.")
+TRAVEL = ("I drove a car to work.", "I rode a bike to work.", "I flew a plane to work.", "I read a book at home.")
+IDIOM = ("He decided to bite the bullet and pay the fine.", "He bit down hard on a metal bullet.",
+         "He accepted the unpleasant situation and paid the fine.")
+CERTAINTY = ("The project will definitely succeed.", "The project might succeed.", "The project failed.")
+PAIR = ("A man is playing a guitar on stage.", "Someone performs music with an instrument.")
+
+
+@dataclass(frozen=True)
+class Lesson:
+    number: int
+    title: str
+    question: str
+    steps: str
+    page: str  # the page's URL path
+    inputs: dict[str, object] = field(default_factory=dict)  # that page's widget key -> value
+    expect: str = ""
+    check: str = ""  # a name in core.lessons.checks.CHECKS
+    discussion: tuple[str, ...] = ()
+    what_if: str = ""
+    heavy: bool = False  # the check encodes a benchmark, so it runs when asked (seconds to a minute)
+
+
+LESSONS: tuple[Lesson, ...] = (
+    Lesson(1, "Tokenizer anatomy", "What does the model actually read?",
+           "Open the Model page's tokenizer playground: look at the token table, the word pieces (## continues a "
+           "word), the special tokens and what became [UNK].", "model",
+           {"model_text": "Unbelievably, the Café served 🤖 cakes in 東京."},
+           "The vocabulary has 30,522 entries for the packaged models; a rare word splits into ## pieces; "
+           "accents are stripped and letters lower-cased; an emoji becomes [UNK].", "tokenizer",
+           ("Why would a tokenizer rather split a word into pieces than give it [UNK]?",
+            "What does lower-casing cost a model that reads “US” and “us”?"),
+           "Type a sentence in another language and count the [UNK] tokens."),
+    Lesson(2, "Model anatomy", "Where are a small encoder's parameters?",
+           "Open the Model page: read the architecture facts and the parameters per module.", "model", {},
+           "The word-embedding table is the largest single part: about half or more of a small encoder's "
+           "parameters.", "anatomy",
+           ("Why is the embedding table so large compared with one transformer layer?",
+            "What changes in this share for a 12-layer, 768-dimension model?"),
+           "Pick all-mpnet-base-v2 (after `make models-extra`) in the sidebar and compare the shares."),
+    Lesson(3, "One word, several senses", "Does “bank” mean the same in every sentence?",
+           "Open Layers: the token “bank” is chosen in three sentences; read the token-drift curves.", "layers",
+           {"layers_texts": "\n".join(BANK)},
+           "At layer 0 the three “bank” vectors are nearly identical (cosine between 0.9 and 1: only the position "
+           "embeddings differ); in later layers the river sense moves furthest from the two money senses.", "bank",
+           ("Why is layer 0 not exactly 1?", "Which layer separates the senses most, and why not the last?"),
+           "Add “You can bank on her.”: a verb sense. Where does it go?"),
+    Lesson(4, "Synonyms and antonyms in one frame", "Does the model tell “nice” from “bad” in the same frame?",
+           "Open Similarity with three sentences that differ in one word.", "similarity",
+           {"sim_texts": "\n".join(WEATHER)},
+           "“nice” and “lovely” end closest; “bad” stays close too, because the rest of the sentence is the same.",
+           "weather", ("Why can antonyms score high?", "What would a model trained on entailment data do here?"),
+           "Click the nice/bad cell: which tokens make up that score?"),
+    Lesson(5, "Same slot, same category", "Do sentences that fill one slot with things of one kind cluster?",
+           "Open Similarity with three ways to get to work and one control sentence.", "similarity",
+           {"sim_texts": "\n".join(TRAVEL)},
+           "The three travel sentences are closer to each other than to the control.", "travel",
+           ("Is it the vehicle or the shared words that makes them close?",),
+           "Replace “to work” by different endings and see what stays."),
+    Lesson(6, "Sentence drift across layers", "When does an idiom mean its paraphrase rather than its words?",
+           "Open Layers with an idiom, its literal reading and its paraphrase; read the sentence-drift curves.",
+           "layers", {"layers_texts": "\n".join(IDIOM)},
+           "From layer 0 to the last, the idiom moves away from its literal reading (which shares “bullet”) and "
+           "towards its paraphrase: the paraphrase's lead grows.", "idiom",
+           ("Which layers carry word overlap and which meaning?",),
+           "Try the certainty sentences: " + " / ".join(CERTAINTY)),
+    Lesson(7, "Untrained against trained", "How similar does a model with random weights find everything?",
+           "Open Similarity: the untrained BERT heatmap stands beside the model's.", "similarity", {},
+           "Untrained BERT's mean off-diagonal cosine is far higher (anisotropy), and its STS-B dev Spearman far "
+           "lower (about 0.55, from word overlap alone: the same tokens give the same embeddings).", "untrained",
+           ("Why is an untrained encoder above 0.5 on STS-B at all?",
+            "What does training do to the space, beyond the scores?"), "Open a pair's explanation and compare the "
+           "“shared by all texts” part under both models.", heavy=True),
+    Lesson(8, "Pooling matters", "How much does the choice of pooling change retrieval?",
+           "Open Evaluation with mean, CLS and max pooling on the paraphrase task.", "evaluation",
+           {"ev_poolings": ["mean", "cls", "max"]},
+           "The pooling the model was trained with wins; how much CLS loses depends on training: all-MiniLM-L6-v2 "
+           "loses only a few points of Recall@1, where the classic lab's mean-trained model collapsed.", "pooling",
+           ("Why would a model trained with mean pooling still put information in [CLS]?",),
+           "Try the untrained model: does any pooling help?", heavy=True),
+    Lesson(9, "Lexical baselines", "Where do TF-IDF and bag of words win, and where do they lose?",
+           "Open Evaluation's per-query diagnostics; pick TF-IDF, then the model, with “Only failures”.",
+           "evaluation", {"ev_failures": True},
+           "The model finds far more paraphrases first; TF-IDF still wins some queries that share rare words.",
+           "lexical", ("What do the queries TF-IDF wins have in common?",), "Use Retrieval's “why this hit?” on one "
+           "of them.", heavy=True),
+    Lesson(10, "The sentence-transformers pipeline", "What turns token vectors into one sentence vector?",
+           "Open the Model page: read the modules (Transformer → Pooling → (Dense) → Normalize).", "model", {},
+           "all-MiniLM-L6-v2 scores the published STS-B Spearman: 0.8672 on dev (0.8203 on test).", "pipeline",
+           ("What does Normalize change for cosine similarity? For the dot product?",),
+           "Switch the sidebar's pooling and compare the Spearman on the Evaluation page.", heavy=True),
+    Lesson(11, "Fine-tuning", "Can a few minutes of training on STS-B move the scores?",
+           "Open Fine-tune, start a run with the defaults, then read before and after.", "finetune", {},
+           "After training on STS-B, dev Spearman rises above the base model's.", "finetune",
+           ("Why does retrieval sometimes get worse while STS improves?",), "Fine-tune untrained-bert at 1e-4."),
+    Lesson(12, "Why similar", "Which tokens make up a pair's score?",
+           "Open Similarity with a pair and read the explanation under the heatmap.", "similarity",
+           {"sim_texts": "\n".join(PAIR)},
+           "The token-pair contributions add up exactly to the cosine, and a few content-word pairs carry most of "
+           "it.", "why", ("Do [CLS] and [SEP] matter?",), "Set the explanation's layer to 0 and compare."),
+)

@@ -1,0 +1,93 @@
+import pytest
+
+from core.data.stsb import load_stsb, stsb_sentences
+from core.evaluation.retrieval import paraphrase_task
+from core.lessons.checks import CHECKS, Context
+from core.lessons.lessons import LESSONS
+from core.lessons.report import lessons_markdown
+from core.models.loading import load_model
+from core.settings import Settings
+from tests.references import embedding_similarity, information_retrieval
+from tests.views.cache_fill import prefill
+
+
+def context(model) -> Context:
+    return Context(model, Settings(model_id=model.model_id), lambda model_id: load_model(model_id, "cpu"))
+
+
+def test_every_lesson_names_an_existing_check_and_a_page():
+    assert [lesson.number for lesson in LESSONS] == list(range(1, 13))
+    assert {lesson.check for lesson in LESSONS} <= set(CHECKS)
+    assert {lesson.page for lesson in LESSONS} <= {"model", "layers", "similarity", "evaluation", "finetune"}
+
+
+@pytest.mark.parametrize("model_id", ["all-MiniLM-L6-v2", "paraphrase-MiniLM-L3-v2"])
+def test_the_bank_senses_separate_on_both_packaged_models(model_id):
+    check = CHECKS["bank"](context(load_model(model_id, "cpu")))
+    assert check.holds is True and check.numbers["layer 0 min"] > 0.9
+
+
+def test_the_light_checks_say_what_they_measured(minilm):
+    for name in ("tokenizer", "anatomy", "weather", "travel", "idiom", "why", "finetune"):
+        check = CHECKS[name](context(minilm))
+        assert check.finding and check.holds in (True, False, None), name
+    assert CHECKS["tokenizer"](context(minilm)).numbers["vocabulary"] == len(minilm.tokenizer)
+
+
+def _sts_reference(vectors, sentences):
+    pairs = load_stsb("dev")
+    row = {s: i for i, s in enumerate(sentences)}
+    return embedding_similarity(vectors[[row[p.sentence1] for p in pairs]], vectors[[row[p.sentence2] for p in pairs]],
+                                [p.score for p in pairs])["spearman_cosine"]
+
+
+def test_the_untrained_and_pipeline_checks_report_the_evaluators_spearman(minilm):
+    sentences = stsb_sentences("dev")
+    trained = prefill(minilm, sentences, seed=3)
+    untrained = prefill(load_model("untrained-bert", "cpu"), sentences, seed=4)
+    check = CHECKS["untrained"](context(minilm))
+    assert check.numbers["spearman"] == pytest.approx(_sts_reference(trained, sentences), abs=1e-4)
+    assert check.numbers["untrained spearman"] == pytest.approx(_sts_reference(untrained, sentences), abs=1e-4)
+    pipeline = CHECKS["pipeline"](context(minilm))
+    assert pipeline.holds is False  # random vectors stand in here, so the published figure is not reached
+    assert "Transformer → Pooling → Normalize" in pipeline.finding
+
+
+def test_the_pooling_check_reports_the_evaluators_recall(minilm):
+    task = paraphrase_task("dev")
+    expected = {}
+    for seed, mode in enumerate(("mean", "cls", "max")):
+        corpus = prefill(minilm, task.corpus, pooling=mode, seed=10 + seed)
+        queries = prefill(minilm, task.queries, pooling=mode, seed=20 + seed)
+        expected[mode] = information_retrieval(task, queries, corpus, (1,))["cosine_recall@1"]
+    check = CHECKS["pooling"](context(minilm))
+    assert check.numbers == pytest.approx({mode: round(value, 4) for mode, value in expected.items()}, abs=1e-4)
+
+
+def test_the_sheet_lists_every_lesson_and_what_was_found(minilm):
+    checks = {3: CHECKS["bank"](context(minilm))}
+    sheet = lessons_markdown(checks, model_id="all-MiniLM-L6-v2", settings="default pooling")
+    assert sheet.count("\n## ") == len(LESSONS)
+    assert "**Observed (holds).** Layer 0" in sheet and sheet.count("Not checked in this session.") == 11
+
+
+def test_the_lexical_check_counts_the_queries_each_side_alone_ranks_first(minilm):
+    import numpy as np
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.metrics.pairwise import cosine_similarity
+
+    task = paraphrase_task("dev")
+    corpus = prefill(minilm, task.corpus, seed=30)
+    queries = prefill(minilm, task.queries, seed=31)
+
+    def firsts(scores):  # whether each query's best-scored corpus text (its own text excluded) is relevant
+        for q, excluded in enumerate(task.exclude):
+            scores[q, list(excluded)] = -np.inf
+        return np.array([int(np.argmax(row)) in task.relevant[q] for q, row in enumerate(scores)])
+
+    tfidf = TfidfVectorizer().fit(task.corpus)
+    model_first = firsts(cosine_similarity(queries, corpus))
+    tfidf_first = firsts(cosine_similarity(tfidf.transform(task.queries), tfidf.transform(task.corpus)))
+    check = CHECKS["lexical"](context(minilm))
+    assert check.numbers == {"model only": int((model_first & ~tfidf_first).sum()),
+                             "TF-IDF only": int((tfidf_first & ~model_first).sum())}

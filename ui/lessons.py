@@ -1,0 +1,91 @@
+"""One lesson on the Lessons page: the question, what to do, a button that opens the right page with the lesson's
+inputs (and a link that does the same), the expected observation checked on the current model, questions and a
+next step."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode, urlsplit
+
+import streamlit as st
+
+from core.lessons.checks import CHECKS, Check, Context
+from core.lessons.lessons import Lesson
+from core.models.catalog import ModelUnavailable
+from core.models.loading import LoadedModel
+from core.settings import Settings
+from ui.cache import cached_model
+from ui.persist import set_kept
+from ui.progress import progress_bar
+from ui.url_codec import encode
+from ui.url_state import settings_to_query
+
+PAGE_FILES = {"model": "views/model.py", "layers": "views/layers.py", "similarity": "views/similarity.py",
+              "evaluation": "views/evaluation.py", "retrieval": "views/retrieval.py", "finetune": "views/finetune.py"}
+PAGE_NAMES = {"model": "Model", "layers": "Layers", "similarity": "Similarity", "evaluation": "Evaluation",
+              "retrieval": "Retrieval", "finetune": "Fine-tune"}
+CHECKED = "les_checks"  # session key: (weights, settings) -> {lesson number: Check}, for the sheet
+
+
+def lesson_query(lesson: Lesson, settings: Settings) -> dict[str, str]:
+    """The query string that opens the lesson's page with its inputs under these sidebar settings."""
+    inputs = {key: encode(value) for key, value in lesson.inputs.items()}
+    return {**settings_to_query(settings), **{key: value for key, value in inputs.items() if value is not None}}
+
+
+def _link(lesson: Lesson, settings: Settings) -> str:
+    parts = urlsplit(st.context.url or "")
+    base = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+    return f"{base}/{lesson.page}?{urlencode(lesson_query(lesson, settings))}"
+
+
+def _open(lesson: Lesson, settings: Settings) -> None:
+    for key, value in lesson.inputs.items():
+        set_kept(key, value)  # the page may have been visited already: its inputs become the lesson's
+    st.switch_page(PAGE_FILES[lesson.page], query_params=lesson_query(lesson, settings))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _checked(number: int, check: str, fingerprint: str, settings: Settings, _model: LoadedModel,
+             _progress=None) -> Check:
+    context = Context(_model, settings, lambda model_id: cached_model(model_id, settings.device), _progress)
+    try:
+        return CHECKS[check](context)
+    except ModelUnavailable as err:
+        return Check(None, f"This lesson needs a model that is not available here: {err}")
+
+
+def checked_here(settings: Settings, model: LoadedModel) -> dict[int, Check]:
+    """The lessons checked in this session on this model with these settings."""
+    return st.session_state.setdefault(CHECKED, {}).setdefault((model.fingerprint, settings), {})
+
+
+def _verdict(check: Check) -> None:
+    if check.holds is None:
+        st.info(check.finding)
+    elif check.holds:
+        st.success(f"Holds on this model. {check.finding}")
+    else:
+        st.warning(f"Does not hold on this model. {check.finding}")
+
+
+def lesson_section(lesson: Lesson, settings: Settings, model: LoadedModel) -> None:
+    st.markdown(f"**{lesson.question}**")
+    st.write(lesson.steps)
+    left, right = st.columns([1, 3])
+    if left.button(f"Open {PAGE_NAMES[lesson.page]}", key=f"les_open_{lesson.number}", type="primary"):
+        _open(lesson, settings)
+    right.caption(f"Or share this view: {_link(lesson, settings)}")
+    st.markdown(f"**Expected.** {lesson.expect}")
+    checks = checked_here(settings, model)
+    if lesson.heavy and lesson.number not in checks:
+        if st.button(f"Check it on {model.model_id}", key=f"les_check_{lesson.number}",
+                     help="Encodes a benchmark split: seconds to a minute the first time, then cached."):
+            with progress_bar(f"Lesson {lesson.number}: encoding") as progress:
+                checks[lesson.number] = _checked(lesson.number, lesson.check, model.fingerprint, settings, model,
+                                                 _progress=progress)
+    elif not lesson.heavy:
+        checks[lesson.number] = _checked(lesson.number, lesson.check, model.fingerprint, settings, model)
+    if lesson.number in checks:
+        _verdict(checks[lesson.number])
+    st.markdown("**To discuss.** " + " ".join(lesson.discussion))
+    st.markdown(f"**What if…** {lesson.what_if}")
