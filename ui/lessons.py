@@ -79,7 +79,8 @@ def lesson_section(lesson: Lesson, settings: Settings, model: LoadedModel) -> No
     checks = checked_here(settings, model)
     if lesson.heavy and lesson.number not in checks:
         if st.button(f"Check it on {model.model_id}", key=f"les_check_{lesson.number}",
-                     help="Encodes a benchmark split: seconds to a minute the first time, then cached."):
+                     help="Encodes benchmark data: up to a few minutes the first time on a laptop CPU, then "
+                          "cached."):
             with progress_bar(f"Lesson {lesson.number}: encoding") as progress:
                 checks[lesson.number] = _checked(lesson.number, lesson.check, model.fingerprint, settings, model,
                                                  _progress=progress)

@@ -29,7 +29,7 @@ class Lesson:
     check: str = ""  # a name in core.lessons.checks.CHECKS
     discussion: tuple[str, ...] = ()
     what_if: str = ""
-    heavy: bool = False  # the check encodes a benchmark, so it runs when asked (seconds to a minute)
+    heavy: bool = False  # the check encodes benchmark data, so it runs when asked (up to a few minutes)
 
 
 LESSONS: tuple[Lesson, ...] = (
