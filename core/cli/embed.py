@@ -5,8 +5,10 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from core.cli.options import add_model_options, positive_int
+from core.data.vectors import VectorCorpus, to_parquet
 from core.encoding.encoder import encode
 from core.models.loading import load_model
 
@@ -23,7 +25,8 @@ def read_lines(path: Path) -> list[str]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("embed", help="embed a file of texts (one per line) into a .npy array")
+    parser = subparsers.add_parser("embed", help="embed a file of texts (one per line) into a .npy array, or a "
+                                                 ".parquet table of texts and vectors")
     add_model_options(parser)
     parser.add_argument("--normalize", action="store_true")
     parser.add_argument("--max-length", type=positive_int, default=None)
@@ -41,7 +44,10 @@ def run(args: argparse.Namespace) -> int:
     model = load_model(args.model, args.device)
     result = encode(model, texts, pooling=args.pooling, layer=args.layer, normalize=args.normalize,
                     max_length=args.max_length, batch_size=args.batch_size)
-    np.save(args.output, result.vectors)
+    if args.output.suffix.lower() == ".parquet":  # the layout Embedding Atlas and the map's import read
+        args.output.write_bytes(to_parquet(VectorCorpus(texts, result.vectors, pd.DataFrame(index=range(len(texts))))))
+    else:
+        np.save(args.output, result.vectors)
     for notice in result.notices + ([result.truncation_notice] if result.truncated else []):
         print(f"note: {notice}", file=sys.stderr)
     return 0

@@ -75,3 +75,17 @@ def test_python_dash_m_core_is_the_command_line():
                              "--input", "a", "--output", "b"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 2 and "invalid choice: 'median'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_embed_to_parquet_round_trips_through_the_import_with_identical_vectors(tmp_path, minilm):
+    from core.data.vectors import from_parquet
+    from core.encoding.encoder import encode
+
+    source = tmp_path / "in.txt"
+    source.write_text("first line\n\nthird line\n", encoding="utf-8")
+    out = tmp_path / "out.parquet"
+    assert main(["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "default", "--input", str(source),
+                 "--output", str(out)]) == 0
+    back = from_parquet(out.name, out.read_bytes())
+    assert back.texts == ["first line", "", "third line"]
+    np.testing.assert_array_equal(back.vectors, encode(minilm, back.texts).vectors)

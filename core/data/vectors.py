@@ -1,0 +1,112 @@
+"""Vectors in and out: a corpus's embeddings with its texts and metadata as .npy, as Parquet (one row per text, a
+`vector` list column: the layout Embedding Atlas opens with `embedding-atlas FILE --vector vector`) and as the
+TensorFlow Embedding Projector's two TSV files; and back, with every check a file can fail as one sentence."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from core.data.corpus import CorpusError
+from core.data.uploads import decode_text
+
+VECTOR_COLUMN, TEXT_COLUMN = "vector", "text"
+
+
+@dataclass(frozen=True)
+class VectorCorpus:
+    """Precomputed vectors (rows, dims) with one text per row and any metadata columns."""
+
+    texts: list[str]
+    vectors: np.ndarray
+    metadata: pd.DataFrame
+
+    def __post_init__(self) -> None:
+        rows = len(self.vectors)
+        if self.vectors.ndim != 2 or self.vectors.shape[1] == 0:
+            raise CorpusError(f"The vectors must form a table of rows by dimensions, not shape {self.vectors.shape}.")
+        if len(self.texts) != rows:
+            raise CorpusError(f"There are {rows:,} vectors but {len(self.texts):,} texts; give one text per vector "
+                              "(the same rows, in the same order).")
+        bad = int((~np.isfinite(self.vectors)).any(axis=1).sum())
+        if bad:
+            raise CorpusError(f"{bad:,} vector(s) hold NaN or infinite values; fix or remove those rows.")
+
+
+def to_parquet(corpus: VectorCorpus) -> bytes:
+    table = pa.table({TEXT_COLUMN: corpus.texts,
+                      VECTOR_COLUMN: pa.array(list(corpus.vectors.astype(np.float32)), type=pa.list_(pa.float32())),
+                      **{str(name): corpus.metadata[name].astype(str).tolist() for name in corpus.metadata.columns}})
+    sink = io.BytesIO()
+    pq.write_table(table, sink)
+    return sink.getvalue()
+
+
+def to_npy(corpus: VectorCorpus) -> bytes:
+    sink = io.BytesIO()
+    np.save(sink, corpus.vectors.astype(np.float32))
+    return sink.getvalue()
+
+
+def to_projector(corpus: VectorCorpus) -> tuple[str, str]:
+    """The Projector's vectors.tsv (no header) and metadata.tsv (a header row when there is more than the text)."""
+    vectors = "\n".join("\t".join(f"{value:.7g}" for value in row) for row in corpus.vectors) + "\n"
+    meta = pd.concat([pd.DataFrame({TEXT_COLUMN: corpus.texts}), corpus.metadata.reset_index(drop=True)], axis=1)
+    clean = meta.astype(str).replace({r"[\t\r\n]": " "}, regex=True)
+    if clean.shape[1] == 1:
+        return vectors, "\n".join(clean[TEXT_COLUMN]) + "\n"
+    return vectors, clean.to_csv(sep="\t", index=False)
+
+
+def from_parquet(name: str, data: bytes) -> VectorCorpus:
+    try:
+        table = pq.read_table(io.BytesIO(data))
+    except (pa.ArrowInvalid, OSError) as err:
+        raise CorpusError(f"{name} could not be read as Parquet ({str(err).splitlines()[0]}).") from err
+    lists = [f.name for f in table.schema if pa.types.is_list(f.type) or pa.types.is_fixed_size_list(f.type)]
+    if not lists:
+        raise CorpusError(f"{name} has no column of vectors (a list of numbers per row); name one “vector”.")
+    vector_column = VECTOR_COLUMN if VECTOR_COLUMN in lists else lists[0]
+    frame = table.drop_columns([vector_column]).to_pandas()
+    rows = table.column(vector_column).to_pylist()
+    widths = {len(row) for row in rows if row is not None}
+    if None in rows or len(widths) > 1:
+        raise CorpusError(f"The vectors in “{vector_column}” do not all have the same number of dimensions "
+                          f"({sorted(widths)[:4]}); every row needs one vector of the same length.")
+    texts_column = TEXT_COLUMN if TEXT_COLUMN in frame.columns else next(
+        (c for c in frame.columns if frame[c].dtype == object), None)
+    texts = frame[texts_column].astype(str).tolist() if texts_column else [f"row {i}" for i in range(len(rows))]
+    metadata = frame.drop(columns=[texts_column]) if texts_column else frame
+    return VectorCorpus(texts, np.asarray(rows, dtype=np.float32), metadata.astype(str))
+
+
+def from_npy(name: str, data: bytes, texts: list[str]) -> VectorCorpus:
+    try:
+        vectors = np.load(io.BytesIO(data), allow_pickle=False)
+    except (ValueError, OSError) as err:
+        raise CorpusError(f"{name} is not a NumPy .npy array of numbers ({err}).") from err
+    if not np.issubdtype(vectors.dtype, np.number):
+        raise CorpusError(f"{name} holds {vectors.dtype} values, not numbers.")
+    return VectorCorpus(texts, np.asarray(vectors, dtype=np.float32), pd.DataFrame(index=range(len(texts))))
+
+
+def from_projector(vectors_name: str, vectors_data: bytes, metadata_name: str, metadata_data: bytes) -> VectorCorpus:
+    text = decode_text(vectors_name, vectors_data)
+    try:
+        vectors = np.array([[float(v) for v in line.split("\t")] for line in text.splitlines() if line.strip()],
+                           dtype=np.float32)
+    except ValueError as err:
+        raise CorpusError(f"{vectors_name} must hold tab-separated numbers, one vector a line ({err}).") from err
+    except TypeError as err:
+        raise CorpusError(f"{vectors_name}: the lines do not all have the same number of values.") from err
+    lines = decode_text(metadata_name, metadata_data).splitlines()
+    if lines and "\t" in lines[0]:
+        meta = pd.read_csv(io.StringIO("\n".join(lines)), sep="\t", dtype=str, keep_default_na=False)
+        texts_column = TEXT_COLUMN if TEXT_COLUMN in meta.columns else meta.columns[0]
+        return VectorCorpus(meta[texts_column].tolist(), vectors, meta.drop(columns=[texts_column]))
+    return VectorCorpus([line for line in lines], vectors, pd.DataFrame(index=range(len(lines))))
