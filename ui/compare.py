@@ -7,7 +7,7 @@ from typing import Literal
 import streamlit as st
 
 from core.models.loading import LoadedModel
-from core.settings import POOLINGS, Settings, carried_layer, layer_setting
+from core.settings import POOLINGS, Settings, carried_layer, layer_setting, layer_used
 from ui.cache import available_ids, cached_model
 from ui.persist import kept, kept_value, set_kept
 
@@ -45,3 +45,9 @@ def configuration_b(settings: Settings, *, prefix: str, default_model: str, defa
     b = Settings(model_id=model.model_id, pooling=pooling, layer=layer_setting(layer, last),
                  normalize=settings.normalize, max_length=settings.max_length, device=settings.device)
     return b, model
+
+
+def describe(settings: Settings, model: LoadedModel) -> str:
+    layer = layer_used(settings.layer, model.num_layers)
+    last = " (last)" if layer == model.num_layers else ""
+    return f"{model.model_id} · {settings.pooling} pooling · layer {layer}{last}"

@@ -3,6 +3,8 @@ with the reason), how to colour the points, and the trust numbers."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -11,6 +13,7 @@ from core.analysis.projection import METHODS, Projection, Trust
 from core.data.corpus import labelled_corpus, lines
 from core.data.stsb import stsb_genres, stsb_sample
 from core.data.uploads import column, text_columns
+from core.data.vectors import FILES_HINT, VECTOR_FILE_TYPES, read_vector_files
 from core.plots.map import Colouring, categories, fits_legend, numbers
 from ui.cache import clusters_of, projection_of
 from ui.persist import kept, set_kept
@@ -18,9 +21,10 @@ from ui.similarity_texts import similarity_texts
 from ui.upload import uploaded_corpus
 
 SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file",
-           "similarity": "Texts of the Similarity page"}
+           "similarity": "Texts of the Similarity page", "vectors": "A vectors file (no model needed)"}
 NO_LABEL = "(none)"
 CLUSTERS, LENGTH, OVERLAP = "k-means clusters", "text length", "neighbour overlap"
+DEFAULT_QUERY = "A man is playing a guitar on stage."
 COLOURINGS = (CLUSTERS, LENGTH, OVERLAP)
 
 
@@ -31,9 +35,31 @@ def _colour_by_label() -> None:
         set_kept("map_colour", label)
 
 
-def map_corpus() -> tuple[pd.DataFrame, dict[str, str]] | None:
-    """The corpus table (`text`, optional `genre` / `label`) and the colourings it brings (shown name -> column);
-    None until it is ready. Raises CorpusError for a file that cannot be read."""
+@dataclass(frozen=True)
+class MapCorpus:
+    """The points' table (`text` and any label columns), the colourings it brings (shown name -> column), and the
+    vectors when they came with the file (then no model embeds them)."""
+
+    frame: pd.DataFrame
+    colourings: dict[str, str]
+    vectors: np.ndarray | None = None
+
+
+def _vector_corpus() -> MapCorpus | None:
+    files = st.file_uploader("Vector files", type=list(VECTOR_FILE_TYPES), accept_multiple_files=True,
+                             key="map_vector_files", help=FILES_HINT)
+    if not files:
+        st.info(FILES_HINT)
+        return None
+    found = read_vector_files([(file.name, file.getvalue()) for file in files])
+    frame = pd.concat([pd.DataFrame({"text": found.texts}), found.metadata.reset_index(drop=True)], axis=1)
+    st.caption(f"{len(frame):,} vectors of {found.vectors.shape[1]} dimensions, as the file gives them: the query "
+               "is a text of the file, since the sidebar's model did not make these vectors.")
+    return MapCorpus(frame, {str(c): str(c) for c in found.metadata.columns}, found.vectors)
+
+
+def map_corpus() -> MapCorpus | None:
+    """The corpus to map; None until it is ready. Raises CorpusError for a file that cannot be read."""
     source = kept(st.radio, "Corpus", key="map_source", url=True, default="stsb", options=list(SOURCES),
                   format_func=SOURCES.get)
     if source == "stsb":
@@ -41,10 +67,12 @@ def map_corpus() -> tuple[pd.DataFrame, dict[str, str]] | None:
         size = kept(st.number_input, "Sentences in the sample", key="map_size", url=True, default=1_500, min_value=2,
                     max_value=total, step=500, help=f"A seeded random sample of the {total:,} distinct STS-B "
                                                     "sentences (news, image captions, forums).")
-        return stsb_sample(int(size)), {"genre": "genre"}
+        return MapCorpus(stsb_sample(int(size)), {"genre": "genre"})
     if source == "similarity":
         st.caption("The texts typed on the Similarity page (its example set until you edit it there).")
-        return labelled_corpus(lines(similarity_texts())), {}
+        return MapCorpus(labelled_corpus(lines(similarity_texts())), {})
+    if source == "vectors":
+        return _vector_corpus()
     uploaded = uploaded_corpus(file_key="map_upload", column_key="map_text_col",
                                help=".txt: one text a line; .csv / .jsonl: pick the text column and, if you like, "
                                     "a label column to colour by.")
@@ -59,7 +87,7 @@ def map_corpus() -> tuple[pd.DataFrame, dict[str, str]] | None:
     dropped = len(table) - len(frame)
     if dropped:
         st.caption(f"{dropped:,} empty or repeated row(s) were dropped: each text is one point.")
-    return frame, ({label_col: "label"} if labels is not None else {})
+    return MapCorpus(frame, {label_col: "label"} if labels is not None else {})
 
 
 def projection_inputs() -> dict[str, float | int | str]:
@@ -126,3 +154,31 @@ def trust_metrics(report: Trust, slots: list, label: str = "") -> None:
                     "—" if report.trustworthiness is None else f"{report.trustworthiness:.3f}",
                     help="scikit-learn's trustworthiness (1 = no point on the map has neighbours that are far in "
                          f"the full space), over {report.trustworthiness_points:,} points.")
+
+
+def map_inputs(corpus: MapCorpus, count: int) -> dict:
+    """The colouring, query, highlight and compare inputs (a vectors file's query is one of its own texts)."""
+    options = [*corpus.colourings, *COLOURINGS]
+    found = {"choice": kept(st.selectbox, "Colour by", key="map_colour", url=True, default=options[0],
+                            options=options, must_be_option=True,
+                            help="A label of the data, k-means clusters of the full vectors, the text's length in "
+                                 "characters, or how many of a point's neighbours the map kept."),
+             "k": kept(st.number_input, "Clusters (k)", key="map_k", url=True, default=8, min_value=2, max_value=40)}
+    if corpus.vectors is None:
+        found["query"] = kept(st.text_input, "Query", key="map_query", url=True, default=DEFAULT_QUERY,
+                              help="Embedded with the sidebar's settings and drawn as a star, with lines to its "
+                                   "nearest texts in the full space.").strip()
+    else:
+        found["row"] = st.selectbox("Query: a text of the file", range(count), key="map_query_row",
+                                    format_func=lambda i: f"#{i} {corpus.frame['text'].iloc[i][:60]}")
+    found["top"] = kept(st.slider, "Neighbours of the query", key="map_top", url=True, default=5, min_value=1,
+                        max_value=20)
+    left, right = st.columns([3, 1])
+    found["find"] = kept(left.text_input, "Highlight texts containing", key="map_find", url=True, default="",
+                         help="The other points turn grey.")
+    found["regex"] = kept(right.checkbox, "regex", key="map_regex", url=True, default=False,
+                          help="Read it as a regular expression.")
+    found["compare"] = corpus.vectors is None and kept(
+        st.toggle, "Compare with configuration B", key="map_compare", url=True, default=False,
+        help="Map the same texts under a second model, pooling or layer, side by side.")
+    return found

@@ -13,7 +13,7 @@ from core.analysis.similarity import Metric, TextSimilarity, matrix_frame, text_
 from core.models.catalog import UNTRAINED_ID
 from core.models.loading import LoadedModel
 from core.plots.heatmap import similarity_heatmap
-from core.settings import Settings, layer_used
+from core.settings import Settings
 from ui.cache import cached_model
 from ui.downloads import csv_download
 from ui.explain import cell_picker
@@ -36,12 +36,6 @@ CAPTIONS = {
     "euclidean": "Each cell is the Euclidean distance between two texts' vectors (0 = identical); yellow is "
                  "close, dark purple is far. Hover a cell for both texts; labels are numbered by input line.",
 }
-
-
-def describe(settings: Settings, model: LoadedModel) -> str:
-    layer = layer_used(settings.layer, model.num_layers)
-    last = " (last)" if layer == model.num_layers else ""
-    return f"{model.model_id} · {settings.pooling} pooling · layer {layer}{last}"
 
 
 def compared(model: LoadedModel, texts: Sequence[str], settings: Settings, look: Look, *,

@@ -17,13 +17,12 @@ from core.plots.heatmap import difference_heatmap
 from core.settings import Settings
 from ui import similarity_texts
 from ui.cache import available_ids
-from ui.compare import configuration_b
+from ui.compare import configuration_b, describe
 from ui.downloads import csv_download
 from ui.explain import pair_section
 from ui.persist import kept, set_kept
 from ui.sidebar import page
-from ui.similarity_parts import (CAPTIONS, Look, baseline, compared, describe, heatmap, mean_label,
-                                 value_text)
+from ui.similarity_parts import CAPTIONS, Look, baseline, compared, heatmap, mean_label, value_text
 
 RANGES = {"fixed": "fixed [−1, 1]", "fitted": "fitted to the data"}
 

@@ -49,8 +49,10 @@ def matching(texts: Sequence[str], pattern: str, *, regex: bool = False) -> np.n
     return np.array([compiled.search(text) is not None for text in texts], dtype=bool)
 
 
-def spherize(vectors: np.ndarray) -> np.ndarray:
-    """Centre the vectors on their mean and scale each to unit length: what is left is what sets texts apart,
-    not the direction they all share (the anisotropy of raw and untrained layers)."""
-    centred = np.asarray(vectors, dtype=np.float64) - np.mean(vectors, axis=0)
+def spherize(vectors: np.ndarray, *, centre: np.ndarray | None = None) -> np.ndarray:
+    """Centre the vectors on their mean (or on `centre`, to place a query in a corpus's centred space) and scale
+    each to unit length: what is left is what sets texts apart, not the direction they all share (the anisotropy
+    of raw and untrained layers)."""
+    vectors = np.asarray(vectors, dtype=np.float64)
+    centred = vectors - (np.mean(vectors, axis=0) if centre is None else centre)
     return centred / np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-12)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from pathlib import PurePath
 
 import numpy as np
 import pandas as pd
@@ -13,7 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from core.data.corpus import CorpusError
-from core.data.uploads import decode_text
+from core.data.uploads import check_size, decode_text
 
 VECTOR_COLUMN, TEXT_COLUMN = "vector", "text"
 
@@ -110,3 +111,27 @@ def from_projector(vectors_name: str, vectors_data: bytes, metadata_name: str, m
         texts_column = TEXT_COLUMN if TEXT_COLUMN in meta.columns else meta.columns[0]
         return VectorCorpus(meta[texts_column].tolist(), vectors, meta.drop(columns=[texts_column]))
     return VectorCorpus([line for line in lines], vectors, pd.DataFrame(index=range(len(lines))))
+
+
+VECTOR_FILE_TYPES = ("parquet", "npy", "txt", "tsv")
+FILES_HINT = ("Upload a .parquet file with a vector column, or a .npy array with a .txt file of its texts (one a "
+              "line), or the Embedding Projector's vectors.tsv with its metadata.tsv.")
+
+
+def read_vector_files(files: list[tuple[str, bytes]]) -> VectorCorpus:
+    """A vector corpus from the files a user uploaded together; CorpusError says what to upload instead."""
+    for name, data in files:
+        check_size(name, len(data))
+    by_kind: dict[str, list[tuple[str, bytes]]] = {}
+    for name, data in files:
+        by_kind.setdefault(PurePath(name).suffix.lower().lstrip("."), []).append((name, data))
+    if list(by_kind) == ["parquet"] and len(files) == 1:
+        return from_parquet(*files[0])
+    if sorted(by_kind) == ["npy", "txt"] and len(files) == 2:
+        (npy_name, npy_data), (txt_name, txt_data) = by_kind["npy"][0], by_kind["txt"][0]
+        texts = decode_text(txt_name, txt_data).split("\n")
+        return from_npy(npy_name, npy_data, texts[:-1] if texts and texts[-1] == "" else texts)
+    if list(by_kind) == ["tsv"] and len(files) == 2:
+        meta, vectors = sorted(files, key=lambda file: "meta" not in file[0].lower())
+        return from_projector(vectors[0], vectors[1], meta[0], meta[1])
+    raise CorpusError(f"These files ({', '.join(name for name, _ in files)}) are not a vector corpus. {FILES_HINT}")

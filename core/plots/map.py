@@ -18,6 +18,7 @@ HOVER_BUDGET = 6_000_000  # characters of hover text in one figure, far below St
 HOVER_MAX, HOVER_MIN, HOVER_WIDTH = 500, 80, 80
 PALETTE = qualitative.Plotly + qualitative.Dark24
 QUERY_COLOUR = "#d6336c"
+GREY = "#ced4da"
 
 
 @dataclass(frozen=True)
@@ -56,24 +57,31 @@ def hover_limit(n: int, *, budget: int = HOVER_BUDGET) -> int:
 
 
 def _point_traces(coords: np.ndarray, texts: Sequence[str], colouring: Colouring, *, show_legend: bool = True,
-                  scale_x: float = 1.0) -> list[go.Scattergl]:
+                  scale_x: float = 1.0, highlight: np.ndarray | None = None) -> list[go.Scattergl]:
+    """One trace per category (or one coloured by number); with `highlight`, the other points in grey first."""
     limit = hover_limit(len(texts))
     hover = np.array([hover_text(t, limit=limit, width=HOVER_WIDTH) for t in texts], dtype=object)
     index = np.arange(len(texts))
     template = "#%{customdata}: %{text}<extra>%{fullData.name}</extra>"
+    shown = np.ones(len(texts), bool) if highlight is None else np.asarray(highlight, bool)
+    grey = [] if shown.all() else [go.Scattergl(
+        x=coords[~shown, 0], y=coords[~shown, 1], mode="markers", name="not matching", customdata=index[~shown],
+        text=hover[~shown], hovertemplate=template, showlegend=show_legend, legendgroup="not matching",
+        marker=dict(size=5, opacity=0.35, color=GREY))]
+    coords, hover, index = coords[shown], hover[shown], index[shown]
     if not colouring.categorical:
-        values = np.asarray(colouring.values)
-        return [go.Scattergl(
+        values = np.asarray(colouring.values)[shown]
+        return grey + [go.Scattergl(
             x=coords[:, 0], y=coords[:, 1], mode="markers", name=colouring.title, customdata=index, text=hover,
             hovertemplate=f"#%{{customdata}} · {plain_text(colouring.title)} %{{marker.color:.3~g}}<br>"
                           "%{text}<extra></extra>",
             marker=dict(size=6, opacity=0.8, color=values, colorscale="Viridis", showscale=show_legend,
                         colorbar=dict(title=colouring.title, x=scale_x)),
             showlegend=False)]
-    labels = np.asarray(colouring.values, dtype=object)
-    names = sorted(set(labels), key=lambda v: (not v.lstrip("-").isdigit(), int(v) if v.lstrip("-").isdigit()
-                                               else 0, v))
-    traces = []
+    labels = np.asarray(colouring.values, dtype=object)[shown]
+    names = sorted(set(np.asarray(colouring.values, dtype=object)),  # every category keeps its colour
+                   key=lambda v: (not v.lstrip("-").isdigit(), int(v) if v.lstrip("-").isdigit() else 0, v))
+    traces = grey
     for i, name in enumerate(names):
         chosen = labels == name
         traces.append(go.Scattergl(
@@ -110,14 +118,30 @@ def _layout(fig: go.Figure, title: str, legend_title: str) -> go.Figure:
     return fig
 
 
+def _ring(coords: np.ndarray, chosen: Sequence[int], *, show_legend: bool = True) -> go.Scattergl:
+    picked = np.asarray(chosen, dtype=int)
+    return go.Scattergl(x=coords[picked, 0], y=coords[picked, 1], mode="markers", name="selected", customdata=picked,
+                        hovertemplate="#%{customdata}<extra>selected</extra>", showlegend=show_legend,
+                        legendgroup="selected",
+                        marker=dict(size=13, color="rgba(0,0,0,0)", line=dict(color=QUERY_COLOUR, width=2)))
+
+
 def map_figure(coords: np.ndarray, texts: Sequence[str], colouring: Colouring, *, query: QueryMark | None = None,
-               title: str = "") -> go.Figure:
-    """One point per text; hover shows its number and text. Axes carry no units, so they are hidden."""
+               title: str = "", highlight: np.ndarray | None = None, selected: Sequence[int] = (),
+               labels: Sequence[tuple[float, float, str]] = ()) -> go.Figure:
+    """One point per text; hover shows its number and text. Axes carry no units, so they are hidden. `highlight`
+    greys the points it leaves out, `selected` points are ringed, and `labels` are written at their positions
+    (cluster keywords)."""
     coords = np.asarray(coords, dtype=np.float64)
-    fig = go.Figure(_point_traces(coords, texts, colouring))
+    fig = go.Figure(_point_traces(coords, texts, colouring, highlight=highlight))
+    if len(selected):
+        fig.add_trace(_ring(coords, selected))
     if query is not None:
         fig.add_traces(_query_traces(coords, query))
-    return _layout(fig, title, colouring.title)
+    for x, y, text in labels:
+        fig.add_annotation(x=x, y=y, text=plain_text(text), showarrow=False, bgcolor="rgba(255,255,255,0.75)",
+                           font=dict(size=11))
+    return _layout(fig, title, colouring.title).update_layout(dragmode="lasso")
 
 
 def compare_figure(left: np.ndarray, right: np.ndarray, texts: Sequence[str], colouring: Colouring, *,
@@ -133,12 +157,7 @@ def compare_figure(left: np.ndarray, right: np.ndarray, texts: Sequence[str], co
             for trace in _query_traces(coords, queries[col - 1]):
                 fig.add_trace(trace.update(showlegend=col == 1, legendgroup=trace.name), row=1, col=col)
         if len(highlight):
-            chosen = np.asarray(highlight, dtype=int)
-            fig.add_trace(go.Scattergl(
-                x=coords[chosen, 0], y=coords[chosen, 1], mode="markers", name="selected", customdata=chosen,
-                hovertemplate="#%{customdata}<extra>selected</extra>", showlegend=col == 1, legendgroup="selected",
-                marker=dict(size=13, color="rgba(0,0,0,0)", line=dict(color=QUERY_COLOUR, width=2))),
-                row=1, col=col)
+            fig.add_trace(_ring(coords, highlight, show_legend=col == 1), row=1, col=col)
     return _layout(fig, "", colouring.title).update_layout(dragmode="select")
 
 

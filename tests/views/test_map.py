@@ -20,6 +20,11 @@ def point_traces(fig) -> list:
                                                                            "selected"}]
 
 
+def query_table(at):
+    """The query's nearest texts (the table with a full-space rank)."""
+    return next(frame.value for frame in at.dataframe if "rank (full space)" in frame.value.columns)
+
+
 def metrics(at) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
@@ -51,7 +56,7 @@ def test_the_page_opens_on_an_stsb_sample_coloured_by_genre_with_trust_and_the_q
     assert all(t.type == "scattergl" for t in fig.data)
     assert [t.name for t in fig.data[-3:]] == ["to its nearest (full space)", "nearest in full space", "query"]
     assert sum(values(figure(at, "map_trust_chart").data[0].y)) == 1_500
-    table = at.dataframe[0].value
+    table = query_table(at)
     assert list(table["rank (full space)"]) == [1, 2, 3, 4, 5]
     assert table["cosine"].is_monotonic_decreasing and table["cosine"].iloc[0] > 0.6
     assert "guitar" in table["text"].iloc[0]
@@ -65,7 +70,7 @@ def test_colour_by_clusters_and_a_new_query(opened):
     assert not at.exception
     assert [t.name for t in point_traces(figure(at))] == ["0", "1", "2", "3"]
     at.text_input(key="map_query").input("Stocks fell sharply on Wall Street.").run()
-    table = at.dataframe[0].value
+    table = query_table(at)
     assert any(word in " ".join(table["text"]).lower() for word in ("stock", "market", "shares", "dow"))
     star = figure(at)["data"][-1]
     assert star.name == "query" and "Stocks fell" in star.text[0]
@@ -125,4 +130,79 @@ def test_compare_mode_draws_both_configurations_with_the_same_point_numbers(open
     right = sorted(i for t in point_traces(fig) if t.xaxis == "x2" for i in values(t.customdata))
     stars = [t for t in fig.data if t.name == "query"]
     assert sorted(t.xaxis for t in stars) == ["x", "x2"]  # the caption speaks of the star: both maps draw it
+    moved = next(f.value for f in at.dataframe if "neighbours changed" in f.value.columns)
+    assert len(moved) == 15 and moved["neighbours changed"].between(0, 1).all()
     assert left == right == list(range(300))
+
+
+def test_selected_points_are_listed_ringed_and_survive_a_change_of_colouring(opened):
+    at = opened
+    at.radio(key="map_source").set_value("stsb").run()
+    at.toggle(key="map_compare").set_value(False).run()
+    at.session_state["map_selected"] = [3, 5]
+    at.selectbox(key="map_colour").set_value("text length").run()
+    assert not at.exception
+    selection = next(f.value for f in at.dataframe if "nearest text" in f.value.columns)
+    assert selection["#"].tolist() == [3, 5]
+    assert [list(t.customdata) for t in figure(at).data if t.name == "selected"] == [[3, 5]]
+    at.session_state["map_selected"] = [3]
+    at.selectbox(key="map_colour").set_value("genre").run()
+    near = next(f.value for f in at.dataframe if "near on the map" in f.value.columns)
+    assert len(near) == 10 and near["cosine"].is_monotonic_decreasing
+    at.button(key="map_clear").click().run()
+    assert not [t for t in figure(at).data if t.name == "selected"]
+
+
+def test_clusters_are_labelled_with_their_keywords_and_search_greys_the_rest(opened):
+    at = opened
+    at.selectbox(key="map_colour").set_value("k-means clusters").run()
+    legend = next(f.value for f in at.dataframe if "keywords" in f.value.columns)
+    assert legend["size"].sum() == len(values(figure(at, "map_trust_chart").data[0].y)) or legend["size"].sum() > 0
+    assert len(figure(at).layout.annotations) == len(legend)
+    at.text_input(key="map_find").input("guitar").run()
+    grey = [t for t in figure(at).data if t.name == "not matching"]
+    assert grey and len(grey[0].x) > 0
+    at.checkbox(key="map_regex").check().run()
+    at.text_input(key="map_find").input("(unclosed").run()
+    assert "not a regular expression" in at.error[0].value and not at.exception
+    at.text_input(key="map_find").input("").run()
+
+
+def test_spherize_redraws_the_map(opened):
+    at = opened
+    before = values(figure(at, "map_chart").data[0].x)
+    at.toggle(key="map_centre").set_value(True).run()
+    assert not at.exception and values(figure(at, "map_chart").data[0].x) != before
+    at.toggle(key="map_centre").set_value(False).run()
+
+
+def test_a_vectors_file_maps_without_a_model_and_exports_round_trip():
+    import pandas as pd
+
+    from core.data.vectors import VectorCorpus, from_parquet, to_parquet
+
+    rng = np.random.default_rng(0)
+    vectors = np.concatenate([rng.normal(0, 1, (20, 16)), rng.normal(4, 1, (20, 16))]).astype(np.float32)
+    corpus = VectorCorpus([f"text {i}" for i in range(40)], vectors, pd.DataFrame({"side": ["a"] * 20 + ["b"] * 20}))
+    at = app_test(PAGE)
+    at.radio(key="map_source").set_value("vectors").run()
+    at.get("file_uploader")[0]  # the page asks for the files first
+    at.file_uploader(key="map_vector_files").upload("corpus.parquet", to_parquet(corpus), "application/octet-stream").run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="map_colour").value == "side"
+    assert sorted(t.name for t in point_traces(figure(at))) == ["a", "b"]
+    assert at.selectbox(key="map_query_row").value == 0
+    parquet = next(b for b in at.get("download_button") if b.proto.label.startswith(".parquet"))
+    assert parquet is not None
+    np.testing.assert_array_equal(from_parquet("x", to_parquet(corpus)).vectors, vectors)
+
+
+def test_a_lone_npy_file_says_what_else_to_upload():
+    at = app_test(PAGE)
+    at.radio(key="map_source").set_value("vectors").run()
+    import io
+
+    sink = io.BytesIO()
+    np.save(sink, np.zeros((2, 3), np.float32))
+    at.file_uploader(key="map_vector_files").upload("v.npy", sink.getvalue(), "application/octet-stream").run()
+    assert not at.exception and "not a vector corpus" in at.error[0].value

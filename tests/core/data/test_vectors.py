@@ -67,3 +67,17 @@ def test_bad_files_say_what_is_wrong():
         sink = io.BytesIO()
         pq.write_table(pa.table({"text": ["a", "b"], "vector": [[1.0, 2.0], [1.0]]}), sink)
         from_parquet("x.parquet", sink.getvalue())
+
+
+def test_uploaded_files_are_recognised_together(corpus):
+    from core.data.vectors import read_vector_files
+
+    np.testing.assert_array_equal(read_vector_files([("x.parquet", to_parquet(corpus))]).vectors, corpus.vectors)
+    texts = "\n".join(TEXTS[:2]) + "\n"
+    two = VectorCorpus(TEXTS[:2], corpus.vectors[:2], pd.DataFrame(index=range(2)))
+    assert read_vector_files([("t.txt", texts.encode()), ("v.npy", to_npy(two))]).texts == TEXTS[:2]
+    vectors_tsv, metadata_tsv = to_projector(corpus)
+    back = read_vector_files([("vectors.tsv", vectors_tsv.encode()), ("metadata.tsv", metadata_tsv.encode())])
+    assert back.metadata["genre"].tolist() == ["pets", "news", "misc"]
+    with pytest.raises(CorpusError, match="not a vector corpus"):
+        read_vector_files([("v.npy", to_npy(two))])

@@ -1,0 +1,122 @@
+"""Working with the map's points: what a selection holds (and one point's neighbourhood), what each cluster is
+about, which texts moved between two configurations, and the vectors to take elsewhere."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core.analysis.clusters import cluster_keywords
+from core.analysis.neighbours import movers, point_neighbours, selection_table
+from core.analysis.projection import PlacedQuery
+from core.data.vectors import VectorCorpus, to_npy, to_parquet, to_projector
+from ui.downloads import csv_download
+
+SELECTED = "map_selected"  # session key: the point numbers selected on the map (kept across reruns and colourings)
+THREE = st.column_config.NumberColumn(format="%.3f")
+
+
+def remember_selection(chart_key: str) -> None:
+    """The map's on_select callback: keep the selected point numbers, whatever the colouring does to the traces."""
+    points = st.session_state[chart_key].selection.points
+    data = [point.get("customdata") for point in points]
+    st.session_state[SELECTED] = sorted({int(d[0] if isinstance(d, list) else d) for d in data if d is not None})
+
+
+def selected_points(count: int) -> list[int]:
+    return [i for i in st.session_state.get(SELECTED, []) if i < count]
+
+
+def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray) -> None:
+    chosen = selected_points(len(frame))
+    st.subheader("Selected points")
+    if not chosen:
+        st.caption("Click a point, or drag a box or a lasso on the map, to list those texts here with their "
+                   "nearest neighbours.")
+        return
+    table = selection_table(frame, chosen, vectors)
+    st.dataframe(table, hide_index=True, column_config={"cosine": THREE})
+    st.caption(f"{len(chosen):,} selected: each with its labels and its nearest other text in the full space.")
+    csv_download(table, "map-selection.csv", index=False, key="map_selection_csv")
+    if len(chosen) == 1:
+        near = point_neighbours(vectors, coords, frame["text"].tolist(), chosen[0])
+        st.markdown(f"**Nearest to #{chosen[0]} in the full space**")
+        st.dataframe(near, hide_index=True, column_config={"cosine": THREE})
+        st.caption("“Near on the map”: also among its nearest points on the map. Where it is false, the map "
+                   "put a true neighbour far away.")
+    if st.button("Clear the selection", key="map_clear"):
+        st.session_state[SELECTED] = []
+        st.rerun()
+
+
+def cluster_labels(coords: np.ndarray, texts: list[str], clusters: np.ndarray) -> tuple[pd.DataFrame,
+                                                                                       list[tuple[float, float, str]]]:
+    """The cluster legend (size, keywords, examples) and a label at each cluster's centre on the map."""
+    table = cluster_keywords(texts, clusters)
+    labels = []
+    for row in table.itertuples():
+        members = np.asarray(clusters).astype(str) == row.cluster
+        x, y = np.median(coords[members], axis=0)
+        labels.append((float(x), float(y), ", ".join(row.keywords.split(", ")[:2]) or row.cluster))
+    return table, labels
+
+
+def cluster_panel(table: pd.DataFrame) -> None:
+    st.subheader("What each cluster is about")
+    st.dataframe(table, hide_index=True)
+    st.caption("Keywords are class-based TF-IDF: each cluster's texts joined into one document, its words weighed "
+               "against the other clusters'. The map writes the first two at each cluster's centre.")
+    csv_download(table, "map-clusters.csv", index=False, key="map_clusters_csv")
+
+
+def movers_panel(texts: list[str], a_vectors: np.ndarray, b_vectors: np.ndarray, a_coords: np.ndarray,
+                 b_aligned: np.ndarray) -> None:
+    table = movers(texts, a_vectors, b_vectors, a_coords, b_aligned)
+    st.subheader("Texts whose neighbourhood changed most from A to B")
+    st.dataframe(table, hide_index=True, column_config={"neighbours changed": st.column_config.NumberColumn(
+        format="percent"), "moved on the map": THREE})
+    st.caption("The share of each text's 10 nearest neighbours (full space, cosine) that differ between A and B, and "
+               "how far it moved between the maps after B is aligned onto A (rotation, reflection and scale).")
+    csv_download(table, "map-movers.csv", index=False, key="map_movers_csv")
+
+
+def export_panel(frame: pd.DataFrame, vectors: np.ndarray) -> None:
+    with st.expander("Take these vectors elsewhere"):
+        corpus = VectorCorpus(frame["text"].tolist(), np.asarray(vectors, dtype=np.float32),
+                              frame.drop(columns=["text"]).reset_index(drop=True))
+        one, two, three, four = st.columns(4)
+        one.download_button(".npy (vectors)", to_npy(corpus), "vectors.npy", key="map_npy")
+        two.download_button(".parquet (texts, vectors, labels)", to_parquet(corpus), "vectors.parquet",
+                            key="map_parquet")
+        vectors_tsv, metadata_tsv = to_projector(corpus)
+        three.download_button("Projector vectors.tsv", vectors_tsv, "vectors.tsv", key="map_vectors_tsv")
+        four.download_button("Projector metadata.tsv", metadata_tsv, "metadata.tsv", key="map_metadata_tsv")
+        st.caption("The Parquet file opens in Embedding Atlas (`embedding-atlas vectors.parquet --vector vector`) "
+                   "and comes back through this page's vectors-file import; the two TSV files load in the "
+                   "TensorFlow Embedding Projector and here.")
+
+
+PLACEMENT = {
+    "PCA": "PCA is a linear map, so the query is projected with the same axes as the corpus.",
+    "t-SNE": "t-SNE has no way to add a point after the fact: the star sits at the mean map position of the "
+             "query's nearest texts in the full space, so it lands near them by construction.",
+}
+PLACEMENT["UMAP"] = PLACEMENT["t-SNE"].replace("t-SNE", "UMAP")
+
+
+def compare_selection(key: str) -> list[int]:
+    """Point numbers selected (click, box or lasso) in the compare chart on the last run."""
+    state = st.session_state.get(key)
+    points = state.selection.points if state is not None and "selection" in state else []
+    data = [point.get("customdata") for point in points]
+    return sorted({int(d[0] if isinstance(d, list) else d) for d in data if d is not None})
+
+
+def query_table(placed: PlacedQuery, method: str) -> None:
+    st.subheader("The query's nearest texts")
+    st.dataframe(placed.neighbours, hide_index=True,
+                 column_config={"cosine": st.column_config.NumberColumn(format="%.3f")})
+    st.caption("Nearest by cosine in the full space, best first. 'Rank on the map' counts from the point nearest "
+               "to the star: where it is much larger than the full-space rank, the map misleads. " + PLACEMENT[method])
+    csv_download(placed.neighbours, "map-query-neighbours.csv", index=False, key="map_query_csv")
