@@ -173,11 +173,9 @@ def map_inputs(corpus: MapCorpus, count: int) -> dict:
                                     format_func=lambda i: f"#{i} {corpus.frame['text'].iloc[i][:60]}")
     found["top"] = kept(st.slider, "Neighbours of the query", key="map_top", url=True, default=5, min_value=1,
                         max_value=20)
-    left, right = st.columns([3, 1])
-    found["find"] = kept(left.text_input, "Highlight texts containing", key="map_find", url=True, default="",
+    found["find"] = kept(st.text_input, "Highlight texts containing", key="map_find", url=True, default="",
                          help="The other points turn grey.")
-    found["regex"] = kept(right.checkbox, "regex", key="map_regex", url=True, default=False,
-                          help="Read it as a regular expression.")
+    found["regex"] = kept(st.checkbox, "Read it as a regular expression", key="map_regex", url=True, default=False)
     found["compare"] = corpus.vectors is None and kept(
         st.toggle, "Compare with configuration B", key="map_compare", url=True, default=False,
         help="Map the same texts under a second model, pooling or layer, side by side.")

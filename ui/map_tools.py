@@ -28,6 +28,16 @@ def selected_points(count: int) -> list[int]:
     return [i for i in st.session_state.get(SELECTED, []) if i < count]
 
 
+def selection_mask(count: int, found: np.ndarray | None) -> np.ndarray | None:
+    """The points to draw in colour: the selection (if any) and the search's matches (if any); None for all."""
+    chosen = selected_points(count)
+    if not chosen:
+        return found
+    mask = np.zeros(count, bool)
+    mask[chosen] = True
+    return mask if found is None else mask & found
+
+
 def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray) -> None:
     chosen = selected_points(len(frame))
     st.subheader("Selected points")

@@ -23,7 +23,7 @@ from ui.compare import configuration_b, describe
 from ui.downloads import csv_download
 from ui.map_parts import CLUSTERS, colouring_of, map_corpus, map_inputs, projected, projection_inputs, trust_metrics
 from ui.map_tools import (cluster_labels, cluster_panel, compare_selection, export_panel, movers_panel, query_table,
-                          remember_selection, selected_points, selection_panel)
+                          remember_selection, selection_mask, selection_panel)
 from ui.persist import kept
 from ui.progress import embed_corpus
 from ui.sidebar import page
@@ -53,7 +53,7 @@ def single_view(texts: list[str], projection: Projection, report: Trust, colouri
     map_col, trust_col = st.columns([3, 1.2])
     with map_col:
         figure = map_figure(projection.coords, texts, colouring, query=mark, title=title, highlight=highlight,
-                            selected=selected_points(len(texts)), labels=labels)
+                            labels=labels)
         st.plotly_chart(figure, key="map_chart", on_select=lambda: remember_selection("map_chart"),
                         selection_mode=("points", "box", "lasso"))
         st.caption(f"Each point is one text, coloured by {colouring.title}; hover for its text, click or drag a box "
@@ -156,6 +156,7 @@ def main() -> None:
     colouring = colouring_of(chosen["choice"], frame, corpus.colourings, space, k, params["seed"], report.overlap)
     try:
         highlight = matching(texts, chosen["find"], regex=chosen["regex"]) if chosen["find"] else None
+        highlight = selection_mask(len(texts), highlight)
     except ValueError as err:
         st.error(str(err))
         highlight = None

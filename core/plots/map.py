@@ -65,8 +65,8 @@ def _point_traces(coords: np.ndarray, texts: Sequence[str], colouring: Colouring
     template = "#%{customdata}: %{text}<extra>%{fullData.name}</extra>"
     shown = np.ones(len(texts), bool) if highlight is None else np.asarray(highlight, bool)
     grey = [] if shown.all() else [go.Scattergl(
-        x=coords[~shown, 0], y=coords[~shown, 1], mode="markers", name="not matching", customdata=index[~shown],
-        text=hover[~shown], hovertemplate=template, showlegend=show_legend, legendgroup="not matching",
+        x=coords[~shown, 0], y=coords[~shown, 1], mode="markers", name="the rest", customdata=index[~shown],
+        text=hover[~shown], hovertemplate=template, showlegend=show_legend, legendgroup="the rest",
         marker=dict(size=5, opacity=0.35, color=GREY))]
     coords, hover, index = coords[shown], hover[shown], index[shown]
     if not colouring.categorical:

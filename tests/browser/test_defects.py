@@ -134,3 +134,19 @@ def test_a_click_on_a_heatmap_cell_explains_that_pair_with_the_sum_equal_to_the_
     metric = page.locator("[data-testid='stMetric']").filter(has_text="Sum of the token-pair contributions").first
     assert float(metric.locator("[data-testid='stMetricValue']").inner_text()) == pytest.approx(z[row][col], abs=1e-4)
     check_and_shoot(page, "explanation-click")
+
+
+def test_a_lasso_on_the_default_map_lists_the_texts_it_caught(page, server):
+    open_page(page, server, "map", LONG)
+    area = page.locator(".js-plotly-plot").first.locator(".nsewdrag").first.bounding_box()
+    x, y, w, h = area["x"], area["y"], area["width"], area["height"]
+    page.mouse.move(x + 0.2 * w, y + 0.2 * h)
+    page.mouse.down()
+    for fx, fy in ((0.8, 0.2), (0.8, 0.8), (0.2, 0.8), (0.2, 0.21)):  # a lasso around the middle of the map
+        page.mouse.move(x + fx * w, y + fy * h, steps=8)
+    page.mouse.up()
+    wait_for_idle(page, LONG)
+    table = page.locator("[data-testid='stDataFrame']").first
+    table.wait_for()
+    assert page.get_by_text("selected: each with its labels").count() == 1
+    check_and_shoot(page, "map-lasso")

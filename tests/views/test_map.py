@@ -144,13 +144,14 @@ def test_selected_points_are_listed_ringed_and_survive_a_change_of_colouring(ope
     assert not at.exception
     selection = next(f.value for f in at.dataframe if "nearest text" in f.value.columns)
     assert selection["#"].tolist() == [3, 5]
-    assert [list(t.customdata) for t in figure(at).data if t.name == "selected"] == [[3, 5]]
+    coloured = sorted(i for t in point_traces(figure(at)) if t.name != "the rest" for i in values(t.customdata))
+    assert coloured == [3, 5]  # the rest of the points stay, in grey
     at.session_state["map_selected"] = [3]
     at.selectbox(key="map_colour").set_value("genre").run()
     near = next(f.value for f in at.dataframe if "near on the map" in f.value.columns)
     assert len(near) == 10 and near["cosine"].is_monotonic_decreasing
     at.button(key="map_clear").click().run()
-    assert not [t for t in figure(at).data if t.name == "selected"]
+    assert not [t for t in figure(at).data if t.name == "the rest"]
 
 
 def test_clusters_are_labelled_with_their_keywords_and_search_greys_the_rest(opened):
@@ -160,7 +161,7 @@ def test_clusters_are_labelled_with_their_keywords_and_search_greys_the_rest(ope
     assert legend["size"].sum() == len(values(figure(at, "map_trust_chart").data[0].y)) or legend["size"].sum() > 0
     assert len(figure(at).layout.annotations) == len(legend)
     at.text_input(key="map_find").input("guitar").run()
-    grey = [t for t in figure(at).data if t.name == "not matching"]
+    grey = [t for t in figure(at).data if t.name == "the rest"]
     assert grey and len(grey[0].x) > 0
     at.checkbox(key="map_regex").check().run()
     at.text_input(key="map_find").input("(unclosed").run()

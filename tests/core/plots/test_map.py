@@ -80,7 +80,7 @@ def test_highlight_greys_the_other_points_and_selected_points_are_ringed_with_la
     fig = map_figure(COORDS, TEXTS, colouring, highlight=np.array([True, False, True, False]), selected=[1],
                      labels=[(0.5, 0.5, "cat, dog")])
     by_name = {trace.name: trace for trace in fig.data}
-    assert list(by_name["not matching"].customdata) == [1, 3]
+    assert list(by_name["the rest"].customdata) == [1, 3]
     assert list(by_name["x"].customdata) == [0, 2] and "y" in by_name and len(by_name["y"].x) == 0
     assert list(by_name["selected"].customdata) == [1]
     assert fig.layout.annotations[0].text == "cat, dog"
