@@ -10,7 +10,8 @@ import streamlit as st
 
 from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.explanation import PairExplanation, explain_pair, reference_texts
-from core.analysis.projection import Projection, Trust, kmeans_clusters, project, trust
+from core.analysis.projection import Projection, Trust, kmeans_clusters, trust
+from core.analysis.projection_cache import cached_project
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import Progress, TokenStates, encode_tokens
 from core.evaluation.lexical import Baseline, LexicalIndex, fit_baseline
@@ -69,8 +70,8 @@ def lexical_scores(task_digest: str, ks: tuple[int, ...], kind: Baseline, _task:
 @st.cache_data(show_spinner=False, max_entries=16)
 def projection_of(vectors: np.ndarray, method: str, perplexity: float, neighbours: int, min_dist: float,
                   seed: int) -> Projection:
-    return project(vectors, method=method, perplexity=perplexity, neighbours=neighbours, min_dist=min_dist,
-                   seed=seed)
+    return cached_project(vectors, method=method, perplexity=perplexity, neighbours=neighbours, min_dist=min_dist,
+                          seed=seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

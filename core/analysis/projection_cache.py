@@ -1,0 +1,62 @@
+"""Projections kept on disk, so a restart or the command line does not compute a 25-second t-SNE again: a file per
+content hash of the vectors and the parameters, with a format version, written atomically; a file that does not
+read back whole is computed again."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+
+import numpy as np
+
+from core.analysis.projection import Method, Projection, project
+from core.paths import atomic_write, cache_dir
+
+VERSION = 1
+
+
+def projection_key(vectors: np.ndarray, params: dict[str, object]) -> str:
+    data = np.ascontiguousarray(vectors, dtype="<f8")
+    digest = hashlib.blake2b(json.dumps({"version": VERSION, "shape": data.shape, **params}, sort_keys=True).encode(),
+                             digest_size=20)
+    digest.update(data.tobytes())
+    return digest.hexdigest()
+
+
+def _save(projection: Projection) -> bytes:
+    arrays = {"coords": projection.coords}
+    for name in ("explained_variance", "mean", "components"):
+        value = getattr(projection, name)
+        if value is not None:
+            arrays[name] = value
+    sink = io.BytesIO()
+    np.savez(sink, params=np.array(json.dumps({"method": projection.method, "params": projection.params})),
+             **arrays)
+    return sink.getvalue()
+
+
+def _load(data: bytes) -> Projection | None:
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as stored:
+            meta = json.loads(str(stored["params"]))
+            extra = {name: stored[name] for name in ("explained_variance", "mean", "components") if name in stored}
+            return Projection(coords=stored["coords"], method=meta["method"], params=meta["params"], **extra)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError):
+        return None
+
+
+def cached_project(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, neighbours: int = 15,
+                   min_dist: float = 0.1, seed: int = 0) -> Projection:
+    """`project`, read from disk when these vectors were projected with these parameters before."""
+    params = {"method": method, "perplexity": perplexity, "neighbours": neighbours, "min_dist": min_dist, "seed": seed}
+    path = cache_dir() / "projections" / f"{projection_key(vectors, params)}.npz"
+    if path.exists():
+        found = _load(path.read_bytes())
+        if found is not None and len(found.coords) == len(vectors):
+            return found
+    result = project(vectors, **params)
+    data = _save(result)
+    atomic_write(path, lambda tmp: tmp.write_bytes(data))
+    return result
