@@ -59,7 +59,7 @@ def heatmaps(device: str, *model_ids: str) -> None:
                 st.warning(f"Cannot load {model_id} to draw its heatmap: {err}")
                 continue
             matrix = similarity_matrix(encode(other, texts).vectors)
-            st.plotly_chart(similarity_heatmap(matrix, texts, title=model_id), key=f"ft_heat_{model_id}")
+            st.plotly_chart(similarity_heatmap(matrix, texts, title=model_id, columns=2), key=f"ft_heat_{model_id}")
             csv_download(matrix_frame(matrix, texts), f"{model_id.replace('/', '_')}-similarity.csv",
                          key=f"ft_heat_csv_{model_id}")
     st.caption("Cosine similarity of every pair of example texts (red close, blue far), with each model's own "
