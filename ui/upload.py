@@ -6,20 +6,20 @@ import pandas as pd
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from core.data.uploads import UPLOAD_TYPES, check_size, decode_text, parse_table, text_columns
+from core.data.uploads import UPLOAD_TYPES, read_upload, text_columns
 
 UPLOAD_HINT = "Upload a .txt file (one text a line) or a .csv / .jsonl file with a text column."
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _parsed(name: str, data: bytes) -> pd.DataFrame:
-    return parse_table(name, decode_text(name, data))
+def _parsed(file_id: str, _upload: UploadedFile) -> pd.DataFrame:
+    return read_upload(_upload)
 
 
 def read_table(upload: UploadedFile) -> pd.DataFrame:
-    """`core.corpus.read_upload`, parsed once per (name, bytes): a rerun does not read the file again."""
-    check_size(upload.name, upload.size)
-    return _parsed(upload.name, upload.getvalue())
+    """`core.data.uploads.read_upload` (the size checked before the file is read), once per uploaded file: a rerun
+    does not read it again."""
+    return _parsed(upload.file_id, upload)
 
 
 def uploaded_corpus(*, file_key: str, column_key: str, column_label: str = "Text column", hint: str = UPLOAD_HINT,

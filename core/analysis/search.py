@@ -172,14 +172,6 @@ def top_k(queries: Matrix, corpus: Matrix, k: int, *, exclude: Sequence[Collecti
     return ranking.hits()
 
 
-def best_relevant(queries: Matrix, corpus: Matrix, relevant: Sequence[Collection[int]], *,
-                  exclude: Sequence[Collection[int]] | None = None, budget: int = DEFAULT_BUDGET) -> BestRelevant:
-    """Each query's best relevant text and its rank, from the same blocks as `top_k` (so scores agree to the bit)."""
-    found = _Relevant(queries.shape[0], relevant, exclude)
-    _search(queries, corpus, None, found, exclude, budget)
-    return found.result()
-
-
 def top_k_and_best_relevant(queries: Matrix, corpus: Matrix, k: int, relevant: Sequence[Collection[int]], *,
                             exclude: Sequence[Collection[int]] | None = None,
                             budget: int = DEFAULT_BUDGET) -> tuple[Hits, BestRelevant]:

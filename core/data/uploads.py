@@ -96,4 +96,8 @@ def query_pairs(frame: pd.DataFrame, query_column: str, relevant_column: str) ->
     if not pairs:
         raise CorpusError(f"No row has both a '{query_column}' and a '{relevant_column}'; "
                           "each row needs a query and one relevant text.")
+    limit = load_config().max_eval_queries
+    if len(pairs) > limit:
+        raise CorpusError(f"The file has {len(pairs):,} distinct queries, over the limit of {limit:,} "
+                          "(max_eval_queries in explorer.toml); use a smaller sample of queries.")
     return pairs

@@ -2,7 +2,12 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from core.analysis.search import best_relevant, top_k, top_k_and_best_relevant, unit_rows
+from core.analysis.search import top_k, top_k_and_best_relevant, unit_rows
+
+
+def best_relevant(queries, corpus, relevant, *, exclude=None, budget=None):
+    options = {} if budget is None else {"budget": budget}
+    return top_k_and_best_relevant(queries, corpus, 1, relevant, exclude=exclude, **options)[1]
 
 
 @pytest.fixture(scope="module")

@@ -112,3 +112,17 @@ def test_query_pairs_group_relevant_texts_per_query():
     assert query_pairs(frame, "query", "relevant") == {"q1": {"a", "b"}, "q2": {"c"}}
     with pytest.raises(CorpusError, match="columns found are: query, relevant"):
         query_pairs(frame, "question", "relevant")
+
+
+def test_more_queries_than_the_deployment_allows_are_refused(monkeypatch):
+    from core import deployment
+
+    monkeypatch.setenv("EXPLORER_MAX_EVAL_QUERIES", "2")
+    deployment.load_config.cache_clear()
+    try:
+        frame = pd.DataFrame({"query": ["a", "b", "c"], "relevant": ["x", "y", "z"]})
+        with pytest.raises(CorpusError, match="3 distinct queries, over the limit of 2"):
+            query_pairs(frame, "query", "relevant")
+    finally:
+        monkeypatch.delenv("EXPLORER_MAX_EVAL_QUERIES")
+        deployment.load_config.cache_clear()
