@@ -2,6 +2,8 @@
 
 import streamlit as st
 
+from core.jobs import JOBS
+from ui.background import warm_up
 from ui.icon import app_icon
 from ui.persist import forget_other_pages
 from ui.sidebar import render_sidebar
@@ -22,5 +24,7 @@ PAGES = [
 
 navigation = st.navigation(PAGES)
 forget_other_pages(navigation.url_path)
-render_sidebar()
-navigation.run()
+with JOBS.interactive():  # background jobs wait while a page runs
+    render_sidebar()
+    warm_up()
+    navigation.run()

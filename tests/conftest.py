@@ -14,6 +14,7 @@ os.environ["EXPLORER_CACHE_DIR"] = _CACHE
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
 os.environ["EXPLORER_ALLOW_DOWNLOADS"] = "0"
+os.environ["EXPLORER_WARM_UP"] = "0"  # tests that need the background warm-up switch it on
 
 
 @pytest.fixture(scope="session")

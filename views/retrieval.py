@@ -10,14 +10,15 @@ from core.data.stsb import stsb_corpus
 from core.data.uploads import column
 from core.encoding.encoder import encode_with
 from core.evaluation.lexical import BASELINES, shared_terms
+from core.jobs import Job
 from core.plots.labels import shorten
 from core.plots.retrieval import hits_figure
 from core.settings import layer_used
+from ui.background import corpus_job, job_status
 from ui.cache import lexical_index
 from ui.downloads import csv_download
 from ui.explain import explanation_panel
 from ui.persist import kept, texts_key
-from ui.progress import embed_corpus
 from ui.sidebar import page
 from ui.upload import uploaded_corpus
 
@@ -50,17 +51,23 @@ def read_corpus(source: str) -> list[str] | None:
         return None
 
 
-def rankers(query: str, corpus: list[str], settings, model) -> dict[str, Ranker]:
-    vectors = embed_corpus(model, corpus, settings)
-    st.caption(f"{len(corpus):,} texts embedded with {model.model_id} ({settings.pooling} pooling, "
-               f"layer {layer_used(settings.layer, model.num_layers)}); kept on disk for next time.")
-    found = {model.model_id: Ranker.dense(encode_with(model, [query], settings).vectors, vectors)}
+def rankers(query: str, corpus: list[str], settings, model) -> tuple[dict[str, Ranker], Job | None]:
+    """The model's ranker once the corpus is embedded (else the background job embedding it) and the baselines."""
+    vectors = corpus_job(model, corpus, settings)
+    found: dict[str, Ranker] = {}
+    if isinstance(vectors, Job):
+        st.caption("TF-IDF and bag of words answer at once; the model's ranking joins them when the corpus is "
+                   "embedded.")
+    else:
+        st.caption(f"{len(corpus):,} texts embedded with {model.model_id} ({settings.pooling} pooling, "
+                   f"layer {layer_used(settings.layer, model.num_layers)}); kept on disk for next time.")
+        found[model.model_id] = Ranker.dense(encode_with(model, [query], settings).vectors, vectors)
     for kind, label in BASELINES.items():
         try:
             found[label] = Ranker.of_index(lexical_index(kind, corpus), query)
         except ValueError as err:
             st.warning(f"{label}: {err}")
-    return found
+    return found, vectors if isinstance(vectors, Job) else None
 
 
 def draw(ranking: QueryRanking, threshold: float) -> None:
@@ -70,8 +77,9 @@ def draw(ranking: QueryRanking, threshold: float) -> None:
         st.warning(f"No hit reaches the threshold {threshold:.2f}; lower it to see the best {ranking.k}.")
     else:
         st.plotly_chart(hits_figure(ranking, threshold=threshold), key="ret_hits")
-    st.caption(f"Top {ranking.k} texts for the query, best first; bar length is the cosine similarity, colour says "
-               "whether TF-IDF or bag of words also put the text in their top k (grey: only the model found it).")
+    st.caption(f"Top {ranking.k} texts for the query by {ranking.primary}, best first; bar length is the cosine "
+               f"similarity, colour says whether {' or '.join(ranking.others)} also put the text in their top k "
+               f"(grey: only {ranking.primary} found it).")
     st.subheader(f"{ranking.primary}: the texts in full")
     st.table(full_texts(shown))
     st.caption("The model's list with the rank each baseline gave the same text (—: not in that baseline's top k, "
@@ -137,9 +145,15 @@ def main() -> None:
         return
     if k > len(corpus):
         st.info(f"The corpus has only {len(corpus):,} texts, so all of them are ranked (k = {k} asked).")
-    ranking = rank_query(corpus, rankers(query, corpus, settings, model), k=k, primary=model.model_id)
+    found, job = rankers(query, corpus, settings, model)
+    if job is not None:
+        job_status(job)
+    if not found:
+        return
+    ranking = rank_query(corpus, found, k=k, primary=model.model_id if job is None else next(iter(found)))
     draw(ranking, threshold)
-    why(ranking, query, corpus, settings, model)
+    if job is None:
+        why(ranking, query, corpus, settings, model)
 
 
 main()

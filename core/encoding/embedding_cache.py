@@ -128,6 +128,14 @@ def _stored(path: Path, key: str) -> np.ndarray | None:
     return None if vectors is None else _remember(key, version, vectors)
 
 
+def stored_embeddings(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray | None:
+    """The texts' vectors if they are in memory or on disk already, else None (nothing is encoded)."""
+    options = {"pooling": settings.pooling, "layer": settings.layer, "normalize": settings.normalize,
+               "max_length": settings.max_length}
+    key = cache_key(model, list(texts), **options)
+    return _stored(cache_file(key), key)
+
+
 def _read_through(model: LoadedModel, texts: list[str], options: dict, progress_bar: ProgressBar) -> np.ndarray:
     key = cache_key(model, texts, **options)
     path = cache_file(key)

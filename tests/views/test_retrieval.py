@@ -101,3 +101,17 @@ def test_an_uploaded_txt_file_asks_for_no_column():
                                               "text/plain").run()
     assert not at.exception and not [box for box in at.main.selectbox if box.label == "Text column"]
     assert at.table[0].value["text"].tolist()[0] == "A man plays the guitar."
+
+
+@pytest.mark.slow  # embeds the 7,977 STS-B sentences once with max pooling
+def test_a_corpus_not_embedded_yet_answers_with_the_baselines_at_once_then_the_model_joins():
+    from core.jobs import JOBS
+
+    at = app_test(PAGE, pooling="max")
+    assert not at.exception
+    assert "TF-IDF and bag of words answer at once" in " ".join(c.value for c in at.caption)
+    assert at.table[0].value["text"].iloc[0] == "A man is playing a guitar."  # TF-IDF's list, shown at once
+    job = next(job for key, job in JOBS._jobs.items() if key[0] == "embed")
+    assert JOBS.wait(job, 600) and job.state == "done"
+    at.run()
+    assert list(at.table[0].value.columns) == ["rank", "score", "text", "TF-IDF rank", "bag of words rank"]

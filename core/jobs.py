@@ -1,0 +1,111 @@
+"""Heavy work off the interactive path: one bounded queue of jobs run by one worker thread, shared by every session
+of the server. A job is named by a key, so two sessions asking for the same work (one corpus's embeddings) get one
+computation; each can see its place in the queue and its progress. While any session's page is running, the worker
+pauses between steps, so interactive requests go first."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+Progress = Callable[[int, int], None]
+KEEP_FINISHED = 32
+PAUSE_S = 0.05
+
+
+@dataclass
+class Job:
+    key: Hashable
+    description: str
+    work: Callable[[Progress], Any]
+    state: str = "queued"  # queued, running, done, failed
+    done: int = 0
+    total: int = 0
+    result: Any = None
+    error: str | None = None
+    finished: threading.Event = field(default_factory=threading.Event)
+
+
+class JobQueue:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting: list[Job] = []
+        self._jobs: dict[Hashable, Job] = {}
+        self._finished: list[Hashable] = []
+        self._wake = threading.Condition(self._lock)
+        self._interactive = 0
+        self._worker: threading.Thread | None = None
+
+    def submit(self, key: Hashable, description: str, work: Callable[[Progress], Any]) -> Job:
+        """The job for `key`: the one already queued, running or done, else a new one at the end of the queue."""
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is not None and job.state != "failed":
+                return job
+            job = Job(key, description, work)
+            self._jobs[key] = job
+            self._waiting.append(job)
+            if self._worker is None or not self._worker.is_alive():
+                self._worker = threading.Thread(target=self._run, name="explorer-jobs", daemon=True)
+                self._worker.start()
+            self._wake.notify()
+            return job
+
+    def get(self, key: Hashable) -> Job | None:
+        with self._lock:
+            return self._jobs.get(key)
+
+    def place(self, job: Job) -> int:
+        """0 while it runs (or has run), else how many jobs are ahead of it plus one."""
+        with self._lock:
+            return self._waiting.index(job) + 1 if job in self._waiting else 0
+
+    @contextmanager
+    def interactive(self) -> Iterator[None]:
+        """Mark a page run: the worker waits between steps until no page is running."""
+        with self._lock:
+            self._interactive += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._interactive -= 1
+                self._wake.notify_all()
+
+    def _yield_to_pages(self) -> None:
+        with self._lock:
+            while self._interactive > 0:
+                self._wake.wait(PAUSE_S)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._waiting:
+                    self._wake.wait()
+                job = self._waiting.pop(0)
+                job.state = "running"
+
+            def progress(done: int, total: int, job: Job = job) -> None:
+                job.done, job.total = done, total
+                self._yield_to_pages()
+
+            try:
+                self._yield_to_pages()
+                job.result = job.work(progress)
+                job.state = "done"
+            except Exception as err:  # a failed job says why; the next request for it tries again
+                job.error, job.state = f"{type(err).__name__}: {err}", "failed"
+            job.finished.set()
+            with self._lock:
+                self._finished.append(job.key)
+                while len(self._finished) > KEEP_FINISHED:
+                    self._jobs.pop(self._finished.pop(0), None)
+
+    def wait(self, job: Job, timeout: float | None = None) -> bool:
+        return job.finished.wait(timeout)
+
+
+JOBS = JobQueue()

@@ -1,0 +1,54 @@
+import threading
+import time
+
+import pytest
+
+from core.jobs import JobQueue
+
+
+def test_the_same_key_is_one_computation_shared_by_everyone_who_asks():
+    queue, runs = JobQueue(), []
+    first = queue.submit("corpus", "embed", lambda progress: runs.append(1) or 42)
+    second = queue.submit("corpus", "embed", lambda progress: runs.append(2) or 43)
+    assert first is second and queue.wait(first, 5)
+    assert first.result == 42 and runs == [1] and first.state == "done"
+
+
+def test_jobs_run_one_at_a_time_in_order_and_say_their_place():
+    queue, order, gate = JobQueue(), [], threading.Event()
+    blocker = queue.submit("a", "first", lambda progress: gate.wait(5) and order.append("a"))
+    second = queue.submit("b", "second", lambda progress: order.append("b"))
+    third = queue.submit("c", "third", lambda progress: order.append("c"))
+    time.sleep(0.2)
+    assert (queue.place(blocker), queue.place(second), queue.place(third)) == (0, 1, 2)
+    gate.set()
+    assert queue.wait(third, 5) and order == ["a", "b", "c"]
+
+
+def test_progress_is_reported_and_a_failure_is_said_and_tried_again_on_the_next_request():
+    queue = JobQueue()
+
+    def work(progress):
+        progress(3, 4)
+        raise RuntimeError("disk full")
+
+    job = queue.submit("x", "work", work)
+    assert queue.wait(job, 5)
+    assert (job.state, job.error, job.done, job.total) == ("failed", "RuntimeError: disk full", 3, 4)
+    again = queue.submit("x", "work", lambda progress: "ok")
+    assert again is not job and queue.wait(again, 5) and again.result == "ok"
+
+
+def test_the_worker_waits_between_steps_while_a_page_runs():
+    queue, steps = JobQueue(), []
+
+    def work(progress):
+        for i in range(3):
+            steps.append(i)
+            progress(i + 1, 3)
+
+    with queue.interactive():
+        job = queue.submit("y", "work", work)
+        time.sleep(0.3)
+        assert steps == []  # it has not started while the page runs
+    assert queue.wait(job, 5) and steps == [0, 1, 2]
