@@ -82,8 +82,8 @@ def draw(ranking: QueryRanking, threshold: float) -> None:
                f"(grey: only {ranking.primary} found it).")
     st.subheader(f"{ranking.primary}: the texts in full")
     st.table(full_texts(shown))
-    st.caption("The model's list with the rank each baseline gave the same text (—: not in that baseline's top k, "
-               "or it shares no word with the query).")
+    st.caption(f"{ranking.primary}'s list with the rank each other ranker gave the same text (—: not in its top k, "
+               "or, for a baseline, the text shares no word with the query).")
     for tab, other in zip(st.tabs([f"{name} list" for name in ranking.others]), ranking.others):
         with tab:
             if ranking.no_word_shared(other):

@@ -111,6 +111,7 @@ def test_a_corpus_not_embedded_yet_answers_with_the_baselines_at_once_then_the_m
     assert not at.exception
     assert "TF-IDF and bag of words answer at once" in " ".join(c.value for c in at.caption)
     assert at.table[0].value["text"].iloc[0] == "A man is playing a guitar."  # TF-IDF's list, shown at once
+    assert "TF-IDF's list with the rank each other ranker gave" in " ".join(c.value for c in at.caption)
     job = next(job for key, job in JOBS._jobs.items() if key[0] == "embed")
     assert JOBS.wait(job, 600) and job.state == "done"
     at.run()
