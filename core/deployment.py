@@ -17,7 +17,7 @@ class DeploymentConfig:
     allow_custom_models: bool = True
     allow_downloads: bool = False
     allow_model_deletion: bool = True  # off for hosted demos: nobody may delete a fine-tuned model
-    warm_up: bool = True  # at start, embed the built-in corpus and compile UMAP in the background
+    warm_up: bool = True  # at start, in the background: first visits' needs, built-in corpus, default map
     max_texts: int = 200
     max_chars_per_text: int = 20_000
     max_corpus_rows: int = 100_000

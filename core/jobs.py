@@ -1,11 +1,13 @@
 """Heavy work off the interactive path: one bounded queue of jobs run by one worker thread, shared by every session
 of the server. A job is named by a key, so two sessions asking for the same work (one corpus's embeddings) get one
 computation; each can see its place in the queue and its progress. While any session's page is running, the worker
-pauses between steps, so interactive requests go first."""
+pauses between steps (for at most MAX_DEFER_S each, so a busy class does not starve it), so interactive requests go
+first."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -14,6 +16,7 @@ from typing import Any
 Progress = Callable[[int, int], None]
 KEEP_FINISHED = 32
 PAUSE_S = 0.05
+MAX_DEFER_S = 2.0
 
 
 @dataclass
@@ -76,8 +79,9 @@ class JobQueue:
                 self._wake.notify_all()
 
     def _yield_to_pages(self) -> None:
+        until = time.monotonic() + MAX_DEFER_S
         with self._lock:
-            while self._interactive > 0:
+            while self._interactive > 0 and time.monotonic() < until:
                 self._wake.wait(PAUSE_S)
 
     def _run(self) -> None:
@@ -106,6 +110,18 @@ class JobQueue:
 
     def wait(self, job: Job, timeout: float | None = None) -> bool:
         return job.finished.wait(timeout)
+
+    def unfinished(self) -> list[Job]:
+        with self._lock:
+            return [job for job in self._jobs.values() if not job.finished.is_set()]
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no job is queued or running; False if that takes longer than `timeout` seconds."""
+        until = time.monotonic() + timeout
+        while busy := self.unfinished():
+            if not busy[0].finished.wait(max(0.0, until - time.monotonic())):
+                return False
+        return True
 
 
 JOBS = JobQueue()

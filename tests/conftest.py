@@ -14,7 +14,7 @@ os.environ["EXPLORER_CACHE_DIR"] = _CACHE
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
 os.environ["EXPLORER_ALLOW_DOWNLOADS"] = "0"
-os.environ["EXPLORER_WARM_UP"] = "0"  # tests that need the background warm-up switch it on
+os.environ["EXPLORER_WARM_UP"] = "0"  # no start-up work in the background while tests measure pages
 
 
 @pytest.fixture(scope="session")
@@ -59,9 +59,12 @@ def two_levels_below_a_plain_folder(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(inner)
 
 
-def app_test(page: str | None = None, **query: str):
-    """An AppTest of the whole app (sidebar included), switched to `page` (e.g. "views/similarity.py")."""
+def app_test(page: str | None = None, *, settle: bool = True, **query: str):
+    """An AppTest of the whole app (sidebar included), switched to `page` (e.g. "views/similarity.py"). With `settle`,
+    background jobs the page started (a corpus to embed) finish and the page runs again, as its fragment would."""
     from streamlit.testing.v1 import AppTest
+
+    from core.jobs import JOBS
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
     for key, value in query.items():
@@ -71,4 +74,7 @@ def app_test(page: str | None = None, **query: str):
         for key, value in query.items():
             at.query_params[key] = value
         at.switch_page(page).run()
+    if settle and JOBS.unfinished():
+        assert JOBS.wait_idle(900), "background jobs still running after 15 minutes"
+        at.run()
     return at

@@ -11,7 +11,7 @@ import streamlit as st
 
 from core.analysis.projection import METHODS, Projection, Trust
 from core.data.corpus import labelled_corpus, lines
-from core.data.stsb import stsb_genres, stsb_sample
+from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample
 from core.data.uploads import column, text_columns
 from core.data.vectors import FILES_HINT, VECTOR_FILE_TYPES, read_vector_files
 from core.plots.map import Colouring, categories, fits_legend, numbers
@@ -64,9 +64,10 @@ def map_corpus() -> MapCorpus | None:
                   format_func=SOURCES.get)
     if source == "stsb":
         total = len(stsb_genres())
-        size = kept(st.number_input, "Sentences in the sample", key="map_size", url=True, default=1_500, min_value=2,
-                    max_value=total, step=500, help=f"A seeded random sample of the {total:,} distinct STS-B "
-                                                    "sentences (news, image captions, forums).")
+        size = kept(st.number_input, "Sentences in the sample", key="map_size", url=True, default=MAP_SAMPLE_SIZE,
+                    min_value=2, max_value=total, step=500,
+                    help=f"A seeded random sample of the {total:,} distinct STS-B sentences (news, image captions, "
+                         "forums).")
         return MapCorpus(stsb_sample(int(size)), {"genre": "genre"})
     if source == "similarity":
         st.caption("The texts typed on the Similarity page (its example set until you edit it there).")

@@ -11,8 +11,10 @@ from core.evaluation.lexical import BASELINES
 from core.evaluation.metrics import parse_ks
 from core.evaluation.retrieval import RetrievalTask, TaskResult, metrics_table, recall_curves
 from core.evaluation.sts import by_genre, correlation, layer_sweep, sts_frame
+from core.jobs import Job
 from core.plots.evaluation import rank_buckets, rank_figure, recall_figure, sts_scatter, sweep_figure
 from core.settings import POOLINGS, layer_used
+from ui.background import corpus_job, job_status
 from ui.cache import available_ids, cached_model, embedding_scores, lexical_scores, paraphrase_task_of
 from ui.downloads import csv_download
 from ui.persist import kept
@@ -53,7 +55,11 @@ def evaluate_all(task: RetrievalTask, ks: list[int], settings) -> dict[str, Task
     for cell in grid:
         model = models[cell.model_id]
         options = settings.with_(model_id=model.model_id, pooling=cell.pooling, layer=cell.layer)
-        bar = lambda: progress_bar(f"Embedding {len(task.corpus):,} texts for {cell.label}")  # noqa: E731
+        corpus = corpus_job(model, task.corpus, options)
+        if isinstance(corpus, Job):  # the baselines and the configurations ready show meanwhile
+            job_status(corpus)
+            continue
+        bar = lambda: progress_bar(f"Embedding {len(task.queries):,} queries for {cell.label}")  # noqa: E731
         results[cell.label] = embedding_scores(task.digest, tuple(ks), model.fingerprint, options, model, task, bar)
     for kind in baselines:
         try:

@@ -14,10 +14,12 @@ from core.analysis.projection import MAX_POINTS, PlacedQuery, Projection, Trust,
 from core.data.corpus import CorpusError
 from core.data.sampling import sample_indices
 from core.encoding.encoder import encode_with
+from core.jobs import Job
 from core.models.loading import LoadedModel
 from core.plots.map import (Colouring, QueryMark, compare_figure, compare_points, map_figure, map_points,
                             overlap_counts, trust_figure)
 from core.settings import Settings
+from ui.background import corpus_job, job_status
 from ui.cache import trust_of
 from ui.compare import configuration_b, describe
 from ui.downloads import csv_download
@@ -25,7 +27,6 @@ from ui.map_parts import CLUSTERS, colouring_of, map_corpus, map_inputs, project
 from ui.map_tools import (cluster_labels, cluster_panel, compare_selection, export_panel, movers_panel, query_table,
                           remember_selection, selection_mask, selection_panel)
 from ui.persist import kept
-from ui.progress import embed_corpus
 from ui.sidebar import page
 
 def query_on(query: str, vector: np.ndarray | None, texts: list[str], space: np.ndarray, projection: Projection,
@@ -81,7 +82,10 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
                                         "so changing only the layer is quick.")
     if chosen is None:
         return
-    raw = embed_corpus(chosen[1], texts, chosen[0])
+    raw = corpus_job(chosen[1], texts, chosen[0])
+    if isinstance(raw, Job):
+        job_status(raw)
+        return
     b_space = spherize(raw) if centred else raw
     b_projection = projected(b_space, {**params, "method": projection.method})
     if b_projection is None:
@@ -146,7 +150,10 @@ def main() -> None:
     with colour_col:
         chosen = map_inputs(corpus, len(frame))
     texts = frame["text"].tolist()
-    raw = embed_corpus(model, texts, settings) if raw is None else raw
+    raw = corpus_job(model, texts, settings) if raw is None else raw
+    if isinstance(raw, Job):
+        job_status(raw)
+        return
     space = spherize(raw) if centred else raw
     projection = projected(space, params)
     if projection is None:

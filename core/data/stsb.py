@@ -78,6 +78,9 @@ def stsb_genres() -> pd.DataFrame:
     return pd.DataFrame({"text": list(seen), "genre": list(seen.values())})
 
 
+MAP_SAMPLE_SIZE = 1_500  # the map's default: quick to embed and project, enough to show the genres apart
+
+
 def stsb_sample(size: int, *, seed: int = 0) -> pd.DataFrame:
     """A seeded random sample of `size` STS-B sentences with their genre, in corpus order."""
     frame = stsb_genres()

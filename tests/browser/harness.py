@@ -20,7 +20,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 VIEWPORT = {"width": 1400, "height": 1000}
-BUSY = "[data-testid='stSkeleton'], [data-testid='stSpinner']"
+BUSY = "[data-testid='stSkeleton'], [data-testid='stSpinner'], [class*='st-key-background-job-']"
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning'][data-test-connection-state='CONNECTED']"
 CHART = ".js-plotly-plot .main-svg, .js-plotly-plot canvas, [data-testid='stPlotlyChart'] canvas"
 EXCEPTION = "[data-testid='stException']"

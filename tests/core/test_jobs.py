@@ -52,3 +52,20 @@ def test_the_worker_waits_between_steps_while_a_page_runs():
         time.sleep(0.3)
         assert steps == []  # it has not started while the page runs
     assert queue.wait(job, 5) and steps == [0, 1, 2]
+
+
+def test_a_page_that_never_stops_running_delays_each_step_only_so_long(monkeypatch):
+    monkeypatch.setattr("core.jobs.MAX_DEFER_S", 0.2)
+    queue = JobQueue()
+    with queue.interactive():
+        job = queue.submit("z", "work", lambda progress: progress(1, 1) or "done")
+        assert queue.wait(job, 5) and job.result == "done"
+
+
+def test_wait_idle_returns_when_every_job_has_finished():
+    queue, gate = JobQueue(), threading.Event()
+    queue.submit("a", "slow", lambda progress: gate.wait(5))
+    queue.submit("b", "after", lambda progress: None)
+    assert not queue.wait_idle(0.2)
+    gate.set()
+    assert queue.wait_idle(5) and all(queue.get(key).state == "done" for key in "ab")

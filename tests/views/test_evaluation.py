@@ -99,3 +99,18 @@ def test_display_only_reruns_reuse_the_scores(monkeypatch):
     at.selectbox(key="ev_diag_config").set_value("bag of words").run()
     assert not at.exception and not computed
     assert len(at.dataframe[1].value) < len(paraphrase_task("dev").queries)
+
+
+@pytest.mark.slow  # embeds the 7,977-text corpus with CLS pooling at layer 5 in the background
+def test_a_configuration_not_embedded_yet_leaves_the_baselines_on_show_while_it_embeds():
+    from core.jobs import JOBS
+
+    # A configuration no other test embeds: the run's disk cache is shared by every test, browser tests included.
+    at = app_test(PAGE, settle=False, pooling="cls", ev_layers="[5]")
+    assert not at.exception and JOBS.unfinished()
+    assert list(at.dataframe[0].value["configuration"]) == ["TF-IDF", "bag of words"]
+    assert at.get("progress") or at.info  # the embedding's progress, or its place in the queue
+    assert JOBS.wait_idle(900)
+    at.run()
+    assert list(at.dataframe[0].value["configuration"]) == ["all-MiniLM-L6-v2 · cls · layer 5", "TF-IDF",
+                                                              "bag of words"]

@@ -207,3 +207,17 @@ def test_a_lone_npy_file_says_what_else_to_upload():
     np.save(sink, np.zeros((2, 3), np.float32))
     at.file_uploader(key="map_vector_files").upload("v.npy", sink.getvalue(), "application/octet-stream").run()
     assert not at.exception and "not a vector corpus" in at.error[0].value
+
+
+@pytest.mark.slow  # embeds 1,000 STS-B sentences with max pooling at layer 4 in the background
+def test_a_corpus_not_embedded_yet_shows_the_controls_and_its_progress_then_the_map():
+    from core.jobs import JOBS
+
+    # A configuration no other test embeds: the run's disk cache is shared by every test, browser tests included.
+    at = app_test(PAGE, settle=False, pooling="max", layer="4", map_size="1000")
+    assert not at.exception and JOBS.unfinished()
+    assert at.radio(key="map_method").value == "PCA" and not at.get("plotly_chart")
+    assert at.get("progress") or at.info
+    assert JOBS.wait_idle(900)
+    at.run()
+    assert sum(len(values(t.x)) for t in point_traces(figure(at))) == 1_000
