@@ -17,8 +17,9 @@ from ui.cache import cached_catalog, cached_model
 from ui.downloads import csv_download
 from ui.persist import kept
 
-PHASES = {"starting": "Starting…", "before": "Measuring the base model", "training": "Training",
-          "saving": "Saving the model", "after": "Measuring the fine-tuned model"}
+PHASES = {"starting": "Starting (after any heavy work queued before it on this server)…",
+          "before": "Measuring the base model", "training": "Training", "saving": "Saving the model",
+          "after": "Measuring the fine-tuned model"}
 
 
 @st.fragment(run_every=1.0)

@@ -24,6 +24,7 @@ from core.data.pairs import OBJECTIVE_NAMES, Objective, PairSet
 from core.evaluation.metrics import STS_PRIMARY, shown_name
 from core.evaluation.retrieval import evaluate_embeddings, paraphrase_task
 from core.evaluation.sts import correlation, sts_frame
+from core.jobs import JOBS, Progress
 from core.models.catalog import CARD, ModelUnavailable, find_entry, finetuned_dir
 from core.models.devices import resolve_device
 from core.models.loading import LoadedModel, load_model, sentence_transformer
@@ -105,6 +106,7 @@ class RunControl:
         self.finished = threading.Event()
         self.result: RunResult | None = None
         self.error: str | None = None
+        self.pace: Progress = lambda done, total: None  # after each step: the job queue lets pages go first there
 
     def update(self, **changes: object) -> None:
         with self._lock:
@@ -121,6 +123,7 @@ class RunControl:
 
     def encoding(self, done: int, total: int) -> None:
         self.update(encoded=done, to_encode=total)
+        self.pace(done, total)
 
 
 # --- the machine-wide lock ------------------------------------------------------------------------
@@ -213,6 +216,7 @@ def _progress_callback(control: RunControl, started: float):
             control.update(step=state.global_step, elapsed=time.monotonic() - started)
             if control.stop_requested.is_set():
                 control_.should_training_stop = True
+            control.pace(state.global_step, state.max_steps)
 
     return ProgressCallback()
 
@@ -325,12 +329,14 @@ def run(request: RunRequest, control: RunControl | None = None, *, lock: Trainin
 
 
 def start_in_background(request: RunRequest) -> RunControl:
-    """Take the lock now (so a busy machine is refused at once), then run in a thread."""
+    """Take the lock now (so a busy machine is refused at once), then run in the server's queue of heavy work,
+    which pauses the run between steps while pages are running."""
     lock = TrainingLock()
     lock.acquire()
     control = RunControl()
 
-    def work() -> None:
+    def work(progress: Progress) -> None:
+        control.pace = progress
         try:
             run(request, control, lock=lock)
         except Exception as err:  # the page shows it as one sentence
@@ -340,5 +346,5 @@ def start_in_background(request: RunRequest) -> RunControl:
         finally:
             control.finished.set()
 
-    threading.Thread(target=work, name="finetune", daemon=True).start()
+    JOBS.submit(("finetune", request.name, id(control)), f"Fine-tuning {request.name}", work)
     return control
