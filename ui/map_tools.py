@@ -96,12 +96,14 @@ def export_panel(frame: pd.DataFrame, vectors: np.ndarray) -> None:
         corpus = VectorCorpus(frame["text"].tolist(), np.asarray(vectors, dtype=np.float32),
                               frame.drop(columns=["text"]).reset_index(drop=True))
         one, two, three, four = st.columns(4)
-        one.download_button(".npy (vectors)", to_npy(corpus), "vectors.npy", key="map_npy")
-        two.download_button(".parquet (texts, vectors, labels)", to_parquet(corpus), "vectors.parquet",
+        # Each file is written when its button is pressed, not on every rerun of the page.
+        one.download_button(".npy (vectors)", lambda: to_npy(corpus), "vectors.npy", key="map_npy")
+        two.download_button(".parquet (texts, vectors, labels)", lambda: to_parquet(corpus), "vectors.parquet",
                             key="map_parquet")
-        vectors_tsv, metadata_tsv = to_projector(corpus)
-        three.download_button("Projector vectors.tsv", vectors_tsv, "vectors.tsv", key="map_vectors_tsv")
-        four.download_button("Projector metadata.tsv", metadata_tsv, "metadata.tsv", key="map_metadata_tsv")
+        three.download_button("Projector vectors.tsv", lambda: to_projector(corpus)[0], "vectors.tsv",
+                              key="map_vectors_tsv")
+        four.download_button("Projector metadata.tsv", lambda: to_projector(corpus)[1], "metadata.tsv",
+                             key="map_metadata_tsv")
         st.caption("The Parquet file opens in Embedding Atlas (`embedding-atlas vectors.parquet --vector vector`) "
                    "and comes back through this page's vectors-file import; the two TSV files load in the "
                    "TensorFlow Embedding Projector and here.")
