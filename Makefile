@@ -24,7 +24,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not browser and not slow"
+	$(BIN)/python -m pytest -m "not browser and not slow and not load"
 
 test-browser: $(STAMP)
 	bash scripts/ensure-chromium.sh
