@@ -29,6 +29,7 @@ class Job:
     total: int = 0
     result: Any = None
     error: str | None = None
+    started: float = 0.0  # time.monotonic() when the worker took it
     finished: threading.Event = field(default_factory=threading.Event)
 
 
@@ -90,7 +91,7 @@ class JobQueue:
                 while not self._waiting:
                     self._wake.wait()
                 job = self._waiting.pop(0)
-                job.state = "running"
+                job.state, job.started = "running", time.monotonic()
 
             def progress(done: int, total: int, job: Job = job) -> None:
                 job.done, job.total = done, total

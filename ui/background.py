@@ -3,6 +3,7 @@ warm-up at start, so that first contact with Retrieval, Evaluation or the map is
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from contextlib import nullcontext
 
@@ -10,7 +11,8 @@ import numpy as np
 import streamlit as st
 
 from core.analysis.explanation import explain_pair, reference_texts
-from core.analysis.projection_cache import cached_project
+from core.analysis.projection import Projection
+from core.analysis.projection_cache import cached_project, projection_key, stored_projection
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_corpus, stsb_sample
 from core.deployment import load_config
 from core.encoding.embedding_cache import cache_key, cached_embeddings_with, stored_embeddings
@@ -19,7 +21,7 @@ from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID
 from core.models.loading import LoadedModel
 from core.progress import progress_text
 from core.settings import Settings
-from ui.cache import cached_model
+from ui.cache import cached_model, projection_of
 from ui.progress import embed_corpus
 
 BACKGROUND_FROM = 1_000  # texts: a smaller corpus embeds in a second or two, inline
@@ -41,7 +43,19 @@ def corpus_job(model: LoadedModel, texts: Sequence[str], settings: Settings) -> 
     return job.result if job.state == "done" else job  # done but not on disk (a full or cleared cache): no reruns
 
 
-def job_status(job: Job) -> None:
+def projection_job(vectors: np.ndarray, params: dict) -> Projection | Job:
+    """The map's projection at once when it is quick (PCA), small or stored; else the shared background job."""
+    if params["method"] == "PCA" or len(vectors) < BACKGROUND_FROM:
+        return projection_of(vectors, **params)
+    found = stored_projection(vectors, **params)
+    if found is not None:
+        return found
+    job = JOBS.submit(("project", projection_key(vectors, params)),
+                      f"{params['method']} of {len(vectors):,} points", lambda _: cached_project(vectors, **params))
+    return job.result if job.state == "done" else job
+
+
+def job_status(job: Job, unit: str = "texts") -> None:
     """A live line for a job: its place in the queue, or its progress; the page reruns when it is done."""
 
     @st.fragment(run_every=1.0)
@@ -56,10 +70,14 @@ def job_status(job: Job) -> None:
         with st.container(key=f"background-job-{id(job)}"):  # the browser tests wait while one is on the page
             if place:
                 st.info(f"{job.description}: waiting, number {place} in the server's queue of heavy work.")
-            else:
-                share = job.done / job.total if job.total else 0.0
-                st.progress(share, text=f"{job.description}: {progress_text(job.done, job.total or 1, 0)} "
-                                        "(the results fill in here when it is done)")
+            elif job.total:
+                elapsed = time.monotonic() - job.started
+                st.progress(job.done / job.total, text=f"{job.description}: "
+                                                       f"{progress_text(job.done, job.total, elapsed, unit=unit)} "
+                                                       "(the results fill in here when it is done)")
+            else:  # no steps to count (a t-SNE)
+                st.info(f"{job.description}: running for {time.monotonic() - job.started:.0f} s (the result fills "
+                        "in here when it is done).")
 
     watch()
 

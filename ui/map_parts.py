@@ -14,7 +14,9 @@ from core.data.corpus import labelled_corpus, lines
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample
 from core.data.uploads import column, text_columns
 from core.data.vectors import FILES_HINT, VECTOR_FILE_TYPES, read_vector_files
+from core.jobs import Job
 from core.plots.map import Colouring, categories, fits_legend, numbers
+from ui.background import job_status, projection_job
 from ui.cache import clusters_of, projection_of
 from ui.persist import kept, set_kept
 from ui.similarity_texts import similarity_texts
@@ -111,12 +113,20 @@ def projection_inputs() -> dict[str, float | int | str]:
             "min_dist": float(min_dist), "seed": int(seed)}
 
 
-def projected(vectors: np.ndarray, params: dict) -> Projection | None:
-    """The chosen projection; when it cannot run on these points, say why and fall back to PCA."""
+def projected(vectors: np.ndarray, params: dict, *, meanwhile: bool = True) -> Projection | None:
+    """The chosen projection. A t-SNE or UMAP of many points runs in the server's queue, PCA shown `meanwhile`
+    (else nothing); when it cannot run on these points, say why and fall back to PCA."""
     method = params["method"]
     try:
         with st.spinner(f"Running {method} on {len(vectors):,} points…"):
-            return projection_of(vectors, **params)
+            ready = projection_job(vectors, params)
+        if not isinstance(ready, Job):
+            return ready
+        job_status(ready)
+        if not meanwhile:
+            return None
+        st.caption(f"PCA meanwhile: the {method} map takes its place when it is done.")
+        return projection_of(vectors, **{**params, "method": "PCA"})
     except ValueError as err:
         if method == "PCA":
             st.error(str(err))

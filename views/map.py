@@ -87,7 +87,7 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
         job_status(raw)
         return
     b_space = spherize(raw) if centred else raw
-    b_projection = projected(b_space, {**params, "method": projection.method})
+    b_projection = projected(b_space, {**params, "method": projection.method}, meanwhile=False)
     if b_projection is None:
         return
     b_coords = align(projection.coords, b_projection.coords)

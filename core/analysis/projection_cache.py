@@ -8,6 +8,7 @@ import hashlib
 import io
 import json
 import zipfile
+from pathlib import Path
 
 import numpy as np
 
@@ -47,16 +48,29 @@ def _load(data: bytes) -> Projection | None:
         return None
 
 
+def _path(vectors: np.ndarray, params: dict[str, object]) -> Path:
+    return cache_dir() / "projections" / f"{projection_key(vectors, params)}.npz"
+
+
+def stored_projection(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, neighbours: int = 15,
+                      min_dist: float = 0.1, seed: int = 0) -> Projection | None:
+    """The projection of these vectors with these parameters if it is on disk whole, else None (nothing runs)."""
+    params = {"method": method, "perplexity": perplexity, "neighbours": neighbours, "min_dist": min_dist, "seed": seed}
+    path = _path(vectors, params)
+    if not path.exists():
+        return None
+    found = _load(path.read_bytes())
+    return found if found is not None and len(found.coords) == len(vectors) else None
+
+
 def cached_project(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, neighbours: int = 15,
                    min_dist: float = 0.1, seed: int = 0) -> Projection:
     """`project`, read from disk when these vectors were projected with these parameters before."""
     params = {"method": method, "perplexity": perplexity, "neighbours": neighbours, "min_dist": min_dist, "seed": seed}
-    path = cache_dir() / "projections" / f"{projection_key(vectors, params)}.npz"
-    if path.exists():
-        found = _load(path.read_bytes())
-        if found is not None and len(found.coords) == len(vectors):
-            return found
+    found = stored_projection(vectors, **params)
+    if found is not None:
+        return found
     result = project(vectors, **params)
     data = _save(result)
-    atomic_write(path, lambda tmp: tmp.write_bytes(data))
+    atomic_write(_path(vectors, params), lambda tmp: tmp.write_bytes(data))
     return result

@@ -209,8 +209,8 @@ def test_a_lone_npy_file_says_what_else_to_upload():
     assert not at.exception and "not a vector corpus" in at.error[0].value
 
 
-@pytest.mark.slow  # embeds 1,000 STS-B sentences with max pooling at layer 4 in the background
-def test_a_corpus_not_embedded_yet_shows_the_controls_and_its_progress_then_the_map():
+@pytest.mark.slow  # embeds 1,000 STS-B sentences with max pooling at layer 4, then their t-SNE, in the background
+def test_a_corpus_not_embedded_yet_shows_the_controls_and_its_progress_then_the_map_and_a_tsne_in_its_turn():
     from core.jobs import JOBS
 
     # A configuration no other test embeds: the run's disk cache is shared by every test, browser tests included.
@@ -221,3 +221,9 @@ def test_a_corpus_not_embedded_yet_shows_the_controls_and_its_progress_then_the_
     assert JOBS.wait_idle(900)
     at.run()
     assert sum(len(values(t.x)) for t in point_traces(figure(at))) == 1_000
+    at.radio(key="map_method").set_value("t-SNE").run()  # 1,000 points: in the queue, PCA meanwhile
+    assert not at.exception and JOBS.unfinished() and "Variance on the map (PCA)" in metrics(at)
+    assert any("PCA meanwhile" in c.value for c in at.caption)
+    assert JOBS.wait_idle(900)
+    at.run()
+    assert metrics(at)["Method"] == "t-SNE" and not any("PCA meanwhile" in c.value for c in at.caption)

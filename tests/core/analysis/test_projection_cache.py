@@ -3,7 +3,7 @@ import pytest
 
 from core.analysis import projection_cache
 from core.analysis.projection import project
-from core.analysis.projection_cache import cached_project, projection_key
+from core.analysis.projection_cache import cached_project, projection_key, stored_projection
 
 VECTORS = np.random.default_rng(0).standard_normal((60, 8))
 
@@ -33,3 +33,13 @@ def test_a_damaged_file_is_computed_again():
     path = projection_cache.cache_dir() / "projections" / f"{projection_key(VECTORS, params)}.npz"
     path.write_bytes(b"broken")
     np.testing.assert_allclose(cached_project(VECTORS, method="PCA").coords, project(VECTORS, method="PCA").coords)
+
+
+def test_a_stored_projection_is_only_read_never_computed(monkeypatch):
+    vectors = VECTORS * 3
+    monkeypatch.setattr(projection_cache, "project", lambda *a, **k: pytest.fail("computed"))
+    assert stored_projection(vectors, method="t-SNE", perplexity=12, seed=4) is None
+    monkeypatch.undo()
+    made = cached_project(vectors, method="t-SNE", perplexity=12, seed=4)
+    np.testing.assert_array_equal(stored_projection(vectors, method="t-SNE", perplexity=12, seed=4).coords,
+                                  made.coords)
