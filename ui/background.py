@@ -10,6 +10,7 @@ from contextlib import nullcontext
 import numpy as np
 import streamlit as st
 
+from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.explanation import explain_pair, reference_texts
 from core.analysis.projection import Projection
 from core.analysis.projection_cache import cached_project, projection_key, stored_projection
@@ -52,6 +53,18 @@ def projection_job(vectors: np.ndarray, params: dict) -> Projection | Job:
         return found
     job = JOBS.submit(("project", projection_key(vectors, params)),
                       f"{params['method']} of {len(vectors):,} points", lambda _: cached_project(vectors, **params))
+    return job.result if job.state == "done" else job
+
+
+def attribution_job(model: LoadedModel, a: str, b: str, settings: Settings, layer: int, where: int,
+                    steps: int) -> PairAttribution | Job:
+    """Integrated gradients of a pair (seconds to minutes): the shared background job, its result once done (the
+    queue keeps recent results, so a second look costs nothing)."""
+    key = ("attribution", model.fingerprint, a, b, settings.pooling, layer, where, steps, settings.max_length)
+    job = JOBS.submit(key, f"Integrated gradients from layer {where} ({steps} steps)",
+                      lambda progress: attribute_pair(model, a, b, pooling=settings.pooling, layer=layer,
+                                                      attribution_layer=where, steps=steps,
+                                                      max_length=settings.max_length, progress=progress))
     return job.result if job.state == "done" else job
 
 

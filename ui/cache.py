@@ -8,12 +8,11 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
-from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.explanation import PairExplanation, explain_pair, reference_texts
 from core.analysis.projection import Projection, Trust, kmeans_clusters, trust
 from core.analysis.projection_cache import cached_project
 from core.encoding.embedding_cache import ProgressBar
-from core.encoding.encoder import Progress, TokenStates, encode_tokens
+from core.encoding.encoder import TokenStates, encode_tokens
 from core.evaluation.lexical import Baseline, LexicalIndex, fit_baseline
 from core.evaluation.retrieval import (RetrievalTask, TaskResult, evaluate_embeddings, evaluate_lexical,
                                        paraphrase_task)
@@ -97,12 +96,3 @@ def explanation_of(fingerprint: str, a: str, b: str, pooling: Pooling, layer: in
     """The exact split of a pair, per (weights, texts, settings); the shared direction from STS-B sentences."""
     return explain_pair(_model, a, b, pooling=pooling, layer=layer, max_length=max_length,
                         reference=reference_texts())
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def attribution_of(fingerprint: str, a: str, b: str, pooling: Pooling, layer: int, attribution_layer: int,
-                   steps: int, max_length: int | None, *, _model: LoadedModel,
-                   _progress: Progress | None = None) -> PairAttribution:
-    """Integrated gradients of a pair, kept: a second look costs nothing."""
-    return attribute_pair(_model, a, b, pooling=pooling, layer=layer, attribution_layer=attribution_layer,
-                          steps=steps, max_length=max_length, progress=_progress)

@@ -9,14 +9,15 @@ import streamlit as st
 
 from core.analysis.explanation import NoExactSplit, PairExplanation
 from core.analysis.similarity import Metric, closest_pair
+from core.jobs import Job
 from core.models.loading import LoadedModel
 from core.plots.explanation import attribution_bars, contribution_heatmap, split_bar, token_strip
 from core.plots.labels import shorten
 from core.settings import Settings, layer_used
-from ui.cache import attribution_of, explanation_of
+from ui.background import attribution_job, job_status
+from ui.cache import explanation_of
 from ui.downloads import csv_download
 from ui.persist import texts_key
-from ui.progress import progress_bar
 
 TOP = 5
 
@@ -55,11 +56,15 @@ def _attribution(model: LoadedModel, settings: Settings, a: str, b: str, layer: 
     steps = left.number_input("Steps", min_value=4, max_value=200, value=32, step=4, key=f"{key}_steps")
     where = right.slider("Attribute at layer", 0, layer, min(model.num_layers // 2, layer), key=f"{key}_where",
                          help="0 is the embedding layer: the deepest explanation, and the slowest.")
-    if not st.button("Run integrated gradients", key=f"{key}_run"):
+    asked = (model.fingerprint, a, b, settings.pooling, settings.max_length, layer, where, int(steps))
+    if st.button("Run integrated gradients", key=f"{key}_run"):
+        st.session_state[f"{key}_ig_asked"] = asked
+    if st.session_state.get(f"{key}_ig_asked") != asked:  # shown until the pair or a setting changes
         return
-    with progress_bar("Integrated gradients") as progress:
-        result = attribution_of(model.fingerprint, a, b, settings.pooling, layer, where, int(steps),
-                                settings.max_length, _model=model, _progress=progress)
+    result = attribution_job(model, a, b, settings, layer, where, int(steps))
+    if isinstance(result, Job):
+        job_status(result)
+        return
     for side, name in ((result.a, "A (B fixed)"), (result.b, "B (A fixed)")):
         st.plotly_chart(attribution_bars(side, name=name), key=f"{key}_ig_{name[0]}")
         csv_download(side.frame(), f"attribution-{name[0]}.csv", index=False, key=f"{key}_ig_csv_{name[0]}")

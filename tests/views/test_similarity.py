@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 
 from core.data.examples import EXAMPLES
+from core.jobs import JOBS
 from tests.conftest import app_test
 from tests.figures import figures as _charts
 
@@ -55,9 +56,14 @@ def test_the_explanation_opens_on_the_closest_pair_and_its_parts_sum_to_that_cel
 def test_cls_pooling_says_there_is_no_exact_split_and_offers_integrated_gradients():
     at = app_test(PAGE, pooling="cls")
     assert any("no split over token pairs" in info.value for info in at.info)
-    at.button(key="sim_why_run").click().run()
+    at.button(key="sim_why_run").click().run()  # in the server's queue: its status line, then the bars
     assert not at.exception
+    assert at.get("progress") or any("Integrated gradients" in box.value for box in at.info)
+    assert JOBS.wait_idle(600)
+    at.run()
     assert any((chart.layout.title.text or "").startswith("A (B fixed)") for chart in _charts(at))
+    at.slider(key="sim_why_where").set_value(0).run()  # another setting: asked for again, not shown stale
+    assert not any((chart.layout.title.text or "").startswith("A (B fixed)") for chart in _charts(at))
 
 
 def test_empty_one_and_duplicate_texts(page):
