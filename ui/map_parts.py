@@ -27,6 +27,7 @@ SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file",
 NO_LABEL = "(none)"
 CLUSTERS, LENGTH, OVERLAP = "k-means clusters", "text length", "neighbour overlap"
 DEFAULT_QUERY = "A man is playing a guitar on stage."
+FILE_TEXT, TYPED = "A text of the file", "Typed, embedded by the sidebar's model"
 COLOURINGS = (CLUSTERS, LENGTH, OVERLAP)
 
 
@@ -45,6 +46,7 @@ class MapCorpus:
     frame: pd.DataFrame
     colourings: dict[str, str]
     vectors: np.ndarray | None = None
+    files: str = ""  # the vectors' file names, for the map's title
 
 
 def _vector_corpus() -> MapCorpus | None:
@@ -55,9 +57,10 @@ def _vector_corpus() -> MapCorpus | None:
         return None
     found = read_vector_files([(file.name, file.getvalue()) for file in files])
     frame = pd.concat([pd.DataFrame({"text": found.texts}), found.metadata.reset_index(drop=True)], axis=1)
-    st.caption(f"{len(frame):,} vectors of {found.vectors.shape[1]} dimensions, as the file gives them: the query "
-               "is a text of the file, since the sidebar's model did not make these vectors.")
-    return MapCorpus(frame, {str(c): str(c) for c in found.metadata.columns}, found.vectors)
+    st.caption(f"{len(frame):,} vectors of {found.vectors.shape[1]} dimensions, as the file gives them: no model "
+               "embeds these texts.")
+    return MapCorpus(frame, {str(c): str(c) for c in found.metadata.columns}, found.vectors,
+                     " + ".join(file.name for file in files))
 
 
 def map_corpus() -> MapCorpus | None:
@@ -167,18 +170,30 @@ def trust_metrics(report: Trust, slots: list, label: str = "") -> None:
                          f"the full space), over {report.trustworthiness_points:,} points.")
 
 
-def map_inputs(corpus: MapCorpus, count: int) -> dict:
-    """The colouring, query, highlight and compare inputs (a vectors file's query is one of its own texts)."""
+def map_inputs(corpus: MapCorpus, count: int, dims: int) -> dict:
+    """The colouring, query, highlight and compare inputs. A vectors file's query is one of its own texts, or a
+    typed one when its vectors have the sidebar model's `dims`."""
     options = [*corpus.colourings, *COLOURINGS]
     found = {"choice": kept(st.selectbox, "Colour by", key="map_colour", url=True, default=options[0],
                             options=options, must_be_option=True,
                             help="A label of the data, k-means clusters of the full vectors, the text's length in "
                                  "characters, or how many of a point's neighbours the map kept."),
              "k": kept(st.number_input, "Clusters (k)", key="map_k", url=True, default=8, min_value=2, max_value=40)}
-    if corpus.vectors is None:
+    typed, help_text = corpus.vectors is None, ("Embedded with the sidebar's settings and drawn as a star, with "
+                                                "lines to its nearest texts in the full space.")
+    if corpus.vectors is not None:
+        fits = corpus.vectors.shape[1] == dims
+        typed = fits and kept(st.radio, "Query", key="map_query_kind", url=True, default=FILE_TEXT,
+                              options=[FILE_TEXT, TYPED], horizontal=True) == TYPED
+        if not fits:
+            st.caption(f"The file's vectors have {corpus.vectors.shape[1]:,} dimensions and the sidebar's model "
+                       f"gives {dims:,}, so a typed query cannot be placed among them: the query is a text of the "
+                       "file.")
+        help_text += (" It belongs among the file's vectors only if they came from the same model and settings "
+                      "(a file exported from this page did).")
+    if typed:
         found["query"] = kept(st.text_input, "Query", key="map_query", url=True, default=DEFAULT_QUERY,
-                              help="Embedded with the sidebar's settings and drawn as a star, with lines to its "
-                                   "nearest texts in the full space.").strip()
+                              help=help_text).strip()
     else:
         found["row"] = st.selectbox("Query: a text of the file", range(count), key="map_query_row",
                                     format_func=lambda i: f"#{i} {corpus.frame['text'].iloc[i][:60]}")

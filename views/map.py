@@ -148,7 +148,7 @@ def main() -> None:
                 f"(seed {params['seed']}), drawn with WebGL.")
         frame, raw = frame.iloc[picked].reset_index(drop=True), None if raw is None else raw[picked]
     with colour_col:
-        chosen = map_inputs(corpus, len(frame))
+        chosen = map_inputs(corpus, len(frame), model.hidden_size)
     texts = frame["text"].tolist()
     raw = corpus_job(model, texts, settings) if raw is None else raw
     if isinstance(raw, Job):
@@ -179,7 +179,9 @@ def main() -> None:
         compare_view(texts, raw, space, projection, report, colouring, params, (settings, model), query, top, centred)
     else:
         single_view(texts, projection, report, colouring, found[0] if found else None,
-                    f"{projection.method} of {describe(settings, model)}", highlight, clusters[1] if clusters else [])
+                    f"{projection.method} of " + (f"the vectors in {corpus.files}" if corpus.files else
+                                                  describe(settings, model)),
+                    highlight, clusters[1] if clusters else [])
         selection_panel(frame, space, projection.coords)
     if clusters:
         cluster_panel(clusters[0])

@@ -193,9 +193,33 @@ def test_a_vectors_file_maps_without_a_model_and_exports_round_trip():
     assert at.selectbox(key="map_colour").value == "side"
     assert sorted(t.name for t in point_traces(figure(at))) == ["a", "b"]
     assert at.selectbox(key="map_query_row").value == 0
+    assert any("16 dimensions and the sidebar's model gives 384" in c.value for c in at.caption)
+    assert "PCA of the vectors in corpus.parquet" in figure(at).layout.title.text  # not the sidebar model's name
     parquet = next(b for b in at.get("download_button") if b.proto.label.startswith(".parquet"))
     assert parquet is not None
     np.testing.assert_array_equal(from_parquet("x", to_parquet(corpus)).vectors, vectors)
+
+
+def test_a_typed_query_is_placed_among_a_vectors_file_made_by_the_sidebar_model():
+    import pandas as pd
+    from sentence_transformers import SentenceTransformer
+
+    from core.data.stsb import stsb_sentences
+    from core.data.vectors import VectorCorpus, to_parquet
+    from core.models.packages import packaged_minilm_folder
+    from ui.map_parts import TYPED
+
+    reference = SentenceTransformer(str(packaged_minilm_folder()), device="cpu")
+    texts, query = stsb_sentences("dev")[:60], "A woman is slicing an onion."
+    vectors, wanted = reference.encode(texts), reference.encode([query])[0]
+    nearest = texts[int(np.argmax(vectors @ wanted / np.linalg.norm(vectors, axis=1)))]
+    at = app_test(PAGE)
+    at.radio(key="map_source").set_value("vectors").run()
+    file = to_parquet(VectorCorpus(texts, vectors, pd.DataFrame(index=range(len(texts)))))
+    at.file_uploader(key="map_vector_files").upload("mine.parquet", file, "application/octet-stream").run()
+    at.radio(key="map_query_kind").set_value(TYPED).run()
+    at.text_input(key="map_query").input(query).run()
+    assert not at.exception and query_table(at)["text"].iloc[0] == nearest
 
 
 def test_a_lone_npy_file_says_what_else_to_upload():
