@@ -12,7 +12,10 @@ import random
 import re
 import statistics
 import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ClientState_pb2 import ClientState
@@ -22,6 +25,7 @@ from websockets.asyncio.client import connect
 
 from core.data.stsb import stsb_corpus
 
+T = TypeVar("T")
 ANIMALS = ["otter", "heron", "badger", "lynx", "walrus", "gecko", "ibis", "marmot", "bison", "crane", "dingo", "eland",
            "ferret", "gibbon", "hyena", "impala", "jackal", "koala", "lemur", "magpie", "newt", "ocelot", "puffin",
            "quokka", "raven", "stoat", "tapir", "vole", "wombat", "yak"]
@@ -92,6 +96,13 @@ class Session:
             elif kind == "script_finished" and msg.script_finished != ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
                 self.seen = b"".join(seen)
                 return ok and msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY
+
+
+def _run_apart(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run `coroutine` in an event loop of its own thread: a test session may hold a running loop already (the
+    browser tests' Playwright does)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 async def _student(number: int, url: str, corpus: list[str], think: tuple[float, float], timings: list[Timing],
@@ -169,7 +180,7 @@ STRESS_THINK = (1.0, 4.0)  # a class clicking as fast as it reads: four times th
 
 def run_class(url: str, sessions: int, rss_mb, think: tuple[float, float] = CLASS_THINK) -> ClassReport:
     """`sessions` students at once on the server at `url`, each pausing `think` seconds (uniform) between actions."""
-    return asyncio.run(_classroom(url, sessions, think, rss_mb))
+    return _run_apart(_classroom(url, sessions, think, rss_mb))
 
 
 async def _open_home(url: str) -> bool:
@@ -180,7 +191,7 @@ async def _open_home(url: str) -> bool:
 
 def open_home(url: str) -> bool:
     """A first visitor's Home page, drawn to the end; True when it ran without an error."""
-    return asyncio.run(_open_home(url))
+    return _run_apart(_open_home(url))
 
 
 async def _press_start_training(url: str) -> bool:
@@ -195,4 +206,4 @@ async def _press_start_training(url: str) -> bool:
 
 def start_training(url: str) -> bool:
     """A teacher presses Start training on the Fine-tune page with its defaults; the run goes on in the server."""
-    return asyncio.run(_press_start_training(url))
+    return _run_apart(_press_start_training(url))
