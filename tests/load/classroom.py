@@ -93,8 +93,9 @@ class Session:
                     widget_id = getattr(getattr(element, which), "id", "")
                     if isinstance(widget_id, str) and widget_id.startswith("$$ID"):
                         self.widgets[widget_id.rsplit("-", 1)[-1]] = widget_id
-            elif kind == "script_finished" and msg.script_finished != ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
-                self.seen = b"".join(seen)
+            elif kind == "script_finished" and msg.script_finished not in (
+                    ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY, ForwardMsg.FINISHED_EARLY_FOR_RERUN):
+                self.seen = b"".join(seen)  # a run that asked for a rerun (st.rerun) is followed to its end
                 return ok and msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY
 
 

@@ -81,10 +81,10 @@ def test_too_few_points_for_tsne_fall_back_to_pca_with_a_message(opened):
     at.radio(key="map_source").set_value("similarity").run()
     at.radio(key="map_method").set_value("t-SNE").run()
     assert not at.exception
-    assert "perplexity (30) must be smaller than the number of points (9)" in at.warning[0].value
+    assert "perplexity (30) can be at most a third of the other points (2.67 for 9 points)" in at.warning[0].value
     assert "Showing PCA instead" in at.warning[0].value
     assert metrics(at)["Points"] == "9"
-    at.number_input(key="map_perplexity").set_value(3.0).run()
+    at.number_input(key="map_perplexity").set_value(2.5).run()
     assert not at.warning and metrics(at)["Method"] == "t-SNE"
 
 

@@ -78,10 +78,12 @@ def test_kmeans_recovers_well_separated_blobs():
     assert len(pairs) == 3 and len({label for _, label in pairs}) == 3
 
 
-def test_tsne_with_perplexity_at_or_above_the_point_count_raises_a_clear_error():
+def test_tsne_with_perplexity_above_a_third_of_the_other_points_raises_a_clear_error(caplog):
     points, _ = blobs(per_blob=4)
-    with pytest.raises(ValueError, match=r"perplexity \(12\) must be smaller than the number of points \(12\)"):
-        tsne_projection(points, perplexity=12)
+    with pytest.raises(ValueError, match=r"perplexity \(3.7\) can be at most a third of the other points \(3.67 for 12"):
+        tsne_projection(points, perplexity=3.7)
+    tsne_projection(points, perplexity=11 / 3)
+    assert "too high" not in caplog.text  # at the limit openTSNE uses the perplexity as given, never a lower one
     with pytest.raises(ValueError, match=r"neighbours \(15\) must be fewer than the number of points \(12\)"):
         umap_projection(points, neighbours=15)
 
