@@ -1,5 +1,6 @@
-"""Heavy work in the server's background queue (core.jobs): corpus embeddings that several pages wait for, and the
-warm-up at start, so that first contact with Retrieval, Evaluation or the map is instant."""
+"""Heavy work in the server's background queue (core.jobs): corpus embeddings that several pages wait for, large
+t-SNE and UMAP maps, integrated gradients, a live line for each, and the warm-up at start, so that first contact
+with Similarity, Retrieval, Evaluation or the map is instant."""
 
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ def attribution_job(model: LoadedModel, a: str, b: str, settings: Settings, laye
     return job.result if job.state == "done" else job
 
 
-def job_status(job: Job, unit: str = "texts") -> None:
+def job_status(job: Job) -> None:
     """A live line for a job: its place in the queue, or its progress; the page reruns when it is done."""
 
     @st.fragment(run_every=1.0)
@@ -86,7 +87,7 @@ def job_status(job: Job, unit: str = "texts") -> None:
             elif job.total:
                 elapsed = time.monotonic() - job.started
                 st.progress(job.done / job.total, text=f"{job.description}: "
-                                                       f"{progress_text(job.done, job.total, elapsed, unit=unit)} "
+                                                       f"{progress_text(job.done, job.total, elapsed)} "
                                                        "(the results fill in here when it is done)")
             else:  # no steps to count (a t-SNE)
                 st.info(f"{job.description}: running for {time.monotonic() - job.started:.0f} s (the result fills "
