@@ -1,5 +1,5 @@
-"""Heavy work off the interactive path: one bounded queue of jobs run by one worker thread, shared by every session
-of the server. A job is named by a key, so two sessions asking for the same work (one corpus's embeddings) get one
+"""Heavy work off the interactive path: one queue of jobs run by one worker thread (so one heavy job at a time),
+shared by every session of the server. A job is named by a key, so two sessions asking for the same work (one corpus's embeddings) get one
 computation; each can see its place in the queue and its progress. While any session's page is running, the worker
 pauses between steps (for at most MAX_DEFER_S each, so a busy class does not starve it), so interactive requests go
 first."""
@@ -58,10 +58,6 @@ class JobQueue:
             self._wake.notify()
             return job
 
-    def get(self, key: Hashable) -> Job | None:
-        with self._lock:
-            return self._jobs.get(key)
-
     def place(self, job: Job) -> int:
         """0 while it runs (or has run), else how many jobs are ahead of it plus one."""
         with self._lock:
@@ -108,9 +104,6 @@ class JobQueue:
                 self._finished.append(job.key)
                 while len(self._finished) > KEEP_FINISHED:
                     self._jobs.pop(self._finished.pop(0), None)
-
-    def wait(self, job: Job, timeout: float | None = None) -> bool:
-        return job.finished.wait(timeout)
 
     def unfinished(self) -> list[Job]:
         with self._lock:

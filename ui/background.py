@@ -17,7 +17,7 @@ from core.analysis.projection import Projection
 from core.analysis.projection_cache import cached_project, projection_key, stored_projection
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_corpus, stsb_sample
 from core.deployment import load_config
-from core.encoding.embedding_cache import cache_key, cached_embeddings_with, stored_embeddings
+from core.encoding.embedding_cache import cached_embeddings_with, settings_key, stored_embeddings
 from core.jobs import JOBS, Job, Progress
 from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID
 from core.models.loading import LoadedModel
@@ -37,10 +37,8 @@ def corpus_job(model: LoadedModel, texts: Sequence[str], settings: Settings) -> 
         return found
     if len(texts) < BACKGROUND_FROM:
         return embed_corpus(model, texts, settings)
-    options = {"pooling": settings.pooling, "layer": settings.layer, "normalize": settings.normalize,
-               "max_length": settings.max_length}
-    key = ("embed", cache_key(model, list(texts), **options))
-    job = JOBS.submit(key, f"Embedding {len(texts):,} texts with {model.model_id}",
+    job = JOBS.submit(("embed", settings_key(model, texts, settings)),
+                      f"Embedding {len(texts):,} texts with {model.model_id}",
                       lambda progress: cached_embeddings_with(model, texts, settings, lambda: nullcontext(progress)))
     return job.result if job.state == "done" else job  # done but not on disk (a full or cleared cache): no reruns
 

@@ -128,11 +128,19 @@ def _stored(path: Path, key: str) -> np.ndarray | None:
     return None if vectors is None else _remember(key, version, vectors)
 
 
+def _options(settings: Settings) -> dict:
+    return {"pooling": settings.pooling, "layer": settings.layer, "normalize": settings.normalize,
+            "max_length": settings.max_length}
+
+
+def settings_key(model: LoadedModel, texts: Sequence[str], settings: Settings) -> str:
+    """`cache_key` under a run's settings."""
+    return cache_key(model, list(texts), **_options(settings))
+
+
 def stored_embeddings(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray | None:
     """The texts' vectors if they are in memory or on disk already, else None (nothing is encoded)."""
-    options = {"pooling": settings.pooling, "layer": settings.layer, "normalize": settings.normalize,
-               "max_length": settings.max_length}
-    key = cache_key(model, list(texts), **options)
+    key = settings_key(model, texts, settings)
     return _stored(cache_file(key), key)
 
 
@@ -159,6 +167,4 @@ def cached_embeddings(model: LoadedModel, texts: Sequence[str], *, pooling: Pool
 def cached_embeddings_with(model: LoadedModel, texts: Sequence[str], settings: Settings,
                            progress_bar: ProgressBar = nullcontext) -> np.ndarray:
     """`cached_embeddings` with the settings' options; `progress_bar()` is opened only when texts are encoded."""
-    options = {"pooling": settings.pooling, "layer": settings.layer, "normalize": settings.normalize,
-               "max_length": settings.max_length}
-    return _read_through(model, list(texts), options, progress_bar)
+    return _read_through(model, list(texts), _options(settings), progress_bar)

@@ -1,8 +1,6 @@
 import threading
 import time
 
-import pytest
-
 from core.jobs import JobQueue
 
 
@@ -10,7 +8,7 @@ def test_the_same_key_is_one_computation_shared_by_everyone_who_asks():
     queue, runs = JobQueue(), []
     first = queue.submit("corpus", "embed", lambda progress: runs.append(1) or 42)
     second = queue.submit("corpus", "embed", lambda progress: runs.append(2) or 43)
-    assert first is second and queue.wait(first, 5)
+    assert first is second and first.finished.wait(5)
     assert first.result == 42 and runs == [1] and first.state == "done"
 
 
@@ -22,7 +20,7 @@ def test_jobs_run_one_at_a_time_in_order_and_say_their_place():
     time.sleep(0.2)
     assert (queue.place(blocker), queue.place(second), queue.place(third)) == (0, 1, 2)
     gate.set()
-    assert queue.wait(third, 5) and order == ["a", "b", "c"]
+    assert third.finished.wait(5) and order == ["a", "b", "c"]
 
 
 def test_progress_is_reported_and_a_failure_is_said_and_tried_again_on_the_next_request():
@@ -33,10 +31,10 @@ def test_progress_is_reported_and_a_failure_is_said_and_tried_again_on_the_next_
         raise RuntimeError("disk full")
 
     job = queue.submit("x", "work", work)
-    assert queue.wait(job, 5)
+    assert job.finished.wait(5)
     assert (job.state, job.error, job.done, job.total) == ("failed", "RuntimeError: disk full", 3, 4)
     again = queue.submit("x", "work", lambda progress: "ok")
-    assert again is not job and queue.wait(again, 5) and again.result == "ok"
+    assert again is not job and again.finished.wait(5) and again.result == "ok"
 
 
 def test_the_worker_waits_between_steps_while_a_page_runs():
@@ -51,7 +49,7 @@ def test_the_worker_waits_between_steps_while_a_page_runs():
         job = queue.submit("y", "work", work)
         time.sleep(0.3)
         assert steps == []  # it has not started while the page runs
-    assert queue.wait(job, 5) and steps == [0, 1, 2]
+    assert job.finished.wait(5) and steps == [0, 1, 2]
 
 
 def test_a_page_that_never_stops_running_delays_each_step_only_so_long(monkeypatch):
@@ -59,13 +57,12 @@ def test_a_page_that_never_stops_running_delays_each_step_only_so_long(monkeypat
     queue = JobQueue()
     with queue.interactive():
         job = queue.submit("z", "work", lambda progress: progress(1, 1) or "done")
-        assert queue.wait(job, 5) and job.result == "done"
+        assert job.finished.wait(5) and job.result == "done"
 
 
 def test_wait_idle_returns_when_every_job_has_finished():
     queue, gate = JobQueue(), threading.Event()
-    queue.submit("a", "slow", lambda progress: gate.wait(5))
-    queue.submit("b", "after", lambda progress: None)
+    jobs = [queue.submit("a", "slow", lambda progress: gate.wait(5)), queue.submit("b", "after", lambda progress: None)]
     assert not queue.wait_idle(0.2)
     gate.set()
-    assert queue.wait_idle(5) and all(queue.get(key).state == "done" for key in "ab")
+    assert queue.wait_idle(5) and all(job.state == "done" for job in jobs)

@@ -2,7 +2,6 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from core.encoding import embedding_cache
-from core.jobs import JOBS
 from core.settings import Settings
 from ui.background import BACKGROUND_FROM, corpus_job
 
@@ -15,7 +14,7 @@ def _page_with_a_failed_job() -> None:
         raise OSError("No space left on device")
 
     job = JOBS.submit(("test", "fails"), "Embedding 3 texts", fail)
-    JOBS.wait(job, 30)
+    job.finished.wait(30)
     job_status(job)
 
 
@@ -28,8 +27,8 @@ def test_a_failed_job_says_why_and_how_to_try_again():
 def test_a_corpus_embedded_in_the_background_is_handed_out_even_when_its_file_is_gone(tiny_bert):
     texts = [f"sentence number {i}" for i in range(BACKGROUND_FROM)]
     job = corpus_job(tiny_bert, texts, Settings())
-    assert JOBS.wait(job, 300) and job.state == "done"
-    key = embedding_cache.cache_key(tiny_bert, texts, pooling="default", layer=None, normalize=False, max_length=None)
+    assert job.finished.wait(300) and job.state == "done"
+    key = embedding_cache.settings_key(tiny_bert, texts, Settings())
     embedding_cache.cache_file(key).unlink()
     embedding_cache._memo.clear()
     again = corpus_job(tiny_bert, texts, Settings())  # not a finished job to wait for again (the page would rerun)
