@@ -21,7 +21,7 @@ class DeploymentConfig:
     max_texts: int = 200
     max_chars_per_text: int = 20_000
     max_corpus_rows: int = 100_000
-    max_upload_mb: int = 50
+    max_upload_mb: int = 200  # 100,000 vectors of 384 dimensions are 154 MB as .npy
     max_eval_queries: int = 5_000
 
 

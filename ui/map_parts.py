@@ -29,6 +29,8 @@ CLUSTERS, LENGTH, OVERLAP = "k-means clusters", "text length", "neighbour overla
 DEFAULT_QUERY = "A man is playing a guitar on stage."
 FILE_TEXT, TYPED = "A text of the file", "Typed, embedded by the sidebar's model"
 COLOURINGS = (CLUSTERS, LENGTH, OVERLAP)
+READ_FILES = "map_read_vector_files"  # session key: the uploaded files' ids and the corpus read from them
+LISTED_ROWS = 2_000  # a vectors file with more texts takes its query by number
 
 
 def _colour_by_label() -> None:
@@ -53,9 +55,13 @@ def _vector_corpus() -> MapCorpus | None:
     files = st.file_uploader("Vector files", type=list(VECTOR_FILE_TYPES), accept_multiple_files=True,
                              key="map_vector_files", help=FILES_HINT)
     if not files:
+        st.session_state.pop(READ_FILES, None)
         st.info(FILES_HINT)
         return None
-    found = read_vector_files([(file.name, file.getvalue()) for file in files])
+    ids = tuple(file.file_id for file in files)
+    if st.session_state.get(READ_FILES, (None,))[0] != ids:  # read once per upload, not on every rerun
+        st.session_state[READ_FILES] = ids, read_vector_files([(file.name, file.getvalue()) for file in files])
+    found = st.session_state[READ_FILES][1]
     frame = pd.concat([pd.DataFrame({"text": found.texts}), found.metadata.reset_index(drop=True)], axis=1)
     st.caption(f"{len(frame):,} vectors of {found.vectors.shape[1]} dimensions, as the file gives them: no model "
                "embeds these texts.")
@@ -160,14 +166,19 @@ def colouring_of(choice: str, frame: pd.DataFrame, extra: dict[str, str], vector
     return categories(clusters_of(vectors, k, seed), title="cluster")
 
 
+def sampled(report: Trust) -> bool:
+    return report.points < len(report.overlap)
+
+
 def trust_metrics(report: Trust, slots: list, label: str = "") -> None:
     slots[0].metric(f"Neighbours kept{label}", f"{report.mean_overlap:.0%}",
                     help=f"On average, this share of each point's {report.k} nearest neighbours in the full space "
-                         f"(cosine) are also among its {report.k} nearest on the map.")
+                         f"(cosine) are also among its {report.k} nearest on the map"
+                         + (f", measured on a seeded sample of {report.points:,} points." if sampled(report) else "."))
     slots[1].metric(f"Trustworthiness{label}",
                     "—" if report.trustworthiness is None else f"{report.trustworthiness:.3f}",
                     help="scikit-learn's trustworthiness (1 = no point on the map has neighbours that are far in "
-                         f"the full space), over {report.trustworthiness_points:,} points.")
+                         f"the full space), over {report.points:,} points.")
 
 
 def map_inputs(corpus: MapCorpus, count: int, dims: int) -> dict:
@@ -194,9 +205,14 @@ def map_inputs(corpus: MapCorpus, count: int, dims: int) -> dict:
     if typed:
         found["query"] = kept(st.text_input, "Query", key="map_query", url=True, default=DEFAULT_QUERY,
                               help=help_text).strip()
-    else:
+    elif count <= LISTED_ROWS:
         found["row"] = st.selectbox("Query: a text of the file", range(count), key="map_query_row",
                                     format_func=lambda i: f"#{i} {corpus.frame['text'].iloc[i][:60]}")
+    else:  # a list of every text would be megabytes sent on each rerun
+        found["row"] = int(st.number_input("Query: the number of a text of the file", min_value=0,
+                                           max_value=count - 1, key="map_query_number",
+                                           help="Hover a point on the map to see its number."))
+        st.caption(f"#{found['row']}: {corpus.frame['text'].iloc[found['row']][:120]}")
     found["top"] = kept(st.slider, "Neighbours of the query", key="map_top", url=True, default=5, min_value=1,
                         max_value=20)
     found["find"] = kept(st.text_input, "Highlight texts containing", key="map_find", url=True, default="",

@@ -7,14 +7,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.analysis.clusters import cluster_keywords
 from core.analysis.neighbours import movers, point_neighbours, selection_table
 from core.analysis.projection import PlacedQuery
 from core.data.vectors import VectorCorpus, to_npy, to_parquet, to_projector
+from core.hashing import texts_digest
+from ui.cache import keywords_of, selection_keywords_of
 from ui.downloads import csv_download
 
 SELECTED = "map_selected"  # session key: the point numbers selected on the map (kept across reruns and colourings)
 THREE = st.column_config.NumberColumn(format="%.3f")
+LISTED = 1_000  # selected points listed with their nearest text; finding it for 50,000 would take a minute
 
 
 def remember_selection(chart_key: str) -> None:
@@ -45,10 +47,20 @@ def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray
         st.caption("Click a point, or drag a box or a lasso on the map, to list those texts here with their "
                    "nearest neighbours.")
         return
-    table = selection_table(frame, chosen, vectors)
+    texts = frame["text"].tolist()
+    if 1 < len(chosen) < len(texts):
+        words = selection_keywords_of(texts_digest(texts), tuple(chosen), texts)
+        shown = words.replace("_", r"\_") or "(no word stands out)"  # TF-IDF words are \w+: only _ is markdown
+        st.markdown(f"**Keywords of the selection:** {shown}")
+    table = selection_table(frame, chosen[:LISTED], vectors)
     st.dataframe(table, hide_index=True, column_config={"cosine": THREE})
-    st.caption(f"{len(chosen):,} selected: each with its labels and its nearest other text in the full space.")
+    st.caption(f"{len(chosen):,} selected" + (f"; the first {LISTED:,} are listed" if len(chosen) > LISTED else "")
+               + ": each with its labels and its nearest other text in the full space. Keywords: the selection's "
+                 "words weighed against the other texts' (class-based TF-IDF).")
     csv_download(table, "map-selection.csv", index=False, key="map_selection_csv")
+    if len(chosen) > LISTED:
+        csv_download(frame.iloc[chosen].assign(**{"#": chosen}), "map-selection-all.csv",
+                     f"Download all {len(chosen):,} selected texts (CSV)", index=False, key="map_selection_all_csv")
     if len(chosen) == 1:
         near = point_neighbours(vectors, coords, frame["text"].tolist(), chosen[0])
         st.markdown(f"**Nearest to #{chosen[0]} in the full space**")
@@ -63,10 +75,11 @@ def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray
 def cluster_labels(coords: np.ndarray, texts: list[str], clusters: np.ndarray) -> tuple[pd.DataFrame,
                                                                                        list[tuple[float, float, str]]]:
     """The cluster legend (size, keywords, examples) and a label at each cluster's centre on the map."""
-    table = cluster_keywords(texts, clusters)
+    names = np.asarray(clusters).astype(str)
+    table = keywords_of(texts_digest(texts), names, texts)
     labels = []
     for row in table.itertuples():
-        members = np.asarray(clusters).astype(str) == row.cluster
+        members = names == row.cluster
         x, y = np.median(coords[members], axis=0)
         labels.append((float(x), float(y), ", ".join(row.keywords.split(", ")[:2]) or row.cluster))
     return table, labels

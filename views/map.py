@@ -23,7 +23,8 @@ from ui.background import corpus_job, job_status
 from ui.cache import trust_of
 from ui.compare import configuration_b, describe
 from ui.downloads import csv_download
-from ui.map_parts import CLUSTERS, colouring_of, map_corpus, map_inputs, projected, projection_inputs, trust_metrics
+from ui.map_parts import (CLUSTERS, colouring_of, map_corpus, map_inputs, projected, projection_inputs, sampled,
+                          trust_metrics)
 from ui.map_tools import (cluster_labels, cluster_panel, compare_selection, export_panel, movers_panel, query_table,
                           remember_selection, selection_mask, selection_panel)
 from ui.persist import kept
@@ -67,7 +68,9 @@ def single_view(texts: list[str], projection: Projection, report: Trust, colouri
         st.plotly_chart(trust_figure(report.overlap, k=report.k), key="map_trust_chart")
         st.caption(f"How many of each point's {report.k} nearest neighbours (full space, cosine) are also its "
                    f"{report.k} nearest on the map: bars on the right mean the map keeps neighbourhoods. Colour "
-                   "by 'neighbour overlap' to see where it does not.")
+                   "by 'neighbour overlap' to see where it does not."
+                   + (f" Measured on a seeded sample of {report.points:,} of the {len(texts):,} points (each "
+                      "searched among all of them); the others are grey." if sampled(report) else ""))
         counts = overlap_counts(report.overlap, k=report.k)
         csv_download(pd.DataFrame({"kept": list(counts), "points": list(counts.values())}), "map-trust.csv",
                      index=False, key="map_trust_csv")

@@ -14,6 +14,7 @@ import pandas as pd
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 EXAMPLES = 3
+SELECTED = "selected"
 
 
 def cluster_keywords(texts: Sequence[str], labels: Sequence[object], *, top: int = 5) -> pd.DataFrame:
@@ -34,6 +35,14 @@ def cluster_keywords(texts: Sequence[str], labels: Sequence[object], *, top: int
                           "keywords": keywords,
                           "examples": [" | ".join(groups.get_group(n).head(EXAMPLES)) for n in names]})
     return table.sort_values("size", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def selection_keywords(texts: Sequence[str], chosen: Sequence[int], *, top: int = 8) -> str:
+    """What a selection is about: its top words against the other texts, by the same class-based TF-IDF."""
+    inside = np.zeros(len(texts), dtype=bool)
+    inside[np.asarray(chosen, dtype=np.int64)] = True
+    table = cluster_keywords(texts, np.where(inside, SELECTED, "rest"), top=top)
+    return str(table.loc[table["cluster"] == SELECTED, "keywords"].iloc[0])
 
 
 def matching(texts: Sequence[str], pattern: str, *, regex: bool = False) -> np.ndarray:

@@ -24,9 +24,9 @@ from core.data.sampling import sample_indices
 
 Method = Literal["PCA", "t-SNE", "UMAP"]
 METHODS: tuple[Method, ...] = ("PCA", "t-SNE", "UMAP")
-MAX_POINTS = 20_000
+MAX_POINTS = 100_000  # drawn with WebGL: payload and draw time at this size are in `make bench`
 TRUST_NEIGHBOURS = 10
-MAX_TRUSTWORTHINESS_POINTS = 4_000  # scikit-learn's trustworthiness builds a full n x n distance matrix
+TRUST_POINTS = 4_000  # above it, trust is measured on a seeded sample (scikit-learn's trustworthiness needs n x n)
 
 
 @dataclass(frozen=True)
@@ -43,16 +43,17 @@ class Projection:
 
 @dataclass(frozen=True)
 class Trust:
-    """How well 2-D neighbourhoods match the full space: per-point overlap and scikit-learn's trustworthiness."""
+    """How well 2-D neighbourhoods match the full space, measured on `points` points (all, or a seeded sample):
+    their neighbour overlap and scikit-learn's trustworthiness."""
 
-    overlap: np.ndarray  # per point: share of its k full-space neighbours that are among its k 2-D neighbours
+    overlap: np.ndarray  # per point: share of its k full-space neighbours among its k 2-D ones; NaN if not measured
     k: int
     trustworthiness: float | None  # None when there are too few points for k neighbours
-    trustworthiness_points: int  # how many points it was computed on (a seeded sample above the cap)
+    points: int
 
     @property
     def mean_overlap(self) -> float:
-        return float(self.overlap.mean())
+        return float(np.nanmean(self.overlap))
 
 
 def check_vectors(vectors: np.ndarray, *, minimum: int = 2, method: str = "A map") -> np.ndarray:
@@ -66,7 +67,7 @@ def check_vectors(vectors: np.ndarray, *, minimum: int = 2, method: str = "A map
     if len(x) < minimum:
         raise ValueError(f"{method} needs at least {minimum} points; there {'is' if len(x) == 1 else 'are'} "
                          f"{len(x)}. Add more texts.")
-    if len(np.unique(x, axis=0)) < 2:
+    if not np.ptp(x, axis=0).any():
         raise ValueError(f"All {len(x)} points have the same vector (identical texts?), so there is nothing "
                          "to spread out; use texts that differ.")
     return x
@@ -169,36 +170,46 @@ def place_query(projection: Projection, vectors: np.ndarray, query_vector: np.nd
     return PlacedQuery((float(position[0]), float(position[1])), table)
 
 
-def _neighbour_sets(points: np.ndarray, k: int, metric: str) -> np.ndarray:
-    """Each point's k nearest other points (the point itself excluded, duplicates kept)."""
-    return NearestNeighbors(n_neighbors=k, metric=metric).fit(points).kneighbors(return_distance=False)
+def _map_neighbours(coords: np.ndarray, points: np.ndarray, k: int) -> np.ndarray:
+    """Each of `points`' k nearest other points on the map (Euclidean; the point itself left out, not a duplicate
+    lying on it)."""
+    found = NearestNeighbors(n_neighbors=k + 1).fit(coords).kneighbors(coords[points], return_distance=False)
+    keep = found != points[:, None]
+    keep[keep.all(axis=1), -1] = False  # a duplicate came before the point itself: drop the farthest instead
+    return found[keep].reshape(len(points), k)
 
 
-def neighbour_overlap(vectors: np.ndarray, coords: np.ndarray, *, k: int = TRUST_NEIGHBOURS) -> np.ndarray:
-    """Per point, the share of its k nearest neighbours in the full space (cosine) that are also among its
-    k nearest on the map (Euclidean). 1 everywhere means the map keeps every neighbourhood."""
+def neighbour_overlap(vectors: np.ndarray, coords: np.ndarray, *, k: int = TRUST_NEIGHBOURS,
+                      points: np.ndarray | None = None) -> np.ndarray:
+    """For each of `points` (all by default), the share of its k nearest neighbours in the full space (cosine)
+    that are also among its k nearest on the map (Euclidean), both searched among all points. 1 everywhere means
+    the map keeps every neighbourhood."""
     n = len(coords)
     k = min(k, n - 1)
     if k < 1:
         raise ValueError("Neighbour overlap needs at least 2 points.")
-    high = _neighbour_sets(np.asarray(vectors, dtype=np.float64), k, "cosine")
-    low = _neighbour_sets(np.asarray(coords, dtype=np.float64), k, "euclidean")
-    return np.array([len(set(full) & set(mapped)) / k for full, mapped in zip(high, low)])
+    points = np.arange(n) if points is None else np.asarray(points, dtype=np.int64)
+    vectors = unit_rows(vectors)
+    high = top_k(vectors[points], vectors, k, exclude=[(int(i),) for i in points]).indices
+    low = _map_neighbours(np.asarray(coords, dtype=np.float64), points, k)
+    return (high[:, :, None] == low[:, None, :]).any(axis=2).sum(axis=1) / k
 
 
 def trust(vectors: np.ndarray, coords: np.ndarray, *, k: int = TRUST_NEIGHBOURS, seed: int = 0,
-          max_points: int = MAX_TRUSTWORTHINESS_POINTS) -> Trust:
-    """Neighbour overlap on every point, and scikit-learn's trustworthiness (cosine in the full space) on at
-    most `max_points` points (a seeded sample), since it needs all pairwise distances."""
+          max_points: int = TRUST_POINTS) -> Trust:
+    """Neighbour overlap and scikit-learn's trustworthiness (cosine in the full space) on at most `max_points`
+    points, a seeded sample: the overlap searches each sampled point's neighbours among all points, the
+    trustworthiness only among the sample, since it needs all their pairwise distances."""
     vectors = np.asarray(vectors, dtype=np.float64)
     coords = np.asarray(coords, dtype=np.float64)
-    overlap = neighbour_overlap(vectors, coords, k=k)
-    used = min(k, len(coords) - 1)
     picked = sample_indices(len(coords), limit=max_points, seed=seed)
+    overlap = np.full(len(coords), np.nan)
+    overlap[picked] = neighbour_overlap(vectors, coords, k=k, points=picked)
+    used = min(k, len(coords) - 1)
     score = None
     if used < len(picked) / 2:  # scikit-learn's condition
         score = float(trustworthiness(vectors[picked], coords[picked], n_neighbors=used, metric="cosine"))
-    return Trust(overlap=overlap, k=used, trustworthiness=score, trustworthiness_points=len(picked))
+    return Trust(overlap=overlap, k=used, trustworthiness=score, points=len(picked))
 
 
 def kmeans_clusters(vectors: np.ndarray, *, k: int, seed: int = 0) -> np.ndarray:

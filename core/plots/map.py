@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -56,11 +57,17 @@ def hover_limit(n: int, *, budget: int = HOVER_BUDGET) -> int:
     return max(HOVER_MIN, min(HOVER_MAX, budget // max(n, 1)))
 
 
+@lru_cache(maxsize=4)
+def _hover_labels(texts: tuple[str, ...]) -> np.ndarray:
+    """Each point's hover text, kept for the next rerun: wrapping 100,000 texts took a quarter of one (py-spy)."""
+    limit = hover_limit(len(texts))
+    return np.array([hover_text(t, limit=limit, width=HOVER_WIDTH) for t in texts], dtype=object)
+
+
 def _point_traces(coords: np.ndarray, texts: Sequence[str], colouring: Colouring, *, show_legend: bool = True,
                   scale_x: float = 1.0, highlight: np.ndarray | None = None) -> list[go.Scattergl]:
     """One trace per category (or one coloured by number); with `highlight`, the other points in grey first."""
-    limit = hover_limit(len(texts))
-    hover = np.array([hover_text(t, limit=limit, width=HOVER_WIDTH) for t in texts], dtype=object)
+    hover = _hover_labels(tuple(texts))
     index = np.arange(len(texts))
     template = "#%{customdata}: %{text}<extra>%{fullData.name}</extra>"
     shown = np.ones(len(texts), bool) if highlight is None else np.asarray(highlight, bool)
@@ -71,6 +78,14 @@ def _point_traces(coords: np.ndarray, texts: Sequence[str], colouring: Colouring
     coords, hover, index = coords[shown], hover[shown], index[shown]
     if not colouring.categorical:
         values = np.asarray(colouring.values)[shown]
+        unmeasured = np.isnan(values)
+        if unmeasured.any():  # e.g. the neighbour overlap of points outside its sample
+            grey.append(go.Scattergl(
+                x=coords[unmeasured, 0], y=coords[unmeasured, 1], mode="markers", name="not measured",
+                customdata=index[unmeasured], text=hover[unmeasured], hovertemplate=template,
+                showlegend=show_legend, legendgroup="not measured", marker=dict(size=4, opacity=0.3, color=GREY)))
+            coords, hover, index, values = (coords[~unmeasured], hover[~unmeasured], index[~unmeasured],
+                                            values[~unmeasured])
         return grey + [go.Scattergl(
             x=coords[:, 0], y=coords[:, 1], mode="markers", name=colouring.title, customdata=index, text=hover,
             hovertemplate=f"#%{{customdata}} · {plain_text(colouring.title)} %{{marker.color:.3~g}}<br>"
@@ -162,12 +177,13 @@ def compare_figure(left: np.ndarray, right: np.ndarray, texts: Sequence[str], co
 
 
 def trust_figure(overlap: np.ndarray, *, k: int) -> go.Figure:
-    """Histogram of the per-point neighbour overlap (0 = none of its k neighbours kept, 1 = all kept)."""
+    """Histogram of the per-point neighbour overlap (0 = none of its k neighbours kept, 1 = all kept; points not
+    measured, NaN, are left out)."""
     counts = overlap_counts(overlap, k=k)
     fig = go.Figure(go.Bar(x=list(range(k + 1)), y=list(counts.values()), marker_color="#3b5bdb",
                            hovertemplate=f"%{{x}} of {k} neighbours kept: %{{y}} points<extra></extra>"))
     fig.update_layout(height=300, margin=dict(l=10, r=10, t=40, b=10), bargap=0.1,
-                      title=f"Neighbours kept: mean {np.mean(overlap):.0%}")
+                      title=f"Neighbours kept: mean {np.nanmean(overlap):.0%}")
     fig.update_xaxes(title=f"kept of its {k} nearest", tickangle=0)
     fig.update_yaxes(title="points")
     return fig

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from core.analysis.projection import MAX_POINTS
 from tests.browser.harness import check_and_shoot, fill, open_page, wait_for_idle
 
 pytestmark = pytest.mark.browser
@@ -148,5 +150,23 @@ def test_a_lasso_on_the_default_map_lists_the_texts_it_caught(page, server):
     wait_for_idle(page, LONG)
     table = page.locator("[data-testid='stDataFrame']").first
     table.wait_for()
-    assert page.get_by_text("selected: each with its labels").count() == 1
+    assert page.get_by_text("each with its labels and its nearest other text").count() == 1
+    assert page.get_by_text("Keywords of the selection", exact=False).count() == 1
     check_and_shoot(page, "map-lasso")
+
+
+def test_a_vectors_file_of_100000_points_is_drawn_whole(page, server, tmp_path):
+    rng = np.random.default_rng(0)
+    centres = rng.normal(size=(12, 8)) * 4
+    np.save(tmp_path / "vectors.npy", (centres[np.arange(MAX_POINTS) % 12] + rng.normal(size=(MAX_POINTS, 8)))
+            .astype(np.float32))
+    (tmp_path / "texts.txt").write_text("".join(f"text {i} of topic {i % 12}\n" for i in range(MAX_POINTS)))
+    open_page(page, server, "map?map_source=vectors")
+    page.locator("input[type=file]").first.set_input_files([tmp_path / "vectors.npy", tmp_path / "texts.txt"])
+    wait_for_idle(page, LONG)
+    drawn = page.evaluate("""() => document.querySelector('.js-plotly-plot')._fullData
+        .filter(t => t.mode === 'markers' && !['query', 'nearest in full space'].includes(t.name))
+        .reduce((sum, t) => sum + t.x.length, 0)""")
+    assert drawn == MAX_POINTS
+    assert page.locator("[data-testid='stMetric']").filter(has_text="Points").first.inner_text().endswith("100,000")
+    check_and_shoot(page, "map-100000")

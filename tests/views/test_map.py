@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 
+from core.data.stsb import MAP_SAMPLE_SIZE
 from tests.conftest import app_test
 from tests.figures import figure as chart
 
@@ -144,6 +145,7 @@ def test_selected_points_are_listed_ringed_and_survive_a_change_of_colouring(ope
     assert not at.exception
     selection = next(f.value for f in at.dataframe if "nearest text" in f.value.columns)
     assert selection["#"].tolist() == [3, 5]
+    assert any(m.value.startswith("**Keywords of the selection:** ") for m in at.markdown)
     coloured = sorted(i for t in point_traces(figure(at)) if t.name != "the rest" for i in values(t.customdata))
     assert coloured == [3, 5]  # the rest of the points stay, in grey
     at.session_state["map_selected"] = [3]
@@ -152,6 +154,23 @@ def test_selected_points_are_listed_ringed_and_survive_a_change_of_colouring(ope
     assert len(near) == 10 and near["cosine"].is_monotonic_decreasing
     at.button(key="map_clear").click().run()
     assert not [t for t in figure(at).data if t.name == "the rest"]
+
+
+def test_a_selection_of_more_points_than_are_listed_offers_all_of_them_for_download(opened):
+    from ui.map_tools import LISTED
+
+    at = opened
+    at.radio(key="map_source").set_value("stsb").run()
+    at.number_input(key="map_size").set_value(MAP_SAMPLE_SIZE).run()
+    at.session_state["map_selected"] = list(range(LISTED + 20))
+    at.run()
+    assert not at.exception
+    selection = next(f.value for f in at.dataframe if "nearest text" in f.value.columns)
+    assert selection["#"].tolist() == list(range(LISTED))
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert f"Download all {LISTED + 20:,} selected texts (CSV)" in labels
+    assert any(f"the first {LISTED:,} are listed" in c.value for c in at.caption)
+    at.button(key="map_clear").click().run()
 
 
 def test_clusters_are_labelled_with_their_keywords_and_search_greys_the_rest(opened):

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from core.analysis.clusters import cluster_keywords, matching, spherize
+from core.analysis.clusters import cluster_keywords, matching, selection_keywords, spherize
 
 TEXTS = ["the cat sleeps on the sofa", "a cat chases a mouse", "my cat purrs",
          "stocks fell sharply", "the market and stocks rose", "interest rates and stocks"]
@@ -17,6 +17,15 @@ def test_keywords_are_each_clusters_top_class_based_tfidf_words():
     assert table.set_index("cluster").loc["0", "keywords"].split(", ")[0] == words[np.argmax(weights[0])] == "cat"
     assert table.set_index("cluster").loc["1", "keywords"].split(", ")[0] == "stocks"
     assert table["size"].tolist() == [3, 3] and table.loc[0, "examples"].count(" | ") == 2
+
+
+def test_a_selections_keywords_are_its_words_weighed_against_the_other_texts():
+    vectorizer = TfidfVectorizer(stop_words="english", sublinear_tf=True)
+    weights = vectorizer.fit_transform([" ".join(TEXTS[:3] + TEXTS[4:]), TEXTS[3]]).toarray()[1]
+    words = vectorizer.get_feature_names_out()
+    expected = [words[i] for i in np.argsort(-weights, kind="stable") if weights[i] > 0]
+    assert selection_keywords(TEXTS, [3]).split(", ") == expected[:8]
+    assert selection_keywords(TEXTS, [0, 1, 2]).split(", ")[0] == "cat"
 
 
 def test_clusters_without_words_still_get_a_row():

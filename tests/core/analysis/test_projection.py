@@ -54,13 +54,51 @@ def test_neighbour_overlap_of_an_exact_2d_input_is_one():
     np.testing.assert_array_equal(neighbour_overlap(ring, ring, k=10), np.ones(60))
 
 
+def _brute_overlap(vectors: np.ndarray, coords: np.ndarray, k: int) -> np.ndarray:
+    """An independent computation: full n x n distances with scipy, self left out, sets compared."""
+    from scipy.spatial.distance import cdist
+
+    high, low = cdist(vectors, vectors, "cosine"), cdist(coords, coords)
+    np.fill_diagonal(high, np.inf)
+    np.fill_diagonal(low, np.inf)
+    return np.array([len(set(np.argsort(h, kind="stable")[:k]) & set(np.argsort(m, kind="stable")[:k])) / k
+                     for h, m in zip(high, low)])
+
+
+def test_neighbour_overlap_matches_a_brute_force_computation_on_all_points_or_some():
+    rng = np.random.default_rng(7)
+    vectors, coords = rng.normal(size=(300, 12)), rng.normal(size=(300, 2))
+    expected = _brute_overlap(vectors, coords, 10)
+    np.testing.assert_allclose(neighbour_overlap(vectors, coords, k=10), expected)
+    some = np.array([0, 5, 17, 299])
+    np.testing.assert_allclose(neighbour_overlap(vectors, coords, k=10, points=some), expected[some])
+
+
+def test_a_point_with_a_duplicate_on_the_map_is_never_its_own_neighbour():
+    coords = np.array([[0.0, 0], [0, 0], [1, 0], [5, 5]])
+    vectors = np.array([[1.0, 0, 0], [1, 0.1, 0], [1, 0.3, 0], [0, 0, 1]])
+    np.testing.assert_allclose(neighbour_overlap(vectors, coords, k=1)[[0, 1, 3]], [1, 1, 0])  # 2: a tie
+
+
+def test_trust_above_its_cap_measures_a_seeded_sample_and_leaves_the_rest_unmeasured():
+    rng = np.random.default_rng(8)
+    vectors, coords = rng.normal(size=(400, 12)), rng.normal(size=(400, 2))
+    report = trust(vectors, coords, k=10, seed=3, max_points=100)
+    picked = sample_indices(400, limit=100, seed=3)
+    assert report.points == 100 and np.isnan(report.overlap).sum() == 300
+    np.testing.assert_allclose(report.overlap[picked], _brute_overlap(vectors, coords, 10)[picked])
+    assert report.mean_overlap == pytest.approx(report.overlap[picked].mean())
+    expected = trustworthiness(vectors[picked], coords[picked], n_neighbors=10, metric="cosine")
+    assert report.trustworthiness == pytest.approx(expected)
+
+
 def test_trust_reports_scikit_learns_trustworthiness_and_the_overlap():
     points, _ = blobs()
     result = pca_projection(points)
     report = trust(points, result.coords, k=10)
     expected = trustworthiness(points, result.coords, n_neighbors=10, metric="cosine")
     assert report.trustworthiness == pytest.approx(expected)
-    assert report.k == 10 and report.trustworthiness_points == len(points)
+    assert report.k == 10 and report.points == len(points)
     assert len(report.overlap) == len(points) and 0 < report.mean_overlap <= 1
 
 

@@ -73,8 +73,8 @@ def test_an_upload_over_the_limit_is_refused_before_it_is_read():
         def getvalue(self) -> bytes:
             raise AssertionError("a refused upload must not be read")
 
-    with pytest.raises(CorpusError, match=r"200 MB, over the 50 MB upload limit"):
-        read_upload(Huge("big.csv", size=200 * 2**20))
+    with pytest.raises(CorpusError, match=r"300 MB, over the 200 MB upload limit"):
+        read_upload(Huge("big.csv", size=300 * 2**20))
 
 
 def test_unknown_file_type_is_refused():

@@ -1,7 +1,8 @@
 import numpy as np
 
+from core.analysis.projection import MAX_POINTS
 from core.plots.labels import hover_text
-from core.plots.map import (HOVER_MAX, HOVER_WIDTH, MAX_CATEGORIES, QueryMark, categories, compare_figure, fits_legend,
+from core.plots.map import (HOVER_MAX, HOVER_MIN, HOVER_WIDTH, MAX_CATEGORIES, QueryMark, categories, compare_figure, fits_legend,
                             hover_limit, map_figure, numbers, overlap_counts, trust_figure)
 
 COORDS = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
@@ -41,15 +42,17 @@ def test_the_query_is_drawn_with_a_line_to_each_neighbour():
     assert (star.x[0], star.y[0]) == (0.5, 0.5) and star.text[0] == "a kitten"
 
 
-def test_hover_text_is_cut_and_wrapped_and_the_payload_stays_small_at_20000_points():
+def test_hover_text_is_cut_and_wrapped_and_the_payload_stays_small_at_100000_points():
     long = "word " * 2_000
     shown = hover_text(long, limit=200, width=HOVER_WIDTH)
     assert shown.endswith("(+9,800 characters)") and shown.count("<br>") >= 2
-    assert hover_limit(10) == HOVER_MAX and hover_limit(20_000) == 300
+    assert hover_limit(10) == HOVER_MAX and hover_limit(20_000) == 300 and hover_limit(MAX_POINTS) == HOVER_MIN
     rng = np.random.default_rng(0)
-    fig = map_figure(rng.normal(size=(20_000, 2)), [long] * 20_000,
-                     categories(rng.integers(0, 8, 20_000), title="cluster"))
-    assert len(fig.to_json()) < 20 * 2**20  # Streamlit's limit is 200 MB
+    fig = map_figure(rng.normal(size=(MAX_POINTS, 2)), [long] * MAX_POINTS,
+                     categories(rng.integers(0, 8, MAX_POINTS), title="cluster"))
+    payload = fig.to_json()
+    assert '"bdata"' in payload  # coordinates travel as base64 typed arrays, not as decimal text
+    assert len(payload) < 20 * 2**20  # Streamlit's limit is 200 MB
 
 
 def test_a_label_column_with_thousands_of_values_does_not_fit_the_legend():
@@ -84,3 +87,13 @@ def test_highlight_greys_the_other_points_and_selected_points_are_ringed_with_la
     assert list(by_name["x"].customdata) == [0, 2] and "y" in by_name and len(by_name["y"].x) == 0
     assert list(by_name["selected"].customdata) == [1]
     assert fig.layout.annotations[0].text == "cat, dog"
+
+
+def test_points_without_a_number_are_drawn_grey_as_not_measured_and_left_out_of_the_histogram():
+    overlap = np.array([0.5, np.nan, 1.0, np.nan])
+    fig = map_figure(COORDS, TEXTS, numbers(overlap, title="overlap"))
+    grey, scale = fig.data
+    assert grey.name == "not measured" and list(grey.customdata) == [1, 3]
+    assert list(scale.customdata) == [0, 2] and list(scale.marker.color) == [0.5, 1.0]
+    assert sum(overlap_counts(overlap, k=2).values()) == 2
+    assert trust_figure(overlap, k=2).layout.title.text == "Neighbours kept: mean 75%"
