@@ -1,6 +1,6 @@
 """Heavy work in the server's background queue (core.jobs): corpus embeddings that several pages wait for, large
-t-SNE and UMAP maps, integrated gradients, a live line for each, and the warm-up at start, so that first contact
-with Similarity, Retrieval, Evaluation or the map is instant."""
+t-SNE and UMAP maps, aligned UMAP pairs, integrated gradients, a live line for each, and the warm-up at start, so
+that first contact with Similarity, Retrieval, Evaluation or the map is instant."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import streamlit as st
 from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.explanation import explain_pair, reference_texts
 from core.analysis.projection import Projection
-from core.analysis.projection_cache import cached_project, projection_key, stored_projection
+from core.analysis.projection_cache import (aligned_key, cached_aligned, cached_project, projection_key,
+                                            stored_aligned, stored_projection)
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_corpus, stsb_sample
 from core.deployment import load_config
 from core.encoding.embedding_cache import cached_embeddings_with, settings_key, stored_embeddings
@@ -52,6 +53,18 @@ def projection_job(vectors: np.ndarray, params: dict) -> Projection | Job:
         return found
     job = JOBS.submit(("project", projection_key(vectors, params)),
                       f"{params['method']} of {len(vectors):,} points", lambda _: cached_project(vectors, **params))
+    return job.result if job.state == "done" else job
+
+
+def aligned_job(a: np.ndarray, b: np.ndarray, params: dict) -> tuple[Projection, Projection] | Job:
+    """The aligned UMAP pair of two spaces when it is stored, else the shared background job (10 s for 1,500
+    points, so always queued)."""
+    umap_params = {name: params[name] for name in ("neighbours", "min_dist", "seed")}
+    found = stored_aligned(a, b, **umap_params)
+    if found is not None:
+        return found
+    job = JOBS.submit(("aligned", aligned_key(a, b, umap_params)), f"AlignedUMAP of {len(a):,} points in two spaces",
+                      lambda _: cached_aligned(a, b, **umap_params))
     return job.result if job.state == "done" else job
 
 

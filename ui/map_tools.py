@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from core.analysis.neighbours import movers, point_neighbours, selection_table
-from core.analysis.projection import PlacedQuery
+from core.analysis.projection import TRUST_POINTS, PlacedQuery
 from core.data.vectors import VectorCorpus, to_npy, to_parquet, to_projector
 from core.hashing import texts_digest
 from ui.cache import keywords_of, selection_keywords_of
@@ -94,13 +94,14 @@ def cluster_panel(table: pd.DataFrame) -> None:
 
 
 def movers_panel(texts: list[str], a_vectors: np.ndarray, b_vectors: np.ndarray, a_coords: np.ndarray,
-                 b_aligned: np.ndarray) -> None:
-    table = movers(texts, a_vectors, b_vectors, a_coords, b_aligned)
+                 b_aligned: np.ndarray, alignment: str, seed: int) -> None:
+    table = movers(texts, a_vectors, b_vectors, a_coords, b_aligned, seed=seed)
     st.subheader("Texts whose neighbourhood changed most from A to B")
     st.dataframe(table, hide_index=True, column_config={"neighbours changed": st.column_config.NumberColumn(
         format="percent"), "moved on the map": THREE})
     st.caption("The share of each text's 10 nearest neighbours (full space, cosine) that differ between A and B, and "
-               "how far it moved between the maps after B is aligned onto A (rotation, reflection and scale).")
+               f"how far it moved between the maps ({alignment})"
+               + (f"; among a seeded sample of {TRUST_POINTS:,} texts." if len(texts) > TRUST_POINTS else "."))
     csv_download(table, "map-movers.csv", index=False, key="map_movers_csv")
 
 

@@ -19,7 +19,7 @@ from core.models.loading import LoadedModel
 from core.plots.map import (Colouring, QueryMark, compare_figure, compare_points, map_figure, map_points,
                             overlap_counts, trust_figure)
 from core.settings import Settings
-from ui.background import corpus_job, job_status
+from ui.background import aligned_job, corpus_job, job_status
 from ui.cache import trust_of
 from ui.compare import configuration_b, describe
 from ui.downloads import csv_download
@@ -29,6 +29,11 @@ from ui.map_tools import (cluster_labels, cluster_panel, compare_selection, expo
                           remember_selection, selection_mask, selection_panel)
 from ui.persist import kept
 from ui.sidebar import page
+
+ALIGNMENT = {"PCA": "B rotated, reflected and scaled onto A (Procrustes)",
+             "UMAP": "laid out together by umap-learn's AlignedUMAP, which keeps each text near its place in the "
+                     "other map"}
+
 
 def query_on(query: str, vector: np.ndarray | None, texts: list[str], space: np.ndarray, projection: Projection,
              k: int) -> tuple[QueryMark, PlacedQuery] | None:
@@ -90,10 +95,18 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
         job_status(raw)
         return
     b_space = spherize(raw) if centred else raw
-    b_projection = projected(b_space, {**params, "method": projection.method}, meanwhile=False)
-    if b_projection is None:
-        return
-    b_coords = align(projection.coords, b_projection.coords)
+    if projection.method == "UMAP":  # laid out together, each text kept near its place in the other map
+        pair = aligned_job(space, b_space, params)
+        if isinstance(pair, Job):
+            job_status(pair)
+            return
+        projection, b_coords = pair[0], pair[1].coords
+        report = trust_of(space, projection.coords, params["seed"])
+    else:
+        b_projection = projected(b_space, {**params, "method": projection.method}, meanwhile=False)
+        if b_projection is None:
+            return
+        b_coords = align(projection.coords, b_projection.coords)
     b_report = trust_of(b_space, b_coords, params["seed"])
     slots = st.columns(4)
     trust_metrics(report, slots[:2], " (A)")
@@ -108,13 +121,14 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
                                    highlight=compare_selection("map_compare_chart"),
                                    queries=tuple(m[0] if m else None for m in marks)),
                     key="map_compare_chart", on_select="rerun", selection_mode=("points", "box", "lasso"))
-    st.caption(f"The same {len(texts):,} texts mapped with {projection.method} under two configurations, B rotated, "
-               "reflected and scaled onto A so that movement means something; point #i is the same text in both "
-               "(hover shows the number). Click, box- or lasso-select points on either side to ring the same texts "
-               "on both." + (" The star is the query, placed by each configuration." if query else ""))
+    alignment = ALIGNMENT.get(projection.method, ALIGNMENT["PCA"])
+    st.caption(f"The same {len(texts):,} texts mapped with {projection.method} under two configurations, "
+               f"{alignment} so that movement means something; point #i is the same text in both (hover shows the "
+               "number). Click, box- or lasso-select points on either side to ring the same texts on both."
+               + (" The star is the query, placed by each configuration." if query else ""))
     csv_download(compare_points(texts, projection.coords, b_coords, colouring), "map-compare.csv",
                  index=False, key="map_compare_csv")
-    movers_panel(texts, space, b_space, projection.coords, b_coords)
+    movers_panel(texts, space, b_space, projection.coords, b_coords, alignment, params["seed"])
 
 
 def query_vector(query: str, model: LoadedModel, settings: Settings, centre: np.ndarray | None) -> np.ndarray | None:

@@ -10,7 +10,9 @@ import pandas as pd
 from scipy.linalg import orthogonal_procrustes
 from sklearn.neighbors import NearestNeighbors
 
+from core.analysis.projection import TRUST_POINTS
 from core.analysis.search import top_k, unit_rows
+from core.data.sampling import sample_indices
 
 
 def _map_neighbours(coords: np.ndarray, k: int) -> np.ndarray:
@@ -56,16 +58,20 @@ def align(reference: np.ndarray, coords: np.ndarray) -> np.ndarray:
 
 
 def movers(texts: Sequence[str], a_vectors: np.ndarray, b_vectors: np.ndarray, a_coords: np.ndarray,
-           b_aligned: np.ndarray, *, k: int = 10, top: int = 15) -> pd.DataFrame:
+           b_aligned: np.ndarray, *, k: int = 10, top: int = 15, max_points: int = TRUST_POINTS,
+           seed: int = 0) -> pd.DataFrame:
     """The texts whose neighbourhood changed most between two configurations: the share of their k nearest
-    neighbours (full space, cosine) that differ, and how far they moved between the aligned maps."""
+    neighbours (full space, cosine, searched among all texts) that differ, and how far they moved between the
+    aligned maps; among at most `max_points` texts (a seeded sample), as the map's trust is measured."""
     k = min(k, len(texts) - 1)
     if k < 1:
         return pd.DataFrame(columns=["#", "neighbours changed", "moved on the map", "text"])
-    a_near = top_k(unit_rows(a_vectors), unit_rows(a_vectors), k, exclude=[{i} for i in range(len(texts))]).indices
-    b_near = top_k(unit_rows(b_vectors), unit_rows(b_vectors), k, exclude=[{i} for i in range(len(texts))]).indices
+    points = sample_indices(len(texts), limit=max_points, seed=seed)
+    exclude = [{int(i)} for i in points]
+    a_near, b_near = (top_k(unit_rows(v)[points], unit_rows(v), k, exclude=exclude).indices
+                      for v in (a_vectors, b_vectors))
     changed = np.array([1 - len(set(x) & set(y)) / k for x, y in zip(a_near, b_near)])
-    moved = np.linalg.norm(np.asarray(a_coords, dtype=np.float64) - b_aligned, axis=1)
+    moved = np.linalg.norm(np.asarray(a_coords, dtype=np.float64)[points] - np.asarray(b_aligned)[points], axis=1)
     order = np.lexsort((-moved, -changed))[:top]
-    return pd.DataFrame({"#": order, "neighbours changed": changed[order], "moved on the map": moved[order],
-                         "text": [texts[i] for i in order]})
+    return pd.DataFrame({"#": points[order], "neighbours changed": changed[order], "moved on the map": moved[order],
+                         "text": [texts[i] for i in points[order]]})

@@ -97,11 +97,7 @@ def umap_projection(vectors: np.ndarray, *, neighbours: int = 15, min_dist: floa
                     seed: int = 0) -> Projection:
     """umap-learn on cosine distances (imported here: its first use compiles with numba)."""
     x = check_vectors(vectors, minimum=4, method="UMAP")
-    if neighbours >= len(x):
-        raise ValueError(f"UMAP's neighbours ({neighbours}) must be fewer than the number of points ({len(x)}); "
-                         f"lower it below {len(x)} or use PCA.")
-    if neighbours < 2:
-        raise ValueError("UMAP needs at least 2 neighbours; raise the neighbours setting.")
+    _check_neighbours(neighbours, len(x))
     import umap
 
     with warnings.catch_warnings():
@@ -110,6 +106,35 @@ def umap_projection(vectors: np.ndarray, *, neighbours: int = 15, min_dist: floa
                            random_state=seed).fit_transform(x)
     return Projection(coords=np.asarray(coords, dtype=np.float64), method="UMAP",
                       params={"neighbours": neighbours, "min_dist": min_dist, "seed": seed})
+
+
+def _check_neighbours(neighbours: int, n: int) -> None:
+    if neighbours >= n:
+        raise ValueError(f"UMAP's neighbours ({neighbours}) must be fewer than the number of points ({n}); "
+                         f"lower it below {n} or use PCA.")
+    if neighbours < 2:
+        raise ValueError("UMAP needs at least 2 neighbours; raise the neighbours setting.")
+
+
+def aligned_umap(a: np.ndarray, b: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
+                 seed: int = 0) -> tuple[Projection, Projection]:
+    """umap-learn's AlignedUMAP of the same texts in two spaces: each laid out as UMAP lays it out, every text kept
+    near its place in the other map, so that a text which moves between them moved in the embeddings."""
+    xa = check_vectors(a, minimum=4, method="UMAP")
+    xb = check_vectors(b, minimum=4, method="UMAP")
+    if len(xa) != len(xb):
+        raise ValueError(f"Aligned maps need the same texts in both spaces, not {len(xa)} and {len(xb)} points.")
+    _check_neighbours(neighbours, len(xa))
+    import umap
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*n_jobs value.*")
+        fitted = umap.AlignedUMAP(n_neighbors=neighbours, min_dist=min_dist, metric="cosine",
+                                  random_state=seed).fit([xa, xb], relations=[{i: i for i in range(len(xa))}])
+    params = {"neighbours": neighbours, "min_dist": min_dist, "seed": seed}
+    first, second = (Projection(coords=np.asarray(c, dtype=np.float64), method="UMAP", params=params)
+                     for c in fitted.embeddings_)
+    return first, second
 
 
 def project(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, neighbours: int = 15,

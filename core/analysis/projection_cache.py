@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.analysis.projection import Method, Projection, project
+from core.analysis.projection import Method, Projection, aligned_umap, project
 from core.paths import atomic_write, cache_dir
 
 VERSION = 2  # 2: t-SNE by openTSNE
@@ -73,4 +73,40 @@ def cached_project(vectors: np.ndarray, *, method: Method, perplexity: float = 3
     result = project(vectors, **params)
     data = _save(result)
     atomic_write(_path(vectors, params), lambda tmp: tmp.write_bytes(data))
+    return result
+
+
+def aligned_key(a: np.ndarray, b: np.ndarray, params: dict[str, object]) -> str:
+    """Both spaces' vectors side by side (with A's width, so no other split of the columns collides) and the
+    parameters."""
+    both = np.hstack([np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)])
+    return projection_key(both, {"method": "AlignedUMAP", "a_dims": int(np.shape(a)[1]), **params})
+
+
+def _aligned_parts(a: np.ndarray, b: np.ndarray, params: dict[str, object]) -> list[Path]:
+    key = aligned_key(a, b, params)
+    return [cache_dir() / "projections" / f"{key}-{part}.npz" for part in ("a", "b")]
+
+
+def stored_aligned(a: np.ndarray, b: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
+                   seed: int = 0) -> tuple[Projection, Projection] | None:
+    """The aligned UMAP pair of these two spaces if both maps are on disk whole, else None (nothing runs)."""
+    found = [_load(path.read_bytes()) if path.exists() else None
+             for path in _aligned_parts(a, b, {"neighbours": neighbours, "min_dist": min_dist, "seed": seed})]
+    if any(part is None or len(part.coords) != len(a) for part in found):
+        return None
+    return found[0], found[1]
+
+
+def cached_aligned(a: np.ndarray, b: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
+                   seed: int = 0) -> tuple[Projection, Projection]:
+    """`aligned_umap`, read from disk when these two spaces were aligned with these parameters before."""
+    params = {"neighbours": neighbours, "min_dist": min_dist, "seed": seed}
+    found = stored_aligned(a, b, **params)
+    if found is not None:
+        return found
+    result = aligned_umap(a, b, **params)
+    for path, part in zip(_aligned_parts(a, b, params), result):
+        data = _save(part)
+        atomic_write(path, lambda tmp, data=data: tmp.write_bytes(data))
     return result

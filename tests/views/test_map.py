@@ -136,6 +136,23 @@ def test_compare_mode_draws_both_configurations_with_the_same_point_numbers(open
     assert left == right == list(range(300))
 
 
+def test_compare_mode_with_umap_lays_both_maps_out_together_in_the_queue(opened):
+    from core.jobs import JOBS
+
+    at = opened
+    at.radio(key="map_method").set_value("UMAP").run()  # 300 points, compare on: from the test before
+    assert not at.exception
+    JOBS.wait_idle(600)
+    at.run()
+    assert not at.exception and not at.error
+    assert any("AlignedUMAP" in c.value for c in at.caption)
+    fig = figure(at, "map_compare_chart")
+    left = sorted(i for t in point_traces(fig) if t.xaxis == "x" for i in values(t.customdata))
+    right = sorted(i for t in point_traces(fig) if t.xaxis == "x2" for i in values(t.customdata))
+    assert left == right == list(range(300))
+    at.radio(key="map_method").set_value("PCA").run()
+
+
 def test_selected_points_are_listed_ringed_and_survive_a_change_of_colouring(opened):
     at = opened
     at.radio(key="map_source").set_value("stsb").run()

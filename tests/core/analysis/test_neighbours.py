@@ -5,6 +5,7 @@ from scipy.spatial import procrustes
 from sklearn.metrics.pairwise import cosine_similarity
 
 from core.analysis.neighbours import align, movers, point_neighbours, selection_table
+from core.data.sampling import sample_indices
 
 rng = np.random.default_rng(0)
 VECTORS = rng.standard_normal((30, 6))
@@ -51,3 +52,13 @@ def test_movers_rank_texts_whose_neighbourhood_changed():
     b[5] = -b[5]  # only text 5 moves to another neighbourhood
     table = movers(TEXTS, VECTORS, b, VECTORS[:, :2], VECTORS[:, :2], k=5, top=3)
     assert table["#"].iloc[0] == 5 and table["neighbours changed"].iloc[0] > 0.5
+
+
+def test_movers_above_the_cap_rank_a_seeded_sample_with_neighbours_searched_among_all_texts():
+    b = np.random.default_rng(1).standard_normal(VECTORS.shape)
+    coords, moved = VECTORS[:, :2], VECTORS[:, 2:4]
+    whole = movers(TEXTS, VECTORS, b, coords, moved, k=5, top=30).set_index("#")
+    some = movers(TEXTS, VECTORS, b, coords, moved, k=5, top=30, max_points=10, seed=4)
+    assert sorted(some["#"]) == sample_indices(30, limit=10, seed=4).tolist()
+    np.testing.assert_allclose(some["neighbours changed"], whole.loc[some["#"], "neighbours changed"])
+    np.testing.assert_allclose(some["moved on the map"], whole.loc[some["#"], "moved on the map"])

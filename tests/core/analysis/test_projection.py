@@ -3,8 +3,10 @@ import pytest
 from sklearn.decomposition import PCA
 from sklearn.manifold import trustworthiness
 
-from core.analysis.projection import (check_vectors, kmeans_clusters, map_ranks, nearest, neighbour_overlap,
-                                      pca_projection, place_queries, project, trust, tsne_projection, umap_projection)
+from core.analysis.neighbours import align
+from core.analysis.projection import (aligned_umap, check_vectors, kmeans_clusters, map_ranks, nearest,
+                                      neighbour_overlap, pca_projection, place_queries, project, trust,
+                                      tsne_projection, umap_projection)
 from core.data.sampling import sample_indices
 
 
@@ -180,3 +182,18 @@ def test_umap_runs_offline_seeded_and_keeps_blobs_apart():
     np.testing.assert_allclose(first.coords, umap_projection(points, neighbours=10, min_dist=0.1, seed=1).coords)
     labels = kmeans_clusters(first.coords, k=3)
     assert len(set(zip(truth.tolist(), labels.tolist()))) == 3
+
+
+def test_aligned_umap_keeps_each_text_nearer_its_place_than_two_umaps_procrustes_aligned():
+    a, _ = blobs(per_blob=40)
+    b = a + np.random.default_rng(3).normal(scale=0.3, size=a.shape)
+    first, second = aligned_umap(a, b, neighbours=10)
+    assert first.coords.shape == second.coords.shape == (len(a), 2) and first.method == second.method == "UMAP"
+    together = np.linalg.norm(first.coords - second.coords, axis=1).mean()
+    alone_a, alone_b = umap_projection(a, neighbours=10).coords, umap_projection(b, neighbours=10).coords
+    apart = np.linalg.norm(alone_a - align(alone_a, alone_b), axis=1).mean()
+    assert together < apart / 2
+    with pytest.raises(ValueError, match="same texts in both spaces, not 120 and 119 points"):
+        aligned_umap(a, b[:-1])
+    with pytest.raises(ValueError, match=r"neighbours \(200\) must be fewer"):
+        aligned_umap(a, b, neighbours=200)

@@ -3,7 +3,8 @@ import pytest
 
 from core.analysis import projection_cache
 from core.analysis.projection import project
-from core.analysis.projection_cache import cached_project, projection_key, stored_projection
+from core.analysis.projection_cache import (aligned_key, cached_aligned, cached_project, projection_key,
+                                            stored_aligned, stored_projection)
 
 VECTORS = np.random.default_rng(0).standard_normal((60, 8))
 
@@ -43,3 +44,16 @@ def test_a_stored_projection_is_only_read_never_computed(monkeypatch):
     made = cached_project(vectors, method="t-SNE", perplexity=12, seed=4)
     np.testing.assert_array_equal(stored_projection(vectors, method="t-SNE", perplexity=12, seed=4).coords,
                                   made.coords)
+
+
+def test_an_aligned_pair_is_read_back_from_disk_and_keyed_by_both_spaces(monkeypatch):
+    b = VECTORS + np.random.default_rng(1).normal(scale=0.1, size=VECTORS.shape)
+    assert stored_aligned(VECTORS, b, neighbours=5) is None
+    first = cached_aligned(VECTORS, b, neighbours=5)
+    monkeypatch.setattr(projection_cache, "aligned_umap", lambda *a, **k: pytest.fail("computed again"))
+    again = stored_aligned(VECTORS, b, neighbours=5)
+    for stored, computed in zip(again, first):
+        np.testing.assert_array_equal(stored.coords, computed.coords)
+    assert stored_aligned(b, VECTORS, neighbours=5) is None  # A and B swapped
+    assert stored_aligned(VECTORS, b, neighbours=6) is None
+    assert aligned_key(VECTORS, b, {}) != aligned_key(VECTORS[:, :4], np.hstack([VECTORS[:, 4:], b]), {})
