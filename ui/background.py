@@ -4,6 +4,7 @@ that first contact with Similarity, Retrieval, Evaluation or the map is instant.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Sequence
 from contextlib import nullcontext
@@ -13,7 +14,7 @@ import streamlit as st
 
 from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.explanation import explain_pair, reference_texts
-from core.analysis.projection import Projection
+from core.analysis.projection import Projection, density_clusters
 from core.analysis.projection_cache import (aligned_key, cached_aligned, cached_project, projection_key,
                                             stored_aligned, stored_projection)
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_corpus, stsb_sample
@@ -24,10 +25,11 @@ from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID
 from core.models.loading import LoadedModel
 from core.progress import progress_text
 from core.settings import Settings
-from ui.cache import cached_model, projection_of
+from ui.cache import cached_model, density_of, projection_of
 from ui.progress import embed_corpus
 
 BACKGROUND_FROM = 1_000  # texts: a smaller corpus embeds in a second or two, inline
+DENSITY_BACKGROUND_FROM = 20_000  # map points: HDBSCAN took 1.1 s on 20,000 and 32 s on 100,000
 
 
 def corpus_job(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray | Job:
@@ -65,6 +67,16 @@ def aligned_job(a: np.ndarray, b: np.ndarray, params: dict) -> tuple[Projection,
         return found
     job = JOBS.submit(("aligned", aligned_key(a, b, umap_params)), f"AlignedUMAP of {len(a):,} points in two spaces",
                       lambda _: cached_aligned(a, b, **umap_params))
+    return job.result if job.state == "done" else job
+
+
+def density_job(coords: np.ndarray, min_size: int) -> np.ndarray | Job:
+    """HDBSCAN labels of the map's points: at once below DENSITY_BACKGROUND_FROM points, else the shared job."""
+    if len(coords) < DENSITY_BACKGROUND_FROM:
+        return density_of(coords, min_size)
+    key = hashlib.blake2b(np.ascontiguousarray(coords, dtype="<f8").tobytes(), digest_size=20).hexdigest()
+    job = JOBS.submit(("hdbscan", key, min_size), f"HDBSCAN of {len(coords):,} map points",
+                      lambda _: density_clusters(coords, min_size=min_size))
     return job.result if job.state == "done" else job
 
 

@@ -11,7 +11,7 @@ import streamlit as st
 
 from core.analysis.clusters import cluster_keywords, selection_keywords
 from core.analysis.explanation import PairExplanation, explain_pair, reference_texts
-from core.analysis.projection import Projection, Trust, kmeans_clusters, trust
+from core.analysis.projection import Projection, Trust, density_clusters, kmeans_clusters, trust
 from core.analysis.projection_cache import cached_project
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import TokenStates, encode_tokens
@@ -89,6 +89,11 @@ def keywords_of(texts_key: str, clusters: np.ndarray, _texts: Sequence[str]) -> 
 @st.cache_data(show_spinner=False, max_entries=16)
 def selection_keywords_of(texts_key: str, chosen: tuple[int, ...], _texts: Sequence[str]) -> str:
     return selection_keywords(_texts, chosen)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def density_of(coords: np.ndarray, min_size: int) -> np.ndarray:
+    return density_clusters(coords, min_size=min_size)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -15,8 +15,8 @@ from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample
 from core.data.uploads import column, text_columns
 from core.data.vectors import FILES_HINT, VECTOR_FILE_TYPES, read_vector_files
 from core.jobs import Job
-from core.plots.map import Colouring, categories, fits_legend, numbers
-from ui.background import job_status, projection_job
+from core.plots.map import NOISE, Colouring, categories, fits_legend, numbers
+from ui.background import density_job, job_status, projection_job
 from ui.cache import clusters_of, projection_of
 from ui.persist import kept, set_kept
 from ui.similarity_texts import similarity_texts
@@ -26,9 +26,10 @@ SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file",
            "similarity": "Texts of the Similarity page", "vectors": "A vectors file (no model needed)"}
 NO_LABEL = "(none)"
 CLUSTERS, LENGTH, OVERLAP = "k-means clusters", "text length", "neighbour overlap"
+DENSITY = "HDBSCAN clusters of the map"
 DEFAULT_QUERY = "A man is playing a guitar on stage."
 FILE_TEXT, TYPED = "A text of the file", "Typed, embedded by the sidebar's model"
-COLOURINGS = (CLUSTERS, LENGTH, OVERLAP)
+COLOURINGS = (CLUSTERS, DENSITY, LENGTH, OVERLAP)
 READ_FILES = "map_read_vector_files"  # session key: the uploaded files' ids and the corpus read from them
 LISTED_ROWS = 2_000  # a vectors file with more texts takes its query by number
 
@@ -150,20 +151,31 @@ def projected(vectors: np.ndarray, params: dict, *, meanwhile: bool = True) -> P
     return fallback
 
 
-def colouring_of(choice: str, frame: pd.DataFrame, extra: dict[str, str], vectors: np.ndarray, k: int, seed: int,
-                 overlap: np.ndarray) -> Colouring:
+def colouring_of(choice: str, frame: pd.DataFrame, extra: dict[str, str], vectors: np.ndarray, coords: np.ndarray,
+                 chosen: dict, seed: int, overlap: np.ndarray) -> Colouring:
     if choice in extra:
         labels = frame[extra[choice]].tolist()
         if fits_legend(labels):
             return categories(labels, title=choice)
         name = choice.replace("`", "")  # the user's column name, shown as code, never as markdown
         st.info(f"The column `{name}` has {len(set(labels)):,} distinct values, too many to tell apart by "
-                f"colour; the map is coloured by {k} k-means clusters instead.")
+                f"colour; the map is coloured by {chosen['k']} k-means clusters instead.")
     if choice == LENGTH:
         return numbers(frame["text"].str.len(), title="characters")
     if choice == OVERLAP:
         return numbers(overlap, title="overlap")
-    return categories(clusters_of(vectors, k, seed), title="cluster")
+    if choice == DENSITY:
+        try:
+            found = density_job(coords, chosen["min_size"])
+        except ValueError as err:
+            st.warning(f"{err} Coloured by k-means clusters meanwhile.")
+            found = None
+        if isinstance(found, Job):
+            job_status(found)
+            st.caption("Coloured by k-means clusters until HDBSCAN is done.")
+        elif found is not None:
+            return categories([NOISE if label < 0 else str(label) for label in found], title="HDBSCAN cluster")
+    return categories(clusters_of(vectors, chosen["k"], seed), title="cluster")
 
 
 def sampled(report: Trust) -> bool:
@@ -187,9 +199,14 @@ def map_inputs(corpus: MapCorpus, count: int, dims: int) -> dict:
     options = [*corpus.colourings, *COLOURINGS]
     found = {"choice": kept(st.selectbox, "Colour by", key="map_colour", url=True, default=options[0],
                             options=options, must_be_option=True,
-                            help="A label of the data, k-means clusters of the full vectors, the text's length in "
-                                 "characters, or how many of a point's neighbours the map kept."),
+                            help="A label of the data, k-means clusters of the full vectors, HDBSCAN clusters of "
+                                 "the map's dense areas, the text's length in characters, or how many of a point's "
+                                 "neighbours the map kept."),
              "k": kept(st.number_input, "Clusters (k)", key="map_k", url=True, default=8, min_value=2, max_value=40)}
+    found["min_size"] = kept(st.number_input, "Smallest cluster (HDBSCAN)", key="map_min_size", url=True, default=25,
+                             min_value=2, max_value=10_000, step=5, disabled=found["choice"] != DENSITY,
+                             help="HDBSCAN finds the dense areas of the map; a group of fewer points is not a "
+                                  "cluster, and points in no cluster are grey noise.")
     typed, help_text = corpus.vectors is None, ("Embedded with the sidebar's settings and drawn as a star, with "
                                                 "lines to its nearest texts in the full space.")
     if corpus.vectors is not None:

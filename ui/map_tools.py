@@ -11,6 +11,7 @@ from core.analysis.neighbours import movers, point_neighbours, selection_table
 from core.analysis.projection import TRUST_POINTS, PlacedQuery
 from core.data.vectors import VectorCorpus, to_npy, to_parquet, to_projector
 from core.hashing import texts_digest
+from core.plots.map import NOISE
 from ui.cache import keywords_of, selection_keywords_of
 from ui.downloads import csv_download
 
@@ -78,7 +79,7 @@ def cluster_labels(coords: np.ndarray, texts: list[str], clusters: np.ndarray) -
     names = np.asarray(clusters).astype(str)
     table = keywords_of(texts_digest(texts), names, texts)
     labels = []
-    for row in table.itertuples():
+    for row in table[table["cluster"] != NOISE].itertuples():
         members = names == row.cluster
         x, y = np.median(coords[members], axis=0)
         labels.append((float(x), float(y), ", ".join(row.keywords.split(", ")[:2]) or row.cluster))
@@ -89,7 +90,8 @@ def cluster_panel(table: pd.DataFrame) -> None:
     st.subheader("What each cluster is about")
     st.dataframe(table, hide_index=True)
     st.caption("Keywords are class-based TF-IDF: each cluster's texts joined into one document, its words weighed "
-               "against the other clusters'. The map writes the first two at each cluster's centre.")
+               "against the other clusters'. The map writes the first two at each cluster's centre."
+               + (f" “{NOISE}”: the points HDBSCAN put in no cluster." if (table["cluster"] == NOISE).any() else ""))
     csv_download(table, "map-clusters.csv", index=False, key="map_clusters_csv")
 
 

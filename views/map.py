@@ -23,8 +23,8 @@ from ui.background import aligned_job, corpus_job, job_status
 from ui.cache import trust_of
 from ui.compare import configuration_b, describe
 from ui.downloads import csv_download
-from ui.map_parts import (CLUSTERS, colouring_of, map_corpus, map_inputs, projected, projection_inputs, sampled,
-                          trust_metrics)
+from ui.map_parts import (CLUSTERS, DENSITY, colouring_of, map_corpus, map_inputs, projected, projection_inputs,
+                          sampled, trust_metrics)
 from ui.map_tools import (cluster_labels, cluster_panel, compare_selection, export_panel, movers_panel, query_table,
                           remember_selection, selection_mask, selection_panel)
 from ui.persist import kept
@@ -176,8 +176,9 @@ def main() -> None:
     if projection is None:
         return
     report = trust_of(space, projection.coords, params["seed"])
-    k = min(int(chosen["k"]), len(frame))
-    colouring = colouring_of(chosen["choice"], frame, corpus.colourings, space, k, params["seed"], report.overlap)
+    chosen["k"] = min(int(chosen["k"]), len(frame))
+    colouring = colouring_of(chosen["choice"], frame, corpus.colourings, space, projection.coords, chosen,
+                             params["seed"], report.overlap)
     try:
         highlight = matching(texts, chosen["find"], regex=chosen["regex"]) if chosen["find"] else None
         highlight = selection_mask(len(texts), highlight)
@@ -191,7 +192,7 @@ def main() -> None:
         query = chosen["query"]
         vector = query_vector(query, model, settings, raw.mean(axis=0) if centred else None)
     found = query_on(query, vector, texts, space, projection, top)
-    clusters = chosen["choice"] == CLUSTERS and cluster_labels(projection.coords, texts, colouring.values)
+    clusters = chosen["choice"] in (CLUSTERS, DENSITY) and cluster_labels(projection.coords, texts, colouring.values)
     if chosen["compare"]:
         compare_view(texts, raw, space, projection, report, colouring, params, (settings, model), query, top, centred)
     else:

@@ -14,7 +14,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 from openTSNE import TSNE as OpenTSNE
-from sklearn.cluster import KMeans
+from sklearn.cluster import HDBSCAN, KMeans
 from sklearn.decomposition import PCA
 from sklearn.manifold import trustworthiness
 from sklearn.neighbors import NearestNeighbors
@@ -246,3 +246,14 @@ def kmeans_clusters(vectors: np.ndarray, *, k: int, seed: int = 0) -> np.ndarray
         warnings.filterwarnings("ignore", message="Number of distinct clusters")  # identical texts
         return KMeans(n_clusters=k, n_init="auto", random_state=seed).fit_predict(x)
 
+
+
+def density_clusters(coords: np.ndarray, *, min_size: int) -> np.ndarray:
+    """scikit-learn's HDBSCAN on the map's 2-D positions: labels 0.. where the map is dense, -1 for points in no
+    cluster. On the map, not in the full space, where 5,000 points of 384 dimensions took 20 s (20,000 map points:
+    1.1 s; 100,000: 32 s, so the page queues it)."""
+    x = np.asarray(coords, dtype=np.float64)
+    if not 2 <= min_size <= len(x):
+        raise ValueError(f"HDBSCAN's smallest cluster must be between 2 and {len(x)} points here, not {min_size}; "
+                         "change it or colour by k-means clusters.")
+    return HDBSCAN(min_cluster_size=min_size, copy=True).fit_predict(x)

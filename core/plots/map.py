@@ -20,6 +20,7 @@ HOVER_MAX, HOVER_MIN, HOVER_WIDTH = 500, 80, 80
 PALETTE = qualitative.Plotly + qualitative.Dark24
 QUERY_COLOUR = "#d6336c"
 GREY = "#ced4da"
+NOISE = "noise"  # the category of points in no cluster (HDBSCAN), drawn grey
 
 
 @dataclass(frozen=True)
@@ -97,12 +98,18 @@ def _point_traces(coords: np.ndarray, texts: Sequence[str], colouring: Colouring
     names = sorted(set(np.asarray(colouring.values, dtype=object)),  # every category keeps its colour
                    key=lambda v: (not v.lstrip("-").isdigit(), int(v) if v.lstrip("-").isdigit() else 0, v))
     traces = grey
-    for i, name in enumerate(names):
+    for i, name in enumerate(n for n in names if n != NOISE):
         chosen = labels == name
         traces.append(go.Scattergl(
             x=coords[chosen, 0], y=coords[chosen, 1], mode="markers", name=name, legendgroup=name,
             customdata=index[chosen], text=hover[chosen], hovertemplate=template, showlegend=show_legend,
             marker=dict(size=6, opacity=0.8, color=PALETTE[i % len(PALETTE)])))
+    noise = labels == NOISE
+    if noise.any():
+        traces.insert(len(grey), go.Scattergl(
+            x=coords[noise, 0], y=coords[noise, 1], mode="markers", name=NOISE, legendgroup=NOISE,
+            customdata=index[noise], text=hover[noise], hovertemplate=template, showlegend=show_legend,
+            marker=dict(size=4, opacity=0.4, color=GREY)))
     return traces
 
 

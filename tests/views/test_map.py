@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+from sklearn.cluster import HDBSCAN
 
 from core.data.stsb import MAP_SAMPLE_SIZE
 from tests.conftest import app_test
@@ -203,6 +204,25 @@ def test_clusters_are_labelled_with_their_keywords_and_search_greys_the_rest(ope
     at.text_input(key="map_find").input("(unclosed").run()
     assert "not a regular expression" in at.error[0].value and not at.exception
     at.text_input(key="map_find").input("").run()
+
+
+def test_hdbscan_colours_the_dense_areas_of_the_map_with_their_keywords_and_the_noise_grey(opened):
+    at = opened
+    at.radio(key="map_source").set_value("stsb").run()
+    at.text_input(key="map_find").set_value("").run()
+    at.selectbox(key="map_colour").set_value("HDBSCAN clusters of the map").run()
+    assert not at.exception and not at.error
+    coords = np.column_stack([np.concatenate([values(t.x) for t in point_traces(figure(at))]),
+                              np.concatenate([values(t.y) for t in point_traces(figure(at))])])
+    expected = HDBSCAN(min_cluster_size=25, copy=True).fit_predict(coords[np.argsort(np.concatenate(
+        [values(t.customdata) for t in point_traces(figure(at))]))])
+    legend = next(f.value for f in at.dataframe if "keywords" in f.value.columns)
+    sizes = dict(zip(legend["cluster"], legend["size"]))
+    assert sizes == {("noise" if label < 0 else str(label)): int(n)
+                     for label, n in zip(*np.unique(expected, return_counts=True))}
+    noise = [t for t in figure(at).data if t.name == "noise"]
+    assert not noise or noise[0].marker.color == "#ced4da"
+    at.selectbox(key="map_colour").set_value("genre").run()
 
 
 def test_spherize_redraws_the_map(opened):

@@ -4,8 +4,8 @@ from sklearn.decomposition import PCA
 from sklearn.manifold import trustworthiness
 
 from core.analysis.neighbours import align
-from core.analysis.projection import (aligned_umap, check_vectors, kmeans_clusters, map_ranks, nearest,
-                                      neighbour_overlap, pca_projection, place_queries, project, trust,
+from core.analysis.projection import (aligned_umap, check_vectors, density_clusters, kmeans_clusters, map_ranks,
+                                      nearest, neighbour_overlap, pca_projection, place_queries, project, trust,
                                       tsne_projection, umap_projection)
 from core.data.sampling import sample_indices
 
@@ -197,3 +197,16 @@ def test_aligned_umap_keeps_each_text_nearer_its_place_than_two_umaps_procrustes
         aligned_umap(a, b[:-1])
     with pytest.raises(ValueError, match=r"neighbours \(200\) must be fewer"):
         aligned_umap(a, b, neighbours=200)
+
+
+def test_density_clusters_find_dense_groups_on_the_map_and_leave_scattered_points_out():
+    rng = np.random.default_rng(4)
+    centres = np.array([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]])
+    dense = np.concatenate([c + rng.normal(scale=0.3, size=(50, 2)) for c in centres])
+    scattered = np.array([[30.0, 30.0], [-30.0, 25.0], [25.0, -30.0]])
+    labels = density_clusters(np.concatenate([dense, scattered]), min_size=10)
+    truth = np.repeat(np.arange(3), 50)
+    assert len(set(zip(truth.tolist(), labels[:150].tolist()))) == 3 and (labels[:150] >= 0).all()
+    assert labels[150:].tolist() == [-1, -1, -1]
+    with pytest.raises(ValueError, match="smallest cluster must be between 2 and 153 points here, not 200"):
+        density_clusters(np.concatenate([dense, scattered]), min_size=200)
