@@ -16,7 +16,7 @@ from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.explanation import explain_pair, reference_texts
 from core.analysis.projection import Projection, density_clusters
 from core.analysis.projection_cache import (aligned_key, cached_aligned, cached_project, projection_key,
-                                            stored_aligned, stored_projection)
+                                            read_aligned, read_stored)
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_corpus, stsb_sample
 from core.deployment import load_config
 from core.encoding.embedding_cache import cached_embeddings_with, settings_key, stored_embeddings
@@ -50,11 +50,12 @@ def projection_job(vectors: np.ndarray, params: dict) -> Projection | Job:
     """The map's projection at once when it is quick (PCA), small or stored; else the shared background job."""
     if params["method"] == "PCA" or len(vectors) < BACKGROUND_FROM:
         return projection_of(vectors, **params)
-    found = stored_projection(vectors, **params)
+    key = projection_key(vectors, params)
+    found = read_stored(key, len(vectors))
     if found is not None:
         return found
-    job = JOBS.submit(("project", projection_key(vectors, params)),
-                      f"{params['method']} of {len(vectors):,} points", lambda _: cached_project(vectors, **params))
+    job = JOBS.submit(("project", key), f"{params['method']} of {len(vectors):,} points",
+                      lambda _: cached_project(vectors, **params))
     return job.result if job.state == "done" else job
 
 
@@ -62,10 +63,11 @@ def aligned_job(a: np.ndarray, b: np.ndarray, params: dict) -> tuple[Projection,
     """The aligned UMAP pair of two spaces when it is stored, else the shared background job (10 s for 1,500
     points, so always queued)."""
     umap_params = {name: params[name] for name in ("neighbours", "min_dist", "seed")}
-    found = stored_aligned(a, b, **umap_params)
+    key = aligned_key(a, b, umap_params)
+    found = read_aligned(key, len(a))
     if found is not None:
         return found
-    job = JOBS.submit(("aligned", aligned_key(a, b, umap_params)), f"AlignedUMAP of {len(a):,} points in two spaces",
+    job = JOBS.submit(("aligned", key), f"AlignedUMAP of {len(a):,} points in two spaces",
                       lambda _: cached_aligned(a, b, **umap_params))
     return job.result if job.state == "done" else job
 

@@ -8,6 +8,7 @@ from core.analysis.similarity import matrix_frame, similarity_matrix
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.deployment import load_config
 from core.encoding.encoder import encode
+from core.jobs import JOBS
 from core.models.catalog import ModelUnavailable
 from core.plots.finetune import loss_curve
 from core.plots.heatmap import similarity_heatmap
@@ -17,7 +18,7 @@ from ui.cache import cached_catalog, cached_model
 from ui.downloads import csv_download
 from ui.persist import kept
 
-PHASES = {"starting": "Starting (after any heavy work queued before it on this server)…",
+PHASES = {"starting": "Starting…",
           "before": "Measuring the base model", "training": "Training", "saving": "Saving the model",
           "after": "Measuring the fine-tuned model"}
 
@@ -36,7 +37,9 @@ def live_progress(control: RunControl) -> None:
                     text=f"{PHASES.get(progress.phase, progress.phase)}: {progress.encoded:,}/{progress.to_encode:,} "
                          "texts encoded")
     else:
-        st.progress(0.0, text=PHASES.get(progress.phase, progress.phase))
+        place = JOBS.place(control.job) if control.job is not None else 0
+        st.progress(0.0, text=f"Waiting, number {place} in the server's queue of heavy work…" if place
+                    else PHASES.get(progress.phase, progress.phase))
     if progress.losses:
         st.plotly_chart(loss_curve(progress.losses, total=progress.total), key="ft_live_loss")
         st.caption("Training loss per step (thin) and its moving average (bold); a falling curve means the model "

@@ -178,15 +178,11 @@ def colouring_of(choice: str, frame: pd.DataFrame, extra: dict[str, str], vector
     return categories(clusters_of(vectors, chosen["k"], seed), title="cluster")
 
 
-def sampled(report: Trust) -> bool:
-    return report.points < len(report.overlap)
-
-
 def trust_metrics(report: Trust, slots: list, label: str = "") -> None:
     slots[0].metric(f"Neighbours kept{label}", f"{report.mean_overlap:.0%}",
                     help=f"On average, this share of each point's {report.k} nearest neighbours in the full space "
                          f"(cosine) are also among its {report.k} nearest on the map"
-                         + (f", measured on a seeded sample of {report.points:,} points." if sampled(report) else "."))
+                         + (f", measured on a seeded sample of {report.points:,} points." if report.sampled else "."))
     slots[1].metric(f"Trustworthiness{label}",
                     "—" if report.trustworthiness is None else f"{report.trustworthiness:.3f}",
                     help="scikit-learn's trustworthiness (1 = no point on the map has neighbours that are far in "
@@ -201,12 +197,14 @@ def map_inputs(corpus: MapCorpus, count: int, dims: int) -> dict:
                             options=options, must_be_option=True,
                             help="A label of the data, k-means clusters of the full vectors, HDBSCAN clusters of "
                                  "the map's dense areas, the text's length in characters, or how many of a point's "
-                                 "neighbours the map kept."),
-             "k": kept(st.number_input, "Clusters (k)", key="map_k", url=True, default=8, min_value=2, max_value=40)}
-    found["min_size"] = kept(st.number_input, "Smallest cluster (HDBSCAN)", key="map_min_size", url=True, default=25,
+                                 "neighbours the map kept.")}
+    left, right = st.columns(2)
+    found["k"] = kept(left.number_input, "Clusters (k)", key="map_k", url=True, default=8, min_value=2, max_value=40,
+                      help="How many k-means clusters.")
+    found["min_size"] = kept(right.number_input, "Smallest", key="map_min_size", url=True, default=25,
                              min_value=2, max_value=10_000, step=5, disabled=found["choice"] != DENSITY,
-                             help="HDBSCAN finds the dense areas of the map; a group of fewer points is not a "
-                                  "cluster, and points in no cluster are grey noise.")
+                             help="The fewest points an HDBSCAN cluster may have: HDBSCAN finds the dense areas of "
+                                  "the map, and points in no cluster are grey noise.")
     typed, help_text = corpus.vectors is None, ("Embedded with the sidebar's settings and drawn as a star, with "
                                                 "lines to its nearest texts in the full space.")
     if corpus.vectors is not None:

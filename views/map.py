@@ -24,7 +24,7 @@ from ui.cache import trust_of
 from ui.compare import configuration_b, describe
 from ui.downloads import csv_download
 from ui.map_parts import (CLUSTERS, DENSITY, colouring_of, map_corpus, map_inputs, projected, projection_inputs,
-                          sampled, trust_metrics)
+                          trust_metrics)
 from ui.map_tools import (cluster_labels, cluster_panel, compare_selection, export_panel, movers_panel, query_table,
                           remember_selection, selection_mask, selection_panel)
 from ui.persist import kept
@@ -75,7 +75,7 @@ def single_view(texts: list[str], projection: Projection, report: Trust, colouri
                    f"{report.k} nearest on the map: bars on the right mean the map keeps neighbourhoods. Colour "
                    "by 'neighbour overlap' to see where it does not."
                    + (f" Measured on a seeded sample of {report.points:,} of the {len(texts):,} points (each "
-                      "searched among all of them); the others are grey." if sampled(report) else ""))
+                      "searched among all of them); the others are grey." if report.sampled else ""))
         counts = overlap_counts(report.overlap, k=report.k)
         csv_download(pd.DataFrame({"kept": list(counts), "points": list(counts.values())}), "map-trust.csv",
                      index=False, key="map_trust_csv")

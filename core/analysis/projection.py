@@ -55,6 +55,10 @@ class Trust:
     def mean_overlap(self) -> float:
         return float(np.nanmean(self.overlap))
 
+    @property
+    def sampled(self) -> bool:
+        return self.points < len(self.overlap)
+
 
 def check_vectors(vectors: np.ndarray, *, minimum: int = 2, method: str = "A map") -> np.ndarray:
     """float64 (n, d) with finite values and at least `minimum` points, or a ValueError saying what is wrong."""

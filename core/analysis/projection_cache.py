@@ -48,31 +48,35 @@ def _load(data: bytes) -> Projection | None:
         return None
 
 
-def _path(vectors: np.ndarray, params: dict[str, object]) -> Path:
-    return cache_dir() / "projections" / f"{projection_key(vectors, params)}.npz"
+def _file(key: str) -> Path:
+    return cache_dir() / "projections" / f"{key}.npz"
 
 
-def stored_projection(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, neighbours: int = 15,
-                      min_dist: float = 0.1, seed: int = 0) -> Projection | None:
-    """The projection of these vectors with these parameters if it is on disk whole, else None (nothing runs)."""
-    params = {"method": method, "perplexity": perplexity, "neighbours": neighbours, "min_dist": min_dist, "seed": seed}
-    path = _path(vectors, params)
+def read_stored(key: str, n: int) -> Projection | None:
+    """The projection of n points stored under `key` (`projection_key`) if it is on disk whole, else None (nothing
+    runs): a page that hashed the vectors once for its job's key reads with the same key."""
+    path = _file(key)
     if not path.exists():
         return None
     found = _load(path.read_bytes())
-    return found if found is not None and len(found.coords) == len(vectors) else None
+    return found if found is not None and len(found.coords) == n else None
+
+
+def _write(key: str, projection: Projection) -> None:
+    data = _save(projection)
+    atomic_write(_file(key), lambda tmp: tmp.write_bytes(data))
 
 
 def cached_project(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, neighbours: int = 15,
                    min_dist: float = 0.1, seed: int = 0) -> Projection:
     """`project`, read from disk when these vectors were projected with these parameters before."""
     params = {"method": method, "perplexity": perplexity, "neighbours": neighbours, "min_dist": min_dist, "seed": seed}
-    found = stored_projection(vectors, **params)
+    key = projection_key(vectors, params)
+    found = read_stored(key, len(vectors))
     if found is not None:
         return found
     result = project(vectors, **params)
-    data = _save(result)
-    atomic_write(_path(vectors, params), lambda tmp: tmp.write_bytes(data))
+    _write(key, result)
     return result
 
 
@@ -83,30 +87,21 @@ def aligned_key(a: np.ndarray, b: np.ndarray, params: dict[str, object]) -> str:
     return projection_key(both, {"method": "AlignedUMAP", "a_dims": int(np.shape(a)[1]), **params})
 
 
-def _aligned_parts(a: np.ndarray, b: np.ndarray, params: dict[str, object]) -> list[Path]:
-    key = aligned_key(a, b, params)
-    return [cache_dir() / "projections" / f"{key}-{part}.npz" for part in ("a", "b")]
-
-
-def stored_aligned(a: np.ndarray, b: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
-                   seed: int = 0) -> tuple[Projection, Projection] | None:
-    """The aligned UMAP pair of these two spaces if both maps are on disk whole, else None (nothing runs)."""
-    found = [_load(path.read_bytes()) if path.exists() else None
-             for path in _aligned_parts(a, b, {"neighbours": neighbours, "min_dist": min_dist, "seed": seed})]
-    if any(part is None or len(part.coords) != len(a) for part in found):
-        return None
-    return found[0], found[1]
+def read_aligned(key: str, n: int) -> tuple[Projection, Projection] | None:
+    """The aligned UMAP pair stored under `key` (`aligned_key`) if both maps are on disk whole, else None."""
+    first, second = (read_stored(f"{key}-{part}", n) for part in "ab")
+    return None if first is None or second is None else (first, second)
 
 
 def cached_aligned(a: np.ndarray, b: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
                    seed: int = 0) -> tuple[Projection, Projection]:
     """`aligned_umap`, read from disk when these two spaces were aligned with these parameters before."""
     params = {"neighbours": neighbours, "min_dist": min_dist, "seed": seed}
-    found = stored_aligned(a, b, **params)
+    key = aligned_key(a, b, params)
+    found = read_aligned(key, len(a))
     if found is not None:
         return found
     result = aligned_umap(a, b, **params)
-    for path, part in zip(_aligned_parts(a, b, params), result):
-        data = _save(part)
-        atomic_write(path, lambda tmp, data=data: tmp.write_bytes(data))
+    for part, projection in zip("ab", result):
+        _write(f"{key}-{part}", projection)
     return result

@@ -24,7 +24,7 @@ from core.data.pairs import OBJECTIVE_NAMES, Objective, PairSet
 from core.evaluation.metrics import STS_PRIMARY, shown_name
 from core.evaluation.retrieval import evaluate_embeddings, paraphrase_task
 from core.evaluation.sts import correlation, sts_frame
-from core.jobs import JOBS, Progress
+from core.jobs import JOBS, Job, Progress
 from core.models.catalog import CARD, ModelUnavailable, find_entry, finetuned_dir
 from core.models.devices import resolve_device
 from core.models.loading import LoadedModel, load_model, sentence_transformer
@@ -107,6 +107,7 @@ class RunControl:
         self.result: RunResult | None = None
         self.error: str | None = None
         self.pace: Progress = lambda done, total: None  # after each step: the job queue lets pages go first there
+        self.job: Job | None = None  # its place in the server's queue of heavy work, until it starts
 
     def update(self, **changes: object) -> None:
         with self._lock:
@@ -346,5 +347,5 @@ def start_in_background(request: RunRequest) -> RunControl:
         finally:
             control.finished.set()
 
-    JOBS.submit(("finetune", request.name, id(control)), f"Fine-tuning {request.name}", work)
+    control.job = JOBS.submit(("finetune", request.name, id(control)), f"Fine-tuning {request.name}", work)
     return control

@@ -1,6 +1,9 @@
+import threading
+
 import pytest
 
 from core.data.pairs import PairSet
+from core.jobs import JOBS
 from core.training.finetune import RunRequest, TrainOptions, TrainingLock, delete_model, finetuned_dir, read_card, run
 from tests.conftest import app_test
 
@@ -42,6 +45,21 @@ def test_starting_while_another_run_holds_the_machine_is_refused():
         at.button(key="ft_start").click().run()
     assert "Another fine-tuning run is in progress" in at.error[0].value
     assert "ft_control" not in at.session_state
+
+
+def test_a_run_behind_other_heavy_work_shows_its_place_in_the_queue(monkeypatch):
+    monkeypatch.setattr("core.training.finetune.run", lambda request, control, lock: lock.release())
+    at = app_test(PAGE)
+    release = threading.Event()
+    JOBS.submit(("test", "blocker"), "a job that waits", lambda progress: release.wait(60))
+    try:
+        at.text_input(key="ft_name").set_value("queued-run")
+        at.button(key="ft_start").click().run()
+        assert not at.exception and not at.error
+        assert any("Waiting, number 1 in the server's queue" in bar.proto.text for bar in at.get("progress"))
+    finally:
+        release.set()
+    assert at.session_state["ft_control"].finished.wait(60)
 
 
 @pytest.mark.slow

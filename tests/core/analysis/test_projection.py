@@ -87,7 +87,7 @@ def test_trust_above_its_cap_measures_a_seeded_sample_and_leaves_the_rest_unmeas
     vectors, coords = rng.normal(size=(400, 12)), rng.normal(size=(400, 2))
     report = trust(vectors, coords, k=10, seed=3, max_points=100)
     picked = sample_indices(400, limit=100, seed=3)
-    assert report.points == 100 and np.isnan(report.overlap).sum() == 300
+    assert report.points == 100 and report.sampled and np.isnan(report.overlap).sum() == 300
     np.testing.assert_allclose(report.overlap[picked], _brute_overlap(vectors, coords, 10)[picked])
     assert report.mean_overlap == pytest.approx(report.overlap[picked].mean())
     expected = trustworthiness(vectors[picked], coords[picked], n_neighbors=10, metric="cosine")

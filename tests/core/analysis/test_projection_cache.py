@@ -4,7 +4,7 @@ import pytest
 from core.analysis import projection_cache
 from core.analysis.projection import project
 from core.analysis.projection_cache import (aligned_key, cached_aligned, cached_project, projection_key,
-                                            stored_aligned, stored_projection)
+                                            read_aligned, read_stored)
 
 VECTORS = np.random.default_rng(0).standard_normal((60, 8))
 
@@ -38,22 +38,24 @@ def test_a_damaged_file_is_computed_again():
 
 def test_a_stored_projection_is_only_read_never_computed(monkeypatch):
     vectors = VECTORS * 3
+    params = {"method": "t-SNE", "perplexity": 12, "neighbours": 15, "min_dist": 0.1, "seed": 4}
     monkeypatch.setattr(projection_cache, "project", lambda *a, **k: pytest.fail("computed"))
-    assert stored_projection(vectors, method="t-SNE", perplexity=12, seed=4) is None
+    assert read_stored(projection_key(vectors, params), len(vectors)) is None
     monkeypatch.undo()
-    made = cached_project(vectors, method="t-SNE", perplexity=12, seed=4)
-    np.testing.assert_array_equal(stored_projection(vectors, method="t-SNE", perplexity=12, seed=4).coords,
-                                  made.coords)
+    made = cached_project(vectors, **params)
+    np.testing.assert_array_equal(read_stored(projection_key(vectors, params), len(vectors)).coords, made.coords)
+    assert read_stored(projection_key(vectors, params), len(vectors) + 1) is None  # not these points
 
 
 def test_an_aligned_pair_is_read_back_from_disk_and_keyed_by_both_spaces(monkeypatch):
     b = VECTORS + np.random.default_rng(1).normal(scale=0.1, size=VECTORS.shape)
-    assert stored_aligned(VECTORS, b, neighbours=5) is None
-    first = cached_aligned(VECTORS, b, neighbours=5)
+    params = {"neighbours": 5, "min_dist": 0.1, "seed": 0}
+    assert read_aligned(aligned_key(VECTORS, b, params), len(b)) is None
+    first = cached_aligned(VECTORS, b, **params)
     monkeypatch.setattr(projection_cache, "aligned_umap", lambda *a, **k: pytest.fail("computed again"))
-    again = stored_aligned(VECTORS, b, neighbours=5)
+    again = cached_aligned(VECTORS, b, **params)
     for stored, computed in zip(again, first):
         np.testing.assert_array_equal(stored.coords, computed.coords)
-    assert stored_aligned(b, VECTORS, neighbours=5) is None  # A and B swapped
-    assert stored_aligned(VECTORS, b, neighbours=6) is None
+    assert read_aligned(aligned_key(b, VECTORS, params), len(b)) is None  # A and B swapped
+    assert read_aligned(aligned_key(VECTORS, b, {**params, "neighbours": 6}), len(b)) is None
     assert aligned_key(VECTORS, b, {}) != aligned_key(VECTORS[:, :4], np.hstack([VECTORS[:, 4:], b]), {})
