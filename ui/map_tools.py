@@ -7,12 +7,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.analysis.neighbours import movers, point_neighbours, selection_table
+from core.analysis.neighbours import point_neighbours
 from core.analysis.projection import TRUST_POINTS, PlacedQuery
 from core.data.vectors import VectorCorpus, to_npy, to_parquet, to_projector
 from core.hashing import texts_digest
 from core.plots.map import NOISE
-from ui.cache import keywords_of, selection_keywords_of
+from ui.cache import keywords_of, movers_of, selection_keywords_of, selection_of
 from ui.downloads import csv_download
 
 SELECTED = "map_selected"  # session key: the point numbers selected on the map (kept across reruns and colourings)
@@ -53,7 +53,7 @@ def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray
         words = selection_keywords_of(texts_digest(texts), tuple(chosen), texts)
         shown = words.replace("_", r"\_") or "(no word stands out)"  # TF-IDF words are \w+: only _ is markdown
         st.markdown(f"**Keywords of the selection:** {shown}")
-    table = selection_table(frame, chosen[:LISTED], vectors)
+    table = selection_of(frame, tuple(chosen[:LISTED]), vectors)
     st.dataframe(table, hide_index=True, column_config={"cosine": THREE})
     st.caption(f"{len(chosen):,} selected" + (f"; the first {LISTED:,} are listed" if len(chosen) > LISTED else "")
                + ": each with its labels and its nearest other text in the full space. Keywords: the selection's "
@@ -97,7 +97,7 @@ def cluster_panel(table: pd.DataFrame) -> None:
 
 def movers_panel(texts: list[str], a_vectors: np.ndarray, b_vectors: np.ndarray, a_coords: np.ndarray,
                  b_aligned: np.ndarray, alignment: str, seed: int) -> None:
-    table = movers(texts, a_vectors, b_vectors, a_coords, b_aligned, seed=seed)
+    table = movers_of(texts_digest(texts), a_vectors, b_vectors, a_coords, b_aligned, seed, texts)
     st.subheader("Texts whose neighbourhood changed most from A to B")
     st.dataframe(table, hide_index=True, column_config={"neighbours changed": st.column_config.NumberColumn(
         format="percent"), "moved on the map": THREE})

@@ -8,16 +8,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 from scipy.linalg import orthogonal_procrustes
-from sklearn.neighbors import NearestNeighbors
 
-from core.analysis.projection import TRUST_POINTS
+from core.analysis.projection import TRUST_POINTS, map_neighbours
 from core.analysis.search import top_k, unit_rows
 from core.data.sampling import sample_indices
-
-
-def _map_neighbours(coords: np.ndarray, k: int) -> np.ndarray:
-    k = min(k, len(coords) - 1)
-    return NearestNeighbors(n_neighbors=k).fit(coords).kneighbors(return_distance=False)
 
 
 def point_neighbours(vectors: np.ndarray, coords: np.ndarray, texts: Sequence[str], index: int, *,
@@ -28,7 +22,7 @@ def point_neighbours(vectors: np.ndarray, coords: np.ndarray, texts: Sequence[st
     if k < 1:
         return pd.DataFrame(columns=["rank", "#", "cosine", "near on the map", "text"])
     hits = top_k(unit_rows(vectors[[index]]), unit_rows(vectors), k, exclude=[{index}])
-    on_map = set(_map_neighbours(np.asarray(coords, dtype=np.float64), k)[index].tolist())
+    on_map = set(map_neighbours(np.asarray(coords, dtype=np.float64), np.array([index]), k)[0].tolist())
     found = hits.indices[0]
     return pd.DataFrame({"rank": np.arange(1, len(found) + 1), "#": found, "cosine": hits.scores[0],
                          "near on the map": [int(i) in on_map for i in found], "text": [texts[i] for i in found]})

@@ -199,7 +199,7 @@ def place_query(projection: Projection, vectors: np.ndarray, query_vector: np.nd
     return PlacedQuery((float(position[0]), float(position[1])), table)
 
 
-def _map_neighbours(coords: np.ndarray, points: np.ndarray, k: int) -> np.ndarray:
+def map_neighbours(coords: np.ndarray, points: np.ndarray, k: int) -> np.ndarray:
     """Each of `points`' k nearest other points on the map (Euclidean; the point itself left out, not a duplicate
     lying on it)."""
     found = NearestNeighbors(n_neighbors=k + 1).fit(coords).kneighbors(coords[points], return_distance=False)
@@ -220,7 +220,7 @@ def neighbour_overlap(vectors: np.ndarray, coords: np.ndarray, *, k: int = TRUST
     points = np.arange(n) if points is None else np.asarray(points, dtype=np.int64)
     vectors = unit_rows(vectors)
     high = top_k(vectors[points], vectors, k, exclude=[(int(i),) for i in points]).indices
-    low = _map_neighbours(np.asarray(coords, dtype=np.float64), points, k)
+    low = map_neighbours(np.asarray(coords, dtype=np.float64), points, k)
     return (high[:, :, None] == low[:, None, :]).any(axis=2).sum(axis=1) / k
 
 
