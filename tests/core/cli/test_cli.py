@@ -90,3 +90,34 @@ def test_embed_to_parquet_round_trips_through_the_import_with_identical_vectors(
     assert back.texts == ["first line", "", "third line"]
     np.testing.assert_array_equal(back.vectors, np.load(tmp_path / "out.npy"))  # identical after the round trip
     np.testing.assert_allclose(back.vectors, encode(minilm, back.texts).vectors, atol=1e-6)
+
+
+def test_project_writes_the_maps_coordinates_and_reads_a_projection_the_app_stored(tmp_path, monkeypatch, capsys):
+    import pandas as pd
+    from sklearn.decomposition import PCA
+
+    from core.analysis import projection_cache
+    from core.data.vectors import VectorCorpus, to_parquet
+
+    vectors = np.random.default_rng(0).normal(size=(40, 6)).astype(np.float32)
+    texts = [f"text {i}" for i in range(40)]
+    source = tmp_path / "in.parquet"
+    source.write_bytes(to_parquet(VectorCorpus(texts, vectors, pd.DataFrame({"side": ["a", "b"] * 20}))))
+    assert main(["project", "--input", str(source), "--output", str(tmp_path / "pca.csv")]) == 0
+    table = pd.read_csv(tmp_path / "pca.csv")
+    assert table.columns.tolist() == ["text", "x", "y", "side"] and table["text"].tolist() == texts
+    expected = PCA(n_components=2, svd_solver="full").fit_transform(vectors.astype(np.float64))
+    np.testing.assert_allclose(table[["x", "y"]].to_numpy(), expected, atol=1e-5)
+    assert "neighbours kept" in capsys.readouterr().err
+    stored = projection_cache.cached_project(vectors, method="t-SNE", perplexity=5.0, seed=2)  # as the map would
+    monkeypatch.setattr(projection_cache, "project", lambda *a, **k: pytest.fail("computed again"))
+    assert main(["project", "--input", str(source), "--output", str(tmp_path / "tsne.parquet"), "--method", "t-SNE",
+                 "--perplexity", "5", "--seed", "2"]) == 0
+    np.testing.assert_array_equal(pd.read_parquet(tmp_path / "tsne.parquet")[["x", "y"]].to_numpy(), stored.coords)
+
+
+def test_project_says_in_one_line_what_a_lone_npy_file_needs(tmp_path, capsys):
+    np.save(tmp_path / "v.npy", np.ones((3, 2), np.float32))
+    assert main(["project", "--input", str(tmp_path / "v.npy"), "--output", str(tmp_path / "o.csv")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1
