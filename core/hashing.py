@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable
+
+import numpy as np
 
 
 def texts_digest(texts: Iterable[str], *, prefix: bytes = b"") -> str:
@@ -14,4 +17,13 @@ def texts_digest(texts: Iterable[str], *, prefix: bytes = b"") -> str:
         data = text.encode("utf-8")
         digest.update(len(data).to_bytes(8, "little"))
         digest.update(data)
+    return digest.hexdigest()
+
+
+def array_digest(array: np.ndarray, header: dict[str, object]) -> str:
+    """blake2b over `header` (as sorted JSON, with the array's shape) and the array's values as little-endian
+    float64, so equal values give equal keys whatever their dtype."""
+    data = np.ascontiguousarray(array, dtype="<f8")
+    digest = hashlib.blake2b(json.dumps({**header, "shape": data.shape}, sort_keys=True).encode(), digest_size=20)
+    digest.update(data.tobytes())
     return digest.hexdigest()

@@ -1,8 +1,8 @@
 """Heavy work off the interactive path: one queue of jobs run by one worker thread (so one heavy job at a time),
-shared by every session of the server. A job is named by a key, so two sessions asking for the same work (one corpus's embeddings) get one
-computation; each can see its place in the queue and its progress. While any session's page is running, the worker
-pauses between steps (for at most MAX_DEFER_S each, so a busy class does not starve it), so interactive requests go
-first."""
+shared by every session of the server. A job is named by a key, so two sessions asking for the same work (one
+corpus's embeddings) get one computation; each can see its place in the queue and its progress. While any
+session's page is running, the worker pauses between steps (for at most MAX_DEFER_S each, so a busy class does not
+starve it), so interactive requests go first."""
 
 from __future__ import annotations
 

@@ -4,7 +4,6 @@ that first contact with Similarity, Retrieval, Evaluation or the map is instant.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Sequence
 from contextlib import nullcontext
@@ -20,6 +19,7 @@ from core.analysis.projection_cache import (aligned_key, cached_aligned, cached_
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_corpus, stsb_sample
 from core.deployment import load_config
 from core.encoding.embedding_cache import cached_embeddings_with, settings_key, stored_embeddings
+from core.hashing import array_digest
 from core.jobs import JOBS, Job, Progress
 from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID
 from core.models.loading import LoadedModel
@@ -76,9 +76,8 @@ def density_job(coords: np.ndarray, min_size: int) -> np.ndarray | Job:
     """HDBSCAN labels of the map's points: at once below DENSITY_BACKGROUND_FROM points, else the shared job."""
     if len(coords) < DENSITY_BACKGROUND_FROM:
         return density_of(coords, min_size)
-    key = hashlib.blake2b(np.ascontiguousarray(coords, dtype="<f8").tobytes(), digest_size=20).hexdigest()
-    job = JOBS.submit(("hdbscan", key, min_size), f"HDBSCAN of {len(coords):,} map points",
-                      lambda _: density_clusters(coords, min_size=min_size))
+    job = JOBS.submit(("hdbscan", array_digest(coords, {"min_size": min_size})),
+                      f"HDBSCAN of {len(coords):,} map points", lambda _: density_clusters(coords, min_size=min_size))
     return job.result if job.state == "done" else job
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from core.analysis.neighbours import align
 from core.analysis.projection import METHODS, Projection, Trust
 from core.data.corpus import labelled_corpus, lines
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample
@@ -16,7 +17,7 @@ from core.data.uploads import column, text_columns
 from core.data.vectors import FILES_HINT, VECTOR_FILE_TYPES, read_vector_files
 from core.jobs import Job
 from core.plots.map import NOISE, Colouring, categories, fits_legend, numbers
-from ui.background import density_job, job_status, projection_job
+from ui.background import aligned_job, density_job, job_status, projection_job
 from ui.cache import clusters_of, projection_of
 from ui.persist import kept, set_kept
 from ui.similarity_texts import similarity_texts
@@ -30,6 +31,9 @@ DENSITY = "HDBSCAN clusters of the map"
 DEFAULT_QUERY = "A man is playing a guitar on stage."
 FILE_TEXT, TYPED = "A text of the file", "Typed, embedded by the sidebar's model"
 COLOURINGS = (CLUSTERS, DENSITY, LENGTH, OVERLAP)
+ALIGNMENT = {"PCA": "B rotated, reflected and scaled onto A (Procrustes)",
+             "UMAP": "laid out together by umap-learn's AlignedUMAP, which keeps each text near its place in the "
+                     "other map"}
 READ_FILES = "map_read_vector_files"  # session key: the uploaded files' ids and the corpus read from them
 LISTED_ROWS = 2_000  # a vectors file with more texts takes its query by number
 
@@ -149,6 +153,20 @@ def projected(vectors: np.ndarray, params: dict, *, meanwhile: bool = True) -> P
         return None
     st.warning(f"{message} Showing PCA instead.")
     return fallback
+
+
+def compared(space: np.ndarray, b_space: np.ndarray, projection: Projection,
+             params: dict) -> tuple[Projection, np.ndarray] | None:
+    """A's map and B's coordinates beside it: for UMAP both laid out together by AlignedUMAP (a queued job), else B
+    projected alone and Procrustes-aligned onto A. None while B's map is not ready."""
+    if projection.method == "UMAP":
+        pair = aligned_job(space, b_space, params)
+        if isinstance(pair, Job):
+            job_status(pair)
+            return None
+        return pair[0], pair[1].coords
+    b_projection = projected(b_space, {**params, "method": projection.method}, meanwhile=False)
+    return None if b_projection is None else (projection, align(projection.coords, b_projection.coords))
 
 
 def colouring_of(choice: str, frame: pd.DataFrame, extra: dict[str, str], vectors: np.ndarray, coords: np.ndarray,

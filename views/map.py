@@ -8,32 +8,25 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.analysis.clusters import matching, spherize
-from core.analysis.neighbours import align
+from core.analysis.clusters import matching, query_in_space, spherize
 from core.analysis.projection import MAX_POINTS, PlacedQuery, Projection, Trust, place_query
 from core.data.corpus import CorpusError
 from core.data.sampling import sample_indices
-from core.encoding.encoder import encode_with
 from core.jobs import Job
 from core.models.loading import LoadedModel
 from core.plots.map import (Colouring, QueryMark, compare_figure, compare_points, map_figure, map_points,
                             overlap_counts, trust_figure)
 from core.settings import Settings
-from ui.background import aligned_job, corpus_job, job_status
+from ui.background import corpus_job, job_status
 from ui.cache import trust_of
 from ui.compare import configuration_b, describe
 from ui.downloads import csv_download
-from ui.map_parts import (CLUSTERS, DENSITY, colouring_of, map_corpus, map_inputs, projected, projection_inputs,
-                          trust_metrics)
+from ui.map_parts import (ALIGNMENT, CLUSTERS, DENSITY, colouring_of, compared, map_corpus, map_inputs,
+                          projection_inputs, projected, trust_metrics)
 from ui.map_tools import (cluster_labels, cluster_panel, compare_selection, export_panel, movers_panel, query_table,
                           remember_selection, selection_mask, selection_panel)
 from ui.persist import kept
 from ui.sidebar import page
-
-ALIGNMENT = {"PCA": "B rotated, reflected and scaled onto A (Procrustes)",
-             "UMAP": "laid out together by umap-learn's AlignedUMAP, which keeps each text near its place in the "
-                     "other map"}
-
 
 def query_on(query: str, vector: np.ndarray | None, texts: list[str], space: np.ndarray, projection: Projection,
              k: int) -> tuple[QueryMark, PlacedQuery] | None:
@@ -81,7 +74,7 @@ def single_view(texts: list[str], projection: Projection, report: Trust, colouri
                      index=False, key="map_trust_csv")
 
 
-def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, projection: Projection, report: Trust,
+def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, projection: Projection,
                  colouring: Colouring, params: dict, a: tuple[Settings, LoadedModel], query: str, top: int,
                  centred: bool) -> None:
     chosen = configuration_b(a[0], prefix="map", default_model=a[0].model_id, default_pooling=a[0].pooling,
@@ -95,26 +88,19 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
         job_status(raw)
         return
     b_space = spherize(raw) if centred else raw
-    if projection.method == "UMAP":  # laid out together, each text kept near its place in the other map
-        pair = aligned_job(space, b_space, params)
-        if isinstance(pair, Job):
-            job_status(pair)
-            return
-        projection, b_coords = pair[0], pair[1].coords
-        report = trust_of(space, projection.coords, params["seed"])
-    else:
-        b_projection = projected(b_space, {**params, "method": projection.method}, meanwhile=False)
-        if b_projection is None:
-            return
-        b_coords = align(projection.coords, b_projection.coords)
-    b_report = trust_of(b_space, b_coords, params["seed"])
+    pair = compared(space, b_space, projection, params)
+    if pair is None:
+        return
+    projection, b_coords = pair
+    report, b_report = (trust_of(points, coords, params["seed"]) for points, coords in ((space, projection.coords),
+                                                                                         (b_space, b_coords)))
     slots = st.columns(4)
     trust_metrics(report, slots[:2], " (A)")
     trust_metrics(b_report, slots[2:], " (B)")
     marks = []
     for (settings, model), vectors, points, coords in ((a, a_raw, space, projection.coords),
                                                        (chosen, raw, b_space, b_coords)):
-        vector = query_vector(query, model, settings, vectors.mean(axis=0) if centred else None)
+        vector = query_in_space(model, query, settings, vectors if centred else None) if query else None
         marks.append(query_on(query, vector, texts, points, replace(projection, coords=coords), top))
     st.plotly_chart(compare_figure(projection.coords, b_coords, texts, colouring,
                                    titles=(f"A: {describe(*a)}", f"B: {describe(*chosen)}"),
@@ -129,15 +115,6 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
     csv_download(compare_points(texts, projection.coords, b_coords, colouring), "map-compare.csv",
                  index=False, key="map_compare_csv")
     movers_panel(texts, space, b_space, projection.coords, b_coords, alignment, params["seed"])
-
-
-def query_vector(query: str, model: LoadedModel, settings: Settings, centre: np.ndarray | None) -> np.ndarray | None:
-    """The typed query embedded with this configuration, in the same space as the points (centred on the corpus's
-    mean when the map is spherized)."""
-    if not query:
-        return None
-    vector = encode_with(model, [query], settings).vectors[0]
-    return vector if centre is None else spherize(vector[None], centre=centre)[0]
 
 
 def main() -> None:
@@ -190,11 +167,11 @@ def main() -> None:
         query, vector = texts[chosen["row"]], space[chosen["row"]]
     else:
         query = chosen["query"]
-        vector = query_vector(query, model, settings, raw.mean(axis=0) if centred else None)
+        vector = query_in_space(model, query, settings, raw if centred else None) if query else None
     found = query_on(query, vector, texts, space, projection, top)
     clusters = chosen["choice"] in (CLUSTERS, DENSITY) and cluster_labels(projection.coords, texts, colouring.values)
     if chosen["compare"]:
-        compare_view(texts, raw, space, projection, report, colouring, params, (settings, model), query, top, centred)
+        compare_view(texts, raw, space, projection, colouring, params, (settings, model), query, top, centred)
     else:
         single_view(texts, projection, report, colouring, found[0] if found else None,
                     f"{projection.method} of " + (f"the vectors in {corpus.files}" if corpus.files else

@@ -13,6 +13,10 @@ import numpy as np
 import pandas as pd
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from core.encoding.encoder import encode_with
+from core.models.loading import LoadedModel
+from core.settings import Settings
+
 EXAMPLES = 3
 SELECTED = "selected"
 
@@ -65,3 +69,10 @@ def spherize(vectors: np.ndarray, *, centre: np.ndarray | None = None) -> np.nda
     vectors = np.asarray(vectors, dtype=np.float64)
     centred = vectors - (np.mean(vectors, axis=0) if centre is None else centre)
     return centred / np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-12)
+
+
+def query_in_space(model: LoadedModel, query: str, settings: Settings, corpus: np.ndarray | None) -> np.ndarray:
+    """The query embedded with these settings, in the same space as a map's points: spherized on the corpus's mean
+    when `corpus` (its raw vectors) is given, as is when None."""
+    vector = encode_with(model, [query], settings).vectors[0]
+    return vector if corpus is None else spherize(vector[None], centre=np.mean(corpus, axis=0))[0]

@@ -4,7 +4,6 @@ read back whole is computed again."""
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import zipfile
@@ -13,17 +12,14 @@ from pathlib import Path
 import numpy as np
 
 from core.analysis.projection import Method, Projection, aligned_umap, project
+from core.hashing import array_digest
 from core.paths import atomic_write, cache_dir
 
 VERSION = 2  # 2: t-SNE by openTSNE
 
 
 def projection_key(vectors: np.ndarray, params: dict[str, object]) -> str:
-    data = np.ascontiguousarray(vectors, dtype="<f8")
-    digest = hashlib.blake2b(json.dumps({"version": VERSION, "shape": data.shape, **params}, sort_keys=True).encode(),
-                             digest_size=20)
-    digest.update(data.tobytes())
-    return digest.hexdigest()
+    return array_digest(vectors, {"version": VERSION, **params})
 
 
 def _save(projection: Projection) -> bytes:

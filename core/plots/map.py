@@ -67,50 +67,40 @@ def _hover_labels(texts: tuple[str, ...]) -> np.ndarray:
 
 def _point_traces(coords: np.ndarray, texts: Sequence[str], colouring: Colouring, *, show_legend: bool = True,
                   scale_x: float = 1.0, highlight: np.ndarray | None = None) -> list[go.Scattergl]:
-    """One trace per category (or one coloured by number); with `highlight`, the other points in grey first."""
+    """One trace per category (or one coloured by number); grey first: the points `highlight` leaves out, numbers
+    not measured (NaN) and HDBSCAN's noise."""
     hover = _hover_labels(tuple(texts))
     index = np.arange(len(texts))
     template = "#%{customdata}: %{text}<extra>%{fullData.name}</extra>"
     shown = np.ones(len(texts), bool) if highlight is None else np.asarray(highlight, bool)
-    grey = [] if shown.all() else [go.Scattergl(
-        x=coords[~shown, 0], y=coords[~shown, 1], mode="markers", name="the rest", customdata=index[~shown],
-        text=hover[~shown], hovertemplate=template, showlegend=show_legend, legendgroup="the rest",
-        marker=dict(size=5, opacity=0.35, color=GREY))]
-    coords, hover, index = coords[shown], hover[shown], index[shown]
+
+    def trace(mask: np.ndarray, name: str, **marker: object) -> go.Scattergl:
+        return go.Scattergl(x=coords[mask, 0], y=coords[mask, 1], mode="markers", name=name, legendgroup=name,
+                            customdata=index[mask], text=hover[mask], hovertemplate=template,
+                            showlegend=show_legend, marker=marker)
+
+    traces = [] if shown.all() else [trace(~shown, "the rest", size=5, opacity=0.35, color=GREY)]
     if not colouring.categorical:
-        values = np.asarray(colouring.values)[shown]
-        unmeasured = np.isnan(values)
-        if unmeasured.any():  # e.g. the neighbour overlap of points outside its sample
-            grey.append(go.Scattergl(
-                x=coords[unmeasured, 0], y=coords[unmeasured, 1], mode="markers", name="not measured",
-                customdata=index[unmeasured], text=hover[unmeasured], hovertemplate=template,
-                showlegend=show_legend, legendgroup="not measured", marker=dict(size=4, opacity=0.3, color=GREY)))
-            coords, hover, index, values = (coords[~unmeasured], hover[~unmeasured], index[~unmeasured],
-                                            values[~unmeasured])
-        return grey + [go.Scattergl(
-            x=coords[:, 0], y=coords[:, 1], mode="markers", name=colouring.title, customdata=index, text=hover,
-            hovertemplate=f"#%{{customdata}} · {plain_text(colouring.title)} %{{marker.color:.3~g}}<br>"
-                          "%{text}<extra></extra>",
-            marker=dict(size=6, opacity=0.8, color=values, colorscale="Viridis", showscale=show_legend,
+        values = np.asarray(colouring.values, dtype=np.float64)
+        unmeasured = shown & np.isnan(values)  # e.g. the neighbour overlap of points outside its sample
+        if unmeasured.any():
+            traces.append(trace(unmeasured, "not measured", size=4, opacity=0.3, color=GREY))
+        kept = shown & ~np.isnan(values)
+        return traces + [go.Scattergl(
+            x=coords[kept, 0], y=coords[kept, 1], mode="markers", name=colouring.title, customdata=index[kept],
+            text=hover[kept], hovertemplate=f"#%{{customdata}} · {plain_text(colouring.title)} "
+                                            "%{marker.color:.3~g}<br>%{text}<extra></extra>",
+            marker=dict(size=6, opacity=0.8, color=values[kept], colorscale="Viridis", showscale=show_legend,
                         colorbar=dict(title=colouring.title, x=scale_x)),
             showlegend=False)]
-    labels = np.asarray(colouring.values, dtype=object)[shown]
-    names = sorted(set(np.asarray(colouring.values, dtype=object)),  # every category keeps its colour
+    labels = np.asarray(colouring.values, dtype=object)
+    names = sorted(set(labels) - {NOISE},  # every category keeps its colour
                    key=lambda v: (not v.lstrip("-").isdigit(), int(v) if v.lstrip("-").isdigit() else 0, v))
-    traces = grey
-    for i, name in enumerate(n for n in names if n != NOISE):
-        chosen = labels == name
-        traces.append(go.Scattergl(
-            x=coords[chosen, 0], y=coords[chosen, 1], mode="markers", name=name, legendgroup=name,
-            customdata=index[chosen], text=hover[chosen], hovertemplate=template, showlegend=show_legend,
-            marker=dict(size=6, opacity=0.8, color=PALETTE[i % len(PALETTE)])))
-    noise = labels == NOISE
+    noise = shown & (labels == NOISE)
     if noise.any():
-        traces.insert(len(grey), go.Scattergl(
-            x=coords[noise, 0], y=coords[noise, 1], mode="markers", name=NOISE, legendgroup=NOISE,
-            customdata=index[noise], text=hover[noise], hovertemplate=template, showlegend=show_legend,
-            marker=dict(size=4, opacity=0.4, color=GREY)))
-    return traces
+        traces.append(trace(noise, NOISE, size=4, opacity=0.4, color=GREY))
+    return traces + [trace(shown & (labels == name), name, size=6, opacity=0.8, color=PALETTE[i % len(PALETTE)])
+                     for i, name in enumerate(names)]
 
 
 def _query_traces(coords: np.ndarray, query: QueryMark) -> list[go.Scattergl]:
