@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
 
-Pooling = Literal["default", "mean", "cls", "max", "mean_sqrt_len"]
-POOLINGS: tuple[Pooling, ...] = ("default", "mean", "cls", "max", "mean_sqrt_len")
+from core.encoding.pooling import CHOICES as POOLINGS
+
+Pooling = str  # "default" or a name in core.encoding.pooling.MODES
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda", "mps")
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 
 @dataclass(frozen=True)
 class Settings:
-    """What turns a text into a vector. `layer=None` means the last layer; 0 is the embedding layer."""
+    """What turns a text into a vector. `layer=None` means the last layer; 0 is the embedding layer. `prompt` is put
+    before each text (pages set it from the model's query or document prompt); `truncate_dim` keeps the first
+    dimensions (Matryoshka), as sentence-transformers' `truncate_dim`."""
 
     model_id: str = DEFAULT_MODEL
     pooling: Pooling = "default"
@@ -21,6 +23,8 @@ class Settings:
     normalize: bool = False
     max_length: int | None = None
     device: str = "auto"
+    truncate_dim: int | None = None
+    prompt: str = ""
 
     def __post_init__(self) -> None:
         if self.pooling not in POOLINGS:
@@ -29,6 +33,8 @@ class Settings:
             raise ValueError(f"Layer must be 0 or more, not {self.layer}.")
         if self.max_length is not None and self.max_length < 2:
             raise ValueError(f"Max length must be at least 2 tokens, not {self.max_length}.")
+        if self.truncate_dim is not None and self.truncate_dim < 1:
+            raise ValueError(f"Keep at least 1 dimension, not {self.truncate_dim}.")
         if self.device not in DEVICES:
             raise ValueError(f"Unknown device {self.device!r}; choose one of {', '.join(DEVICES)}.")
 

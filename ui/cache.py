@@ -59,10 +59,12 @@ def paraphrase_task_of(split: str) -> RetrievalTask:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def embedding_scores(task_digest: str, ks: tuple[int, ...], fingerprint: str, settings: Settings, _model: LoadedModel,
-                     _task: RetrievalTask, _progress_bar: ProgressBar) -> TaskResult:
-    """One configuration's scores on a task, kept so that a display-only rerun does not rank again."""
-    return evaluate_embeddings(_model, _task, settings, ks=ks, progress_bar=_progress_bar)
+def embedding_scores(task_digest: str, ks: tuple[int, ...], fingerprint: str, settings: Settings,
+                     prompts: tuple[str, str], _model: LoadedModel, _task: RetrievalTask,
+                     _progress_bar: ProgressBar) -> TaskResult:
+    """One configuration's scores on a task (with these query and document prompts), kept so that a display-only
+    rerun does not rank again."""
+    return evaluate_embeddings(_model, _task, settings, ks=ks, prompts=prompts, progress_bar=_progress_bar)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -8,15 +8,13 @@ from core.deployment import load_config
 from core.models.catalog import DEFAULT_MODEL_ID
 from core.models.devices import available_devices
 from core.models.loading import LoadedModel
+from core.encoding.pooling import MODES
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting
 from ui.cache import cached_catalog, cached_model
 from ui.url_state import KEYS, settings_from_query, settings_to_query
 
-POOLING_HELP = {
-    "default": "the model's own pooling (its sentence-transformers config; mean for plain checkpoints)",
-    "mean": "average of the token vectors", "cls": "the first ([CLS]) token's vector",
-    "max": "element-wise maximum over tokens", "mean_sqrt_len": "sum of token vectors / sqrt(token count)",
-}
+POOLING_HELP = "; ".join(["default: the model's own pooling (its sentence-transformers config; mean for plain "
+                          "checkpoints)", *(f"{mode.name}: {mode.help}" for mode in MODES.values())])
 
 
 def _seed_from_url() -> None:
@@ -33,6 +31,7 @@ def _seed_from_url() -> None:
     ss.sb_device = wanted.device if wanted.device == "auto" or wanted.device in available_devices() else "auto"
     ss._url_layer = wanted.layer
     ss._url_maxlen = wanted.max_length
+    ss._url_dims = wanted.truncate_dim
 
 
 def _load(model_id: str, device: str) -> LoadedModel:
@@ -99,6 +98,33 @@ def _layer_and_length(model: LoadedModel) -> tuple[int, int]:
     return layer, int(max_length)
 
 
+def _dimensions(full: int) -> int:
+    """Matryoshka truncation: the vectors' first dimensions (all of them by default, and after a model change)."""
+    ss = st.session_state
+    if "sb_dims" not in ss or ss.get("_sb_full_dims") != full:
+        url_dims = ss.pop("_url_dims", None)
+        ss.sb_dims = full if url_dims is None or ss.get("_sb_full_dims") is not None else min(url_dims, full)
+    ss._sb_full_dims = full
+    return int(st.number_input("Dimensions kept", min_value=1, max_value=full, step=1, key="sb_dims",
+                               help=f"Keep the first dimensions of each vector, as sentence-transformers' "
+                                    f"truncate_dim does ({full} = all). Models trained with Matryoshka loss "
+                                    "keep most of their quality at a fraction of the size."))
+
+
+def _prompts(model: LoadedModel) -> None:
+    """The model's prompts, as pages apply them (queries the query prompt, documents the document one)."""
+    named = {name: text for name, text in model.pipeline.prompts.items() if text}
+    if not named:
+        st.caption(f"{model.model_id} has no prompts: texts are embedded as typed.")
+        return
+    default = model.pipeline.default_prompt_name
+    with st.expander(f"Prompts ({len(named)})"):
+        for name, text in named.items():
+            st.text(f"{name}{' (default)' if name == default else ''}: {text!r}")
+        st.caption("Retrieval and Evaluation put the query prompt before queries and the document prompt before "
+                   "documents, as sentence-transformers' encode_query and encode_document do.")
+
+
 def render_sidebar() -> tuple[Settings, LoadedModel]:
     """Draw the sidebar and return the settings and the loaded model every page uses."""
     _seed_from_url()
@@ -113,13 +139,15 @@ def render_sidebar() -> tuple[Settings, LoadedModel]:
             st.info("Untrained: random weights, shown to compare against trained models.")
         st.caption(f"{model.model_id}: {model.num_layers} layers, {model.hidden_size} dims, on {model.device}.")
         st.header("Embedding")
-        pooling = st.selectbox("Pooling", POOLINGS, key="sb_pooling", help="; ".join(
-            f"{name}: {text}" for name, text in POOLING_HELP.items()))
+        pooling = st.selectbox("Pooling", POOLINGS, key="sb_pooling", help=POOLING_HELP, format_func=lambda name: (
+            f"default ({model.pipeline.pooling_label})" if name == "default" else name))
         layer, max_length = _layer_and_length(model)
+        dims = _dimensions(model.width(pooling))
         normalize = st.checkbox("Normalize to unit length", key="sb_norm")
+        _prompts(model)
     settings = Settings(model_id=model.model_id, pooling=pooling, layer=layer_setting(layer, model.num_layers),
                         normalize=normalize, max_length=None if max_length == model.max_length else max_length,
-                        device=device)
+                        device=device, truncate_dim=None if dims == model.width(pooling) else dims)
     query = settings_to_query(settings)
     for key in KEYS:
         if key in query and st.query_params.get(key) != query[key]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from core.settings import DEVICES, POOLINGS, Settings
 
-KEYS = ("model", "pooling", "layer", "norm", "maxlen", "device")
+KEYS = ("model", "pooling", "layer", "norm", "maxlen", "device", "dims")
 
 
 def settings_from_query(params: Mapping[str, str]) -> Settings:
@@ -23,6 +23,8 @@ def settings_from_query(params: Mapping[str, str]) -> Settings:
         values["normalize"] = params["norm"] == "1"
     if str(params.get("maxlen", "")).isdigit() and int(params["maxlen"]) >= 2:
         values["max_length"] = int(params["maxlen"])
+    if str(params.get("dims", "")).isdigit() and int(params["dims"]) >= 1:
+        values["truncate_dim"] = int(params["dims"])
     if params.get("device") in DEVICES:
         values["device"] = params["device"]
     return base.with_(**values)
@@ -35,4 +37,6 @@ def settings_to_query(settings: Settings) -> dict[str, str]:
         query["layer"] = str(settings.layer)
     if settings.max_length is not None:
         query["maxlen"] = str(settings.max_length)
+    if settings.truncate_dim is not None:
+        query["dims"] = str(settings.truncate_dim)
     return query

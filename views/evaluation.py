@@ -6,6 +6,7 @@ import streamlit as st
 
 from core.data.corpus import CorpusError
 from core.data.stsb import DataUnavailable
+from core.encoding.prompts import role_prompts
 from core.evaluation.grid import LAST, configuration_grid
 from core.evaluation.lexical import BASELINES
 from core.evaluation.metrics import parse_ks
@@ -18,6 +19,7 @@ from ui.background import corpus_job, job_status
 from ui.cache import available_ids, cached_model, embedding_scores, lexical_scores, paraphrase_task_of
 from ui.downloads import csv_download
 from ui.persist import kept
+from ui.prompts import prompts_caption, without_prompts
 from ui.progress import progress_bar
 from ui.sidebar import page
 from ui.task_upload import uploaded_task
@@ -29,8 +31,9 @@ THREE = st.column_config.NumberColumn(format="%.3f")
 FOUR = st.column_config.NumberColumn(format="%.4f")
 
 
-def evaluate_all(task: RetrievalTask, ks: list[int], settings) -> dict[str, TaskResult]:
-    """Every chosen configuration and baseline scored on the task (cached per task, k values and vectors)."""
+def evaluate_all(task: RetrievalTask, ks: list[int], settings, without_prompts: bool) -> dict[str, TaskResult]:
+    """Every chosen configuration and baseline scored on the task (cached per task, k values and vectors), each
+    model's queries and documents with its own prompts unless `without_prompts`."""
     left, middle = st.columns(2)  # two to a row: four columns clip the chips ("ult" for "default")
     right, far = st.columns(2)
     model_ids = kept(left.multiselect, "Models", key="ev_models", url=True, default=[settings.model_id],
@@ -55,12 +58,14 @@ def evaluate_all(task: RetrievalTask, ks: list[int], settings) -> dict[str, Task
     for cell in grid:
         model = models[cell.model_id]
         options = settings.with_(model_id=model.model_id, pooling=cell.pooling, layer=cell.layer)
-        corpus = corpus_job(model, task.corpus, options)
+        prompts = role_prompts(model.pipeline, use=not without_prompts)
+        corpus = corpus_job(model, task.corpus, options.with_(prompt=prompts[1]))
         if isinstance(corpus, Job):  # the baselines and the configurations ready show meanwhile
             job_status(corpus)
             continue
         bar = lambda: progress_bar(f"Embedding {len(task.queries):,} queries for {cell.label}")  # noqa: E731
-        results[cell.label] = embedding_scores(task.digest, tuple(ks), model.fingerprint, options, model, task, bar)
+        results[cell.label] = embedding_scores(task.digest, tuple(ks), model.fingerprint, options, prompts, model,
+                                               task, bar)
     for kind in baselines:
         try:
             results[BASELINES[kind]] = lexical_scores(task.digest, tuple(ks), kind, task)
@@ -100,7 +105,11 @@ def retrieval_section(settings) -> None:
     if max(ks) > len(task.corpus):
         st.info(f"k = {max(ks)} is larger than the corpus ({len(task.corpus):,} texts): at that k every text is "
                 "retrieved.")
-    results = evaluate_all(task, ks, settings)
+    model = cached_model(settings.model_id, settings.device)
+    without = without_prompts(model, key="ev_no_prompts")
+    st.caption(prompts_caption(model, role_prompts(model.pipeline, use=not without))
+               + ("" if without else " Each model chosen below gets its own prompts."))
+    results = evaluate_all(task, ks, settings, without)
     if not results:
         st.info("Choose at least one model or baseline.")
         return

@@ -9,6 +9,7 @@ from core.data.corpus import CorpusError, corpus_texts, lines
 from core.data.stsb import stsb_corpus
 from core.data.uploads import column
 from core.encoding.encoder import encode_with
+from core.encoding.prompts import role_prompts
 from core.evaluation.lexical import BASELINES, shared_terms
 from core.jobs import Job
 from core.plots.labels import shorten
@@ -19,6 +20,7 @@ from ui.cache import lexical_index
 from ui.downloads import csv_download
 from ui.explain import explanation_panel
 from ui.persist import kept, texts_key
+from ui.prompts import prompts_caption, without_prompts
 from ui.sidebar import page
 from ui.upload import uploaded_corpus
 
@@ -53,15 +55,18 @@ def read_corpus(source: str) -> list[str] | None:
 
 def rankers(query: str, corpus: list[str], settings, model) -> tuple[dict[str, Ranker], Job | None]:
     """The model's ranker once the corpus is embedded (else the background job embedding it) and the baselines."""
-    vectors = corpus_job(model, corpus, settings)
+    prompts = role_prompts(model.pipeline, use=not without_prompts(model, key="ret_no_prompts"))
+    vectors = corpus_job(model, corpus, settings.with_(prompt=prompts[1]))
     found: dict[str, Ranker] = {}
     if isinstance(vectors, Job):
         st.caption("TF-IDF and bag of words answer at once; the model's ranking joins them when the corpus is "
                    "embedded.")
     else:
         st.caption(f"{len(corpus):,} texts embedded with {model.model_id} ({settings.pooling} pooling, "
-                   f"layer {layer_used(settings.layer, model.num_layers)}); kept on disk for next time.")
-        found[model.model_id] = Ranker.dense(encode_with(model, [query], settings).vectors, vectors)
+                   f"layer {layer_used(settings.layer, model.num_layers)}); kept on disk for next time. "
+                   + prompts_caption(model, prompts))
+        found[model.model_id] = Ranker.dense(encode_with(model, [query], settings.with_(prompt=prompts[0])).vectors,
+                                             vectors)
     for kind, label in BASELINES.items():
         try:
             found[label] = Ranker.of_index(lexical_index(kind, corpus), query)

@@ -59,6 +59,9 @@ def eager_attention(network: torch.nn.Module) -> Iterator[None]:
 
 def attention_maps(model: LoadedModel, text: str, *, max_length: int | None = None) -> AttentionMaps:
     """Every layer's and head's attention weights for `text`, cut at the token limit (memoised per text)."""
+    if model.static:
+        raise AttentionUnavailable(f"{model.model_id} is a static model: it looks up each token's vector alone, "
+                                   "so no token attends to another.")
     limit = model.token_limit(max_length)
     (row,), (truncated,) = tokenize(model, [text], limit)
     key = ("attention", limit, text)

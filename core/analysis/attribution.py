@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import torch
 
-from core.encoding.encoder import encode, tokenize
-from core.encoding.pooling import pool, resolve_pooling
+from core.encoding.encoder import encode, pooler_for, tokenize
+from core.encoding.pooling import DEFAULT, pool
 from core.models.loading import LoadedModel
 from core.settings import Pooling, layer_used
 
@@ -78,7 +78,8 @@ def _inputs(model: LoadedModel, text: str, limit: int) -> tuple[dict[str, torch.
         [bool(s) for s in row["special_tokens_mask"]], truncated
 
 
-def _attribute(model: LoadedModel, text: str, other: torch.Tensor, *, mode: str, dense: bool, score_layer: int,
+def _attribute(model: LoadedModel, text: str, other: torch.Tensor, *, pooler: torch.nn.Module, head: bool,
+               score_layer: int,
                attribution_layer: int, steps: int, limit: int) -> TokenAttribution:
     from captum.attr import LayerIntegratedGradients
 
@@ -90,9 +91,9 @@ def _attribute(model: LoadedModel, text: str, other: torch.Tensor, *, mode: str,
     def score(input_ids: torch.Tensor) -> torch.Tensor:
         batch = {k: v.expand(len(input_ids), -1) for k, v in extra.items()}
         hidden = model.network(input_ids=input_ids, **batch, output_hidden_states=True).hidden_states[score_layer]
-        pooled = pool(hidden.float(), batch["attention_mask"], mode)
-        if dense:
-            pooled = model.dense(pooled)
+        pooled = pool(pooler, hidden.float(), batch["attention_mask"])
+        if head:
+            pooled = model.head(pooled)
         return torch.nn.functional.cosine_similarity(pooled, other.expand_as(pooled), dim=-1)
 
     explainer = LayerIntegratedGradients(score, _layer_module(model.network, attribution_layer))
@@ -118,12 +119,12 @@ def attribute_pair(model: LoadedModel, a: str, b: str, *, pooling: Pooling = "de
         raise ValueError(f"Attribute at a layer from 0 to {score_layer} (the layer the score is read at), not {where}.")
     if steps < 2:
         raise ValueError(f"Integrated gradients need at least 2 steps, not {steps}.")
-    mode = resolve_pooling(pooling, model.default_pooling)
-    dense = pooling == "default" and model.dense is not None and score_layer == model.num_layers
+    pooler = pooler_for(model, pooling)[1]
+    head = pooling == DEFAULT and model.head is not None and score_layer == model.num_layers
     limit = model.token_limit(max_length)
     options = {"pooling": pooling, "layer": score_layer, "max_length": max_length}
     fixed_a, fixed_b = (torch.from_numpy(v).to(model.device) for v in encode(model, [a, b], **options).vectors)
-    common = {"mode": mode, "dense": dense, "score_layer": score_layer, "attribution_layer": where, "steps": steps,
+    common = {"pooler": pooler, "head": head, "score_layer": score_layer, "attribution_layer": where, "steps": steps,
               "limit": limit}
     results = []
     for done, (text, other) in enumerate(((a, fixed_b), (b, fixed_a))):

@@ -21,12 +21,10 @@ import numpy as np
 import pandas as pd
 
 from core.data.stsb import stsb_sentences
-from core.encoding.encoder import TokenStates, encode, encode_tokens
-from core.encoding.pooling import resolve_pooling
+from core.encoding.encoder import TokenStates, encode, encode_tokens, pooler_for
+from core.encoding.pooling import DEFAULT, PoolingMode, mode_named
 from core.models.loading import LoadedModel
 from core.settings import Pooling, layer_used
-
-EXACT_POOLINGS = ("mean", "mean_sqrt_len", "max")
 
 
 class NoExactSplit(ValueError):
@@ -36,7 +34,8 @@ class NoExactSplit(ValueError):
 @dataclass(frozen=True)
 class Side:
     """One text as the model saw it: its tokens, their character spans, which are special, and each token's total
-    contribution to the score (a row or column sum of the matrix)."""
+    contribution to the score (a row or column sum of the matrix). Its first `prompt_tokens` are the prompt's,
+    counted by pooling or (`prompt_pooled` False) left out."""
 
     text: str
     tokens: list[str]
@@ -44,6 +43,8 @@ class Side:
     special: list[bool]
     totals: np.ndarray
     truncated: bool
+    prompt_tokens: int = 0
+    prompt_pooled: bool = True
 
 
 @dataclass(frozen=True)
@@ -81,32 +82,42 @@ class PairExplanation:
                              "contribution": self.matrix.ravel()})
 
 
-def exact_mode(model: LoadedModel, pooling: Pooling, layer: int) -> str:
-    """The pooling mode whose split is exact here, or NoExactSplit with the reason."""
-    mode = resolve_pooling(pooling, model.default_pooling)
-    if mode not in EXACT_POOLINGS:
-        raise NoExactSplit(f"{mode.upper() if mode == 'cls' else mode} pooling takes one token's vector, so the score "
-                           "has no split over token pairs; integrated gradients explain it instead.")
-    if pooling == "default" and model.dense is not None and layer == model.num_layers:
+def exact_mode(model: LoadedModel, pooling: Pooling, layer: int) -> PoolingMode:
+    """The pooling mode whose split is exact here (the table's `split`), or NoExactSplit with the reason."""
+    names = pooler_for(model, pooling)[0]
+    if len(names) > 1:
+        raise NoExactSplit(f"{model.model_id} joins several poolings ({' + '.join(names)}) into one vector, which "
+                           "this split does not cover; integrated gradients explain it instead.")
+    mode = mode_named(names[0])
+    if mode.split is None:
+        raise NoExactSplit(f"{mode.name} pooling ({mode.help}) gives the score no split over token pairs; "
+                           "integrated gradients explain it instead.")
+    if pooling == DEFAULT and model.head is not None and layer == model.num_layers:
         raise NoExactSplit(f"{model.model_id} applies a Dense layer after pooling, which mixes the dimensions, so the "
                            "score has no exact split over token pairs; integrated gradients explain it instead.")
     return mode
 
 
-def _pair_matrix(a: np.ndarray, b: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _pair_matrix(a: np.ndarray, b: np.ndarray, mode: PoolingMode) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The unnormalised token × token split of u · v, and the pooled vectors u and v (float64)."""
-    if mode == "max":
+    if mode.split == "max":
         u, v = a.max(axis=0), b.max(axis=0)
         products = np.zeros((len(a), len(b)))
         np.add.at(products, (a.argmax(axis=0), b.argmax(axis=0)), u * v)
         return products, u, v
-    scale_a, scale_b = (len(a), len(b)) if mode == "mean" else (np.sqrt(len(a)), np.sqrt(len(b)))
+    scale_a, scale_b = (len(a), len(b)) if mode.split == "mean" else (np.sqrt(len(a)), np.sqrt(len(b)))
     return (a @ b.T) / (scale_a * scale_b), a.sum(axis=0) / scale_a, b.sum(axis=0) / scale_b
 
 
-def _side(states: TokenStates, totals: np.ndarray) -> Side:
+def _pooled_positions(model: LoadedModel, states: TokenStates) -> np.ndarray:
+    """The token positions pooling counts: all of them, or all after the prompt where the model leaves it out."""
+    start = 0 if model.pipeline.include_prompt else states.prompt_tokens
+    return np.arange(start, len(states.tokens))
+
+
+def _side(model: LoadedModel, states: TokenStates, totals: np.ndarray) -> Side:
     return Side(states.text, states.tokens, [tuple(span) for span in states.offsets], states.special, totals,
-                states.truncated)
+                states.truncated, states.prompt_tokens, model.pipeline.include_prompt)
 
 
 def layer_mean(model: LoadedModel, texts: Sequence[str], *, pooling: str, layer: int,
@@ -116,29 +127,32 @@ def layer_mean(model: LoadedModel, texts: Sequence[str], *, pooling: str, layer:
         .mean(axis=0)
 
 
-def explain_pair(model: LoadedModel, a: str, b: str, *, pooling: Pooling = "default", layer: int | None = None,
-                 max_length: int | None = None, reference: Sequence[str] = ()) -> PairExplanation:
-    """The exact token × token split of the cosine of `a` and `b` at `layer` (None: the last), and its split into
-    the layer's shared direction (the mean over `reference` texts) and the rest. Raises NoExactSplit for a
-    configuration without one, and ValueError when a text's vector is all zeros (no cosine)."""
+def explain_pair(model: LoadedModel, a: str, b: str, *, pooling: Pooling = DEFAULT, layer: int | None = None,
+                 max_length: int | None = None, prompt: str = "", reference: Sequence[str] = ()) -> PairExplanation:
+    """The exact token × token split of the cosine of `a` and `b` (each after `prompt`) at `layer` (None: the last),
+    and its split into the layer's shared direction (the mean over `reference` texts) and the rest. Prompt tokens
+    that pooling leaves out contribute nothing. Raises NoExactSplit for a configuration without a split, and
+    ValueError when a text's vector is all zeros (no cosine)."""
     layer = layer_used(layer, model.num_layers)
     mode = exact_mode(model, pooling, layer)
-    first, second = encode_tokens(model, [a, b], max_length=max_length)
-    tokens_a = first.states[layer].astype(np.float64)
-    tokens_b = second.states[layer].astype(np.float64)
-    products, u, v = _pair_matrix(tokens_a, tokens_b, mode)
+    first, second = encode_tokens(model, [a, b], max_length=max_length, prompt=prompt)
+    keep_a, keep_b = _pooled_positions(model, first), _pooled_positions(model, second)
+    tokens_a = first.states[layer][keep_a].astype(np.float64)
+    tokens_b = second.states[layer][keep_b].astype(np.float64)
+    kept, u, v = _pair_matrix(tokens_a, tokens_b, mode)
     norms = float(np.linalg.norm(u) * np.linalg.norm(v))
     if norms == 0:
         empty = "A" if not np.linalg.norm(u) else "B"
         raise ValueError(f"Text {empty}'s vector is all zeros at layer {layer}, so it has no direction and the "
                          "cosine is undefined; choose another layer or text.")
-    matrix = products / norms
+    matrix = np.zeros((len(first.tokens), len(second.tokens)))
+    matrix[np.ix_(keep_a, keep_b)] = kept / norms
     score = float(u @ v / norms)
-    mean = layer_mean(model, reference, pooling=mode, layer=layer, max_length=max_length) if reference else \
+    mean = layer_mean(model, reference, pooling=mode.name, layer=layer, max_length=max_length) if reference else \
         np.zeros_like(u)
     specific = float((u - mean) @ (v - mean) / norms)
-    return PairExplanation(_side(first, matrix.sum(axis=1)), _side(second, matrix.sum(axis=0)), matrix, score,
-                           score - specific, specific, mode, layer)
+    return PairExplanation(_side(model, first, matrix.sum(axis=1)), _side(model, second, matrix.sum(axis=0)), matrix, score,
+                           score - specific, specific, mode.name, layer)
 
 
 def reference_texts(count: int = 200) -> list[str]:

@@ -12,8 +12,7 @@ from scipy.stats import spearmanr
 from sklearn.metrics.pairwise import cosine_similarity
 
 from core.analysis.similarity import similarity_matrix
-from core.encoding.encoder import Progress, TokenStates, encode
-from core.encoding.pooling import resolve_pooling
+from core.encoding.encoder import Progress, TokenStates, after_pooling, pooled_layers
 from core.evaluation.metrics import paired_cosine
 from core.models.loading import LoadedModel
 from core.settings import Pooling
@@ -44,10 +43,10 @@ class Band:
 
 
 def words(states: TokenStates) -> list[Word]:
-    """The text's words in order; special tokens are not words."""
+    """The text's words in order; special tokens and the prompt's tokens are not words."""
     pieces: dict[int, list[int]] = {}
     for position, word_id in enumerate(states.word_ids):
-        if word_id is not None and not states.special[position]:
+        if word_id is not None and not states.special[position] and position >= states.prompt_tokens:
             pieces.setdefault(word_id, []).append(position)
     return [Word(states.text[states.offsets[p[0]][0]:states.offsets[p[-1]][1]], tuple(p)) for p in pieces.values()]
 
@@ -134,17 +133,15 @@ def baseline_band(all_states: Sequence[TokenStates], *, samples: int = 500, seed
 
 
 def sentence_vectors_by_layer(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling,
-                              max_length: int | None = None, progress: Progress | None = None) -> np.ndarray:
-    """Pooled vectors of every text at every layer, (layers + 1, texts, dims): one forward pass, as the
-    encoder memoises every layer of a text at once.
+                              max_length: int | None = None, prompt: str = "",
+                              progress: Progress | None = None) -> np.ndarray:
+    """Pooled vectors of every text at every layer, (layers + 1, texts, dims), from one forward pass.
 
-    Every layer is treated alike: "default" means the model's pooling mode and Normalize module, without the
-    Dense head that the encoder applies at the last layer only (it may change the width)."""
-    plain = resolve_pooling(pooling, model.default_pooling)
-    normalize = pooling == "default" and model.normalizes
-    return np.stack([encode(model, texts, pooling=plain, layer=layer, normalize=normalize, max_length=max_length,
-                            progress=progress if layer == 0 else None).vectors
-                     for layer in range(model.num_layers + 1)])
+    Every layer is treated alike: "default" means the model's pooling and Normalize module, without the modules
+    that the encoder applies at the last layer only (a Dense head may change the width)."""
+    pooled = pooled_layers(model, texts, pooling=pooling, max_length=max_length, prompt=prompt, progress=progress)
+    return np.stack([after_pooling(model, vectors, pooling=pooling, last_layer=False)
+                     for vectors in pooled.vectors])
 
 
 def token_alignment(a: TokenStates, b: TokenStates, layer: int) -> np.ndarray:
@@ -203,7 +200,9 @@ def layer_drift(model: LoadedModel, states: Sequence[TokenStates], chosen: Seque
                 pooling: Pooling, max_length: int | None = None) -> Drift:
     """How the chosen word of each text, and each pooled text, drift apart or together from layer 0 to the last."""
     layers = model.num_layers + 1
-    by_layer = sentence_vectors_by_layer(model, [ts.text for ts in states], pooling=pooling, max_length=max_length)
+    prompt = states[0].prompt if states else ""
+    by_layer = sentence_vectors_by_layer(model, [ts.text[len(ts.prompt):] for ts in states], pooling=pooling,
+                                         max_length=max_length, prompt=prompt)
     return Drift(pairs=sentence_pairs(len(states)),
                  token=pair_cosines([word_vectors(ts, w) if w else None for ts, w in zip(states, chosen)], layers),
                  sentence=pair_cosines(list(by_layer.transpose(1, 0, 2)), layers), band=baseline_band(states),

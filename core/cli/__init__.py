@@ -1,4 +1,4 @@
-"""Command line: `python -m core COMMAND …` (contract in shared/DESIGN.md). Each command module has
+"""Command line: `python -m core COMMAND …` (its contract is in the README). Each command module has
 `register(subparsers)`, which sets `run` on its parser."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ COMMANDS = [models, embed, project, evaluate, search, explain, finetune]
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one readable line, exit status 2
-        sys.stderr.write(f"error: {message} (see `python -m core {self.prog.split()[-1]} --help`)\n")
+        command = " ".join(["python -m core", *self.prog.split()[1:], "--help"])
+        sys.stderr.write(f"error: {message} (see `{command}`)\n")
         raise SystemExit(2)
 
 

@@ -1,11 +1,11 @@
-"""`python -m core evaluate sts|retrieval …`: the JSON of the contract in shared/DESIGN.md."""
+"""`python -m core evaluate sts|retrieval …`: one JSON object of metrics."""
 
 from __future__ import annotations
 
 import argparse
 import json
 
-from core.cli.options import add_model_options
+from core.cli.options import add_model_options, add_prompt_options, chosen_prompt, retrieval_prompts
 from core.data.stsb import SPLITS
 from core.evaluation.lexical import BASELINES, fit_baseline
 from core.evaluation.metrics import DEFAULT_KS, STS_PRIMARY, parse_ks, shown_name
@@ -27,10 +27,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     tasks = parser.add_subparsers(dest="task", required=True, parser_class=type(parser))
     sts = tasks.add_parser("sts", help="Spearman/Pearson of cosine similarity against STS-B gold scores")
     add_model_options(sts)
+    add_prompt_options(sts, roles=True)
     sts.add_argument("--split", choices=SPLITS, required=True)
     sts.set_defaults(run=run_sts)
     retrieval = tasks.add_parser("retrieval", help="Recall@k, MRR@10, nDCG@10 on the STS-B paraphrase task")
     add_model_options(retrieval, required=False)
+    add_prompt_options(retrieval, roles=True)
     retrieval.add_argument("--baseline", choices=list(BASELINES))
     retrieval.add_argument("--split", choices=SPLITS, required=True)
     retrieval.add_argument("--k", type=k_list, default=list(DEFAULT_KS), help="e.g. 1,5,10,20,50")
@@ -39,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_sts(args: argparse.Namespace) -> int:
     model = load_model(args.model, args.device)
-    frame = sts_frame(model, args.split, pooling=args.pooling, layer=args.layer)
+    frame = sts_frame(model, args.split, pooling=args.pooling, layer=args.layer,
+                      prompt=chosen_prompt(model.pipeline, args, "text"), truncate_dim=args.truncate_dim)
     scores = correlation(frame)
     print(json.dumps({"spearman": scores[STS_PRIMARY], "pearson": scores["pearson_cosine"], "pairs": len(frame)}))
     return 0
@@ -53,7 +56,8 @@ def run_retrieval(args: argparse.Namespace) -> int:
         result = evaluate_lexical(fit_baseline(args.baseline, task.corpus), task, ks=args.k)
     else:
         model = load_model(args.model, args.device)
-        result = evaluate_embeddings(model, task, Settings(model_id=model.model_id, pooling=args.pooling,
-                                                           layer=args.layer, device=args.device), ks=args.k)
+        settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer, device=args.device,
+                            truncate_dim=args.truncate_dim)
+        result = evaluate_embeddings(model, task, settings, ks=args.k, prompts=retrieval_prompts(model.pipeline, args))
     print(json.dumps({**{shown_name(key): value for key, value in result.metrics.items()}, **result.counts}))
     return 0

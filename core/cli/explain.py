@@ -1,4 +1,4 @@
-"""`python -m core explain …`: why two texts are similar, as JSON (contract in shared/DESIGN.md)."""
+"""`python -m core explain …`: why two texts are similar, as JSON."""
 
 from __future__ import annotations
 

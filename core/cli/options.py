@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from core.encoding.prompts import Role, resolve_prompt, role_prompts
 from core.settings import DEVICES, POOLINGS
 
 
@@ -20,3 +21,29 @@ def add_model_options(parser: argparse.ArgumentParser, *, required: bool = True)
                         required=required)
     parser.add_argument("--layer", type=int, default=None, help="0 is the embedding layer; default the last")
     parser.add_argument("--device", default="auto", choices=DEVICES)
+
+
+def add_prompt_options(parser: argparse.ArgumentParser, *, roles: bool) -> None:
+    """--prompt-name | --prompt and --truncate-dim; with `roles` (queries and documents), --no-prompts too."""
+    which = parser.add_mutually_exclusive_group()
+    whose = "each query" if roles else "each text"
+    which.add_argument("--prompt-name", default=None, help=f"the model's named prompt for {whose}")
+    which.add_argument("--prompt", default=None, help=f"a literal prompt put before {whose}")
+    if roles:
+        which.add_argument("--no-prompts", action="store_true",
+                           help="measure without the model's query and document prompts")
+    parser.add_argument("--truncate-dim", type=positive_int, default=None,
+                        help="keep the first N dimensions (Matryoshka), as sentence-transformers' truncate_dim")
+
+
+def chosen_prompt(pipeline, args: argparse.Namespace, role: Role) -> str:
+    """The literal prompt the options give a text of `role` (the model's own for it when none is named)."""
+    if getattr(args, "no_prompts", False):
+        return ""
+    return resolve_prompt(pipeline, role, name=args.prompt_name, text=args.prompt)
+
+
+def retrieval_prompts(pipeline, args: argparse.Namespace) -> tuple[str, str]:
+    """(query, document) prompts: a named or typed prompt is the query's; documents keep the model's own."""
+    typed = None if args.prompt is None and args.prompt_name is None else chosen_prompt(pipeline, args, "query")
+    return role_prompts(pipeline, use=not args.no_prompts, query=typed)

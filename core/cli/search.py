@@ -8,7 +8,7 @@ from pathlib import Path
 
 from core.analysis.ranking import Ranker, rank_query
 from core.cli.embed import read_lines
-from core.cli.options import add_model_options, positive_int
+from core.cli.options import add_model_options, add_prompt_options, positive_int, retrieval_prompts
 from core.data.corpus import corpus_texts
 from core.data.stsb import stsb_corpus
 from core.encoding.embedding_cache import cached_embeddings
@@ -20,6 +20,7 @@ from core.models.loading import load_model
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("search", help="rank a corpus for one query (model, TF-IDF, bag of words)")
     add_model_options(parser)
+    add_prompt_options(parser, roles=True)
     parser.add_argument("--query", required=True)
     parser.add_argument("--corpus", type=Path, default=None,
                         help="UTF-8 file, one text a line (default: the 7,977 STS-B sentences)")
@@ -33,9 +34,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("The query is empty; give --query a text.")
     corpus = corpus_texts(read_lines(args.corpus)) if args.corpus else stsb_corpus()
     model = load_model(args.model, args.device)
-    options = {"pooling": args.pooling, "layer": args.layer}
-    rankers = {model.model_id: Ranker.dense(encode(model, [query], **options).vectors,
-                                            cached_embeddings(model, corpus, **options))}
+    options = {"pooling": args.pooling, "layer": args.layer, "truncate_dim": args.truncate_dim}
+    query_prompt, document_prompt = retrieval_prompts(model.pipeline, args)
+    rankers = {model.model_id: Ranker.dense(encode(model, [query], prompt=query_prompt, **options).vectors,
+                                            cached_embeddings(model, corpus, prompt=document_prompt, **options))}
     rankers |= {label: Ranker.of_index(fit_baseline(kind, corpus), query) for kind, label in BASELINES.items()}
     ranking = rank_query(corpus, rankers, k=args.k, primary=model.model_id)
     print(json.dumps({"query": query, "k": ranking.k, "corpus": len(corpus),

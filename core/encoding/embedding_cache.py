@@ -18,16 +18,15 @@ from pathlib import Path
 
 import numpy as np
 
-from core.encoding.encoder import Progress, encode
+from core.encoding.encoder import Progress, encode, pooler_for
 from core.encoding.memo import EmbeddingMemo
-from core.encoding.pooling import resolve_pooling
 from core.hashing import texts_digest
 from core.models.loading import LoadedModel
 from core.paths import atomic_write, cache_dir
 from core.settings import Pooling, Settings
 
 MAGIC = b"EXPLORER-EMBEDDINGS 1\n"
-KEY_VERSION = 2  # raise when what a key means changes, so older files are never read as current
+KEY_VERSION = 3  # raise when what a key means changes, so older files are never read as current
 MAX_HEADER = 4096
 MEMO_BYTES = 512 * 2**20  # e.g. a 100,000-text corpus (the max_corpus_rows limit) of 768 dims is 307 MB
 
@@ -37,13 +36,13 @@ _memo = EmbeddingMemo(MEMO_BYTES)
 
 
 def cache_key(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling, layer: int | None,
-              normalize: bool, max_length: int | None) -> str:
+              normalize: bool, max_length: int | None, prompt: str = "", truncate_dim: int | None = None) -> str:
     """Equal keys mean equal vectors: `None` layer and length resolve to the model's own values first."""
     options = {
         "version": KEY_VERSION, "model": model.model_id, "fingerprint": model.fingerprint, "pooling": pooling,
-        "mode": resolve_pooling(pooling, model.default_pooling),
-        "layer": model.num_layers if layer is None else layer, "normalize": normalize,
-        "max_length": model.token_limit(max_length),
+        "mode": list(pooler_for(model, pooling)[0]), "layer": model.num_layers if layer is None else layer,
+        "normalize": normalize, "max_length": model.token_limit(max_length), "prompt": prompt,
+        "truncate_dim": truncate_dim,
     }
     return texts_digest(texts, prefix=json.dumps(options, sort_keys=True).encode())
 
@@ -130,7 +129,7 @@ def _stored(path: Path, key: str) -> np.ndarray | None:
 
 def _options(settings: Settings) -> dict:
     return {"pooling": settings.pooling, "layer": settings.layer, "normalize": settings.normalize,
-            "max_length": settings.max_length}
+            "max_length": settings.max_length, "prompt": settings.prompt, "truncate_dim": settings.truncate_dim}
 
 
 def settings_key(model: LoadedModel, texts: Sequence[str], settings: Settings) -> str:
@@ -158,9 +157,11 @@ def _read_through(model: LoadedModel, texts: list[str], options: dict, progress_
 
 def cached_embeddings(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling = "default",
                       layer: int | None = None, normalize: bool = False, max_length: int | None = None,
+                      prompt: str = "", truncate_dim: int | None = None,
                       progress: Progress | None = None) -> np.ndarray:
     """Read-only float32 vectors (len(texts), dims) in input order: from memory or disk, else encoded and stored."""
-    options = {"pooling": pooling, "layer": layer, "normalize": normalize, "max_length": max_length}
+    options = {"pooling": pooling, "layer": layer, "normalize": normalize, "max_length": max_length,
+               "prompt": prompt, "truncate_dim": truncate_dim}
     return _read_through(model, list(texts), options, lambda: nullcontext(progress))
 
 

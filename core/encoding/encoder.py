@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from core.encoding.pooling import pool, resolve_pooling
+from core.encoding.pooling import DEFAULT, mode_named, pool, pooling_module
+from core.encoding.prompts import prompt_length
 from core.models.loading import LoadedModel
-from core.settings import Pooling, Settings
+from core.settings import Settings
 
 Progress = Callable[[int, int], None]
 TRIM_AFTER = 512  # texts encoded in one call after which freed batch memory is handed back to the system
@@ -19,23 +20,27 @@ TRIM_AFTER = 512  # texts encoded in one call after which freed batch memory is 
 
 @dataclass
 class Embeddings:
-    """Vectors in input order, the indices of texts cut at the token `limit`, and notices about the device."""
+    """Vectors in input order, the indices of texts cut at the token `limit` (of which a prompt took
+    `prompt_tokens`), and notices about the device."""
 
     vectors: np.ndarray
     truncated: list[int] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     limit: int = 0
+    prompt_tokens: int = 0
 
     @property
     def truncation_notice(self) -> str | None:
         if not self.truncated:
             return None
-        return f"{len(self.truncated)} text(s) were longer than {self.limit} tokens and were cut at that limit."
+        prompt = f" (the prompt takes {self.prompt_tokens} of them)" if self.prompt_tokens else ""
+        return f"{len(self.truncated)} text(s) were longer than {self.limit} tokens{prompt} and were cut at that limit."
 
 
 @dataclass
 class TokenStates:
-    """One text's tokens and its hidden states at every layer, shape (layers + 1, tokens, dims)."""
+    """One text's tokens and its hidden states at every layer, shape (layers + 1, tokens, dims). `text` is what was
+    tokenized: the prompt (its first `prompt_tokens` positions, as pooling counts them) and then the text."""
 
     text: str
     tokens: list[str]
@@ -45,12 +50,14 @@ class TokenStates:
     special: list[bool]
     states: np.ndarray
     truncated: bool
+    prompt: str = ""
+    prompt_tokens: int = 0
 
 
 @dataclass
 class _Batch:
     indices: list[int]
-    hidden: torch.Tensor  # (layers + 1, batch, tokens, dims)
+    hidden: torch.Tensor  # (layers asked for, batch, tokens, dims)
     mask: torch.Tensor  # (batch, tokens)
 
 
@@ -71,36 +78,46 @@ def tokenize(model: LoadedModel, texts: Sequence[str], max_length: int) -> tuple
 
 def _move_to_cpu(model: LoadedModel) -> None:
     model.network.to("cpu")
-    if model.dense is not None:
-        model.dense.to("cpu")
+    if model.head is not None:
+        model.head.to("cpu")
     model.device = "cpu"
 
 
-def _forward(model: LoadedModel, rows: list[dict], indices: list[int], notices: list[str]) -> _Batch:
+def _hidden(model: LoadedModel, batch, layers: Sequence[int]) -> torch.Tensor:
+    """The token states of `layers` (0 = embeddings; the last is the network's output, as sentence-transformers
+    pools it), stacked (layers, batch, tokens, dims); every layer's states are asked for only when needed."""
+    last = model.num_layers
+    every = any(layer != last for layer in layers)
+    out = model.network(**{k: v.to(model.device) for k, v in batch.items()}, output_hidden_states=every)
+    return torch.stack([out.last_hidden_state if layer == last else out.hidden_states[layer] for layer in layers])
+
+
+def _forward(model: LoadedModel, rows: list[dict], indices: list[int], notices: list[str],
+             layers: Sequence[int]) -> _Batch:
     features = [{k: rows[i][k] for k in ("input_ids", "attention_mask", "token_type_ids") if k in rows[i]}
                 for i in indices]
-    batch = model.tokenizer.pad(features, padding=True, return_tensors="pt")
+    batch = model.tokenizer.pad(features, padding=True, return_tensors="pt")  # on the tokenizer's side
     try:
-        out = model.network(**{k: v.to(model.device) for k, v in batch.items()}, output_hidden_states=True)
+        hidden = _hidden(model, batch, layers)
     except RuntimeError as err:
         if model.device == "cpu":
             raise
         notices.append(f"The {model.device} device failed ({str(err).splitlines()[0][:120]}); "
                        "the model now runs on the CPU.")
         _move_to_cpu(model)
-        out = model.network(**batch, output_hidden_states=True)
-    return _Batch(indices, torch.stack(out.hidden_states).float(), batch["attention_mask"].to(model.device))
+        hidden = _hidden(model, batch, layers)
+    return _Batch(indices, hidden.float(), batch["attention_mask"].to(model.device))
 
 
 def _batches(model: LoadedModel, rows: list[dict], todo: list[int], batch_size: int,
-             notices: list[str], progress: Progress | None):
+             notices: list[str], progress: Progress | None, layers: Sequence[int]):
     """Forward `todo` in batches of similar length (longest first) so padding stays small."""
     order = sorted(todo, key=lambda i: -len(rows[i]["input_ids"]))
     done = 0
     with torch.inference_mode():
         for start in range(0, len(order), batch_size):
             chunk = order[start:start + batch_size]
-            yield _forward(model, rows, chunk, notices)
+            yield _forward(model, rows, chunk, notices, layers)
             done += len(chunk)
             if progress is not None:
                 progress(done, len(order))
@@ -115,74 +132,149 @@ def _return_freed_memory() -> None:
         pass
 
 
-def encode(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling = "default", layer: int | None = None,
-           normalize: bool = False, max_length: int | None = None, batch_size: int = 32,
-           progress: Progress | None = None) -> Embeddings:
-    """Pooled float32 vectors in input order; texts seen before with the same settings are not re-encoded."""
-    texts = list(texts)
+@dataclass
+class Pooled:
+    """Pooled vectors of the layers asked for, (layers, texts, dims), before any module after pooling."""
+
+    vectors: np.ndarray
+    truncated: list[int]
+    notices: list[str]
+    limit: int
+    prompt_tokens: int
+
+
+def checked_layer(model: LoadedModel, layer: int | None) -> int:
     last = model.num_layers
     layer = last if layer is None else layer
     if not 0 <= layer <= last:
         raise ValueError(f"Layer {layer} does not exist: {model.model_id} has layers 0 to {last}.")
-    mode = resolve_pooling(pooling, model.default_pooling)
+    return layer
+
+
+def pooler_for(model: LoadedModel, pooling: str) -> tuple[tuple[str, ...], torch.nn.Module]:
+    """The pooling modes `pooling` means for this model, and the `Pooling` module that pools them: the model's own
+    for "default", else one of that mode (leaving the prompt out where the model's own pooling does)."""
+    if pooling == DEFAULT:
+        return model.pipeline.pooling, model.pipeline.pooler
+    mode_named(pooling)
+    return (pooling,), pooling_module((pooling,), model.hidden_size, include_prompt=model.pipeline.include_prompt)
+
+
+def prompt_tokens_checked(model: LoadedModel, prompt: str, limit: int) -> int:
+    """The prompt's token count; ValueError when it leaves no token of the text within the limit."""
+    count = prompt_length(model.tokenizer, prompt)
+    if count and count >= limit - 1:
+        raise ValueError(f"The prompt takes {count} tokens of the {limit} this model reads, so nothing of the text "
+                         "would be left; shorten the prompt or raise “Max length”.")
+    return count
+
+
+def pooled_layers(model: LoadedModel, texts: Sequence[str], *, pooling: str = DEFAULT,
+                  layers: Sequence[int] | None = None, max_length: int | None = None, prompt: str = "",
+                  batch_size: int = 32, progress: Progress | None = None) -> Pooled:
+    """Each text (after `prompt`) pooled at each of `layers` (None: every layer), memoised per text and layer; only
+    the layers asked for are kept from a forward pass."""
+    texts = list(texts)
+    layers = tuple(range(model.num_layers + 1)) if layers is None else tuple(checked_layer(model, l) for l in layers)
+    names, module = pooler_for(model, pooling)
     limit = model.token_limit(max_length)
+    prompt_count = prompt_tokens_checked(model, prompt, limit)
     notices: list[str] = []
-    per_layer: list[np.ndarray | None] = [None] * len(texts)
+    found: dict[tuple[int, int], np.ndarray] = {}
     cut = [False] * len(texts)
-    todo_texts: dict[str, list[int]] = {}
+    todo: dict[str, list[int]] = {}
     for i, text in enumerate(texts):
-        hit = model.memo.get(("pooled", mode, limit, text))
-        if hit is None:
-            todo_texts.setdefault(text, []).append(i)
-        else:
-            per_layer[i], cut[i] = hit
-    if todo_texts:
-        unique = list(todo_texts)
-        rows, truncated = tokenize(model, unique, limit)
-        for batch in _batches(model, rows, list(range(len(unique))), batch_size, notices, progress):
+        for k, layer in enumerate(layers):
+            hit = model.memo.get(("pooled", names, limit, prompt, layer, text))
+            if hit is None:
+                todo.setdefault(text, []).append(i)
+                break
+            found[i, k], cut[i] = hit
+    if todo:
+        unique = list(todo)
+        rows, truncated = tokenize(model, [prompt + text for text in unique], limit)
+        for batch in _batches(model, rows, list(range(len(unique))), batch_size, notices, progress, layers):
             flat = batch.hidden.flatten(0, 1)  # (layers * batch, tokens, dims)
             mask = batch.mask.repeat(batch.hidden.shape[0], 1)
-            pooled = pool(flat, mask, mode).view(batch.hidden.shape[0], len(batch.indices), -1)
+            vectors = pool(module, flat, mask, prompt_count).view(len(layers), len(batch.indices), -1)
             # a compact copy: CLS pooling is a view into the whole batch's hidden states, which the memo would
             # otherwise keep alive (tens of MB per batch for a few KB of vectors)
-            pooled = pooled.transpose(0, 1).contiguous().cpu().numpy()
+            vectors = vectors.transpose(0, 1).float().contiguous().cpu().numpy()
             for j, u in enumerate(batch.indices):
-                model.memo.put(("pooled", mode, limit, unique[u]), pooled[j], truncated[u])
-                for i in todo_texts[unique[u]]:
-                    per_layer[i], cut[i] = pooled[j], truncated[u]
+                for k, layer in enumerate(layers):
+                    vector = vectors[j, k].copy()
+                    model.memo.put(("pooled", names, limit, prompt, layer, unique[u]), vector, truncated[u])
+                    for i in todo[unique[u]]:
+                        found[i, k], cut[i] = vector, truncated[u]
         if len(unique) >= TRIM_AFTER:
             _return_freed_memory()
-    vectors = np.stack([p[layer] for p in per_layer]) if texts else np.zeros((0, model.hidden_size), np.float32)
-    if model.dense is not None and pooling == "default" and layer == last and len(texts):
+    width = module.get_embedding_dimension()
+    stacked = np.stack([np.stack([found[i, k] for i in range(len(texts))]) if texts else np.zeros((0, width), np.float32)
+                        for k in range(len(layers))])
+    return Pooled(stacked, [i for i, c in enumerate(cut) if c], notices, limit, prompt_count)
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+
+
+def after_pooling(model: LoadedModel, vectors: np.ndarray, *, pooling: str, last_layer: bool, normalize: bool = False,
+                  truncate_dim: int | None = None) -> np.ndarray:
+    """sentence-transformers' order after pooling: the model's modules (its Dense head at the last layer, its
+    Normalize), then Matryoshka truncation to `truncate_dim`, then `normalize` (encode's normalize_embeddings)."""
+    own = pooling == DEFAULT
+    if own and model.head is not None and last_layer and len(vectors):
         with torch.inference_mode():
-            vectors = model.dense(torch.from_numpy(vectors).to(model.device)).cpu().numpy()
-    if normalize or (pooling == "default" and model.normalizes):
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        vectors = vectors / np.maximum(norms, 1e-12)
-    return Embeddings(vectors.astype(np.float32, copy=False), [i for i, c in enumerate(cut) if c], notices, limit)
+            vectors = model.head(torch.from_numpy(vectors).to(model.device)).float().cpu().numpy()
+    if own and model.normalizes:
+        vectors = _unit(vectors)
+    if truncate_dim is not None:
+        if not 1 <= truncate_dim <= vectors.shape[1]:
+            raise ValueError(f"Keep between 1 and {vectors.shape[1]} dimensions (this configuration's vectors have "
+                             f"{vectors.shape[1]}), not {truncate_dim}.")
+        vectors = vectors[:, :truncate_dim]
+    if normalize:
+        vectors = _unit(vectors)
+    return np.ascontiguousarray(vectors, dtype=np.float32)
+
+
+def encode(model: LoadedModel, texts: Sequence[str], *, pooling: str = DEFAULT, layer: int | None = None,
+           normalize: bool = False, max_length: int | None = None, prompt: str = "", truncate_dim: int | None = None,
+           batch_size: int = 32, progress: Progress | None = None) -> Embeddings:
+    """Sentence vectors in input order, as sentence-transformers' encode gives them with `prompt` before each text
+    (at another layer or pooling: that layer's states pooled that way); texts seen before are not re-encoded."""
+    layer = checked_layer(model, layer)
+    pooled = pooled_layers(model, texts, pooling=pooling, layers=(layer,), max_length=max_length, prompt=prompt,
+                           batch_size=batch_size, progress=progress)
+    vectors = after_pooling(model, pooled.vectors[0], pooling=pooling, last_layer=layer == model.num_layers,
+                            normalize=normalize, truncate_dim=truncate_dim)
+    return Embeddings(vectors, pooled.truncated, pooled.notices, pooled.limit, pooled.prompt_tokens)
 
 
 def encode_with(model: LoadedModel, texts: Sequence[str], settings: Settings, **options) -> Embeddings:
     return encode(model, texts, pooling=settings.pooling, layer=settings.layer, normalize=settings.normalize,
-                  max_length=settings.max_length, **options)
+                  max_length=settings.max_length, prompt=settings.prompt, truncate_dim=settings.truncate_dim, **options)
 
 
-def encode_tokens(model: LoadedModel, texts: Sequence[str], *, max_length: int | None = None,
+def encode_tokens(model: LoadedModel, texts: Sequence[str], *, max_length: int | None = None, prompt: str = "",
                   batch_size: int = 16) -> list[TokenStates]:
-    """Every layer's token states for each text, with the tokenizer's pieces, offsets and word ids."""
-    texts = list(texts)
+    """Every layer's token states for each text (after `prompt`), with the tokenizer's pieces, offsets and word ids."""
+    texts = [prompt + text for text in texts]
     limit = model.token_limit(max_length)
+    prompt_count = prompt_tokens_checked(model, prompt, limit)
     rows, truncated = tokenize(model, texts, limit)
     result: list[TokenStates | None] = [None] * len(texts)
     notices: list[str] = []
-    for batch in _batches(model, rows, list(range(len(texts))), batch_size, notices, None):
+    every = range(model.num_layers + 1)
+    for batch in _batches(model, rows, list(range(len(texts))), batch_size, notices, None, every):
         hidden = batch.hidden.cpu().numpy()
+        mask = batch.mask.bool().cpu().numpy()
         for j, i in enumerate(batch.indices):
             row = rows[i]
-            n = len(row["input_ids"])
             result[i] = TokenStates(
                 text=texts[i], tokens=model.tokenizer.convert_ids_to_tokens(row["input_ids"]),
                 ids=list(row["input_ids"]), offsets=[tuple(o) for o in row["offset_mapping"]],
                 word_ids=list(row["word_ids"]), special=[bool(s) for s in row["special_tokens_mask"]],
-                states=hidden[:, j, :n].copy(), truncated=truncated[i])
+                states=hidden[:, j, mask[j]].copy(), truncated=truncated[i], prompt=prompt,
+                prompt_tokens=prompt_count)
     return result  # type: ignore[return-value]

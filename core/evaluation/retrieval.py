@@ -19,6 +19,7 @@ import pandas as pd
 from core.analysis.search import BestRelevant, Hits, Matrix, top_k_and_best_relevant, unit_rows
 from core.data.stsb import Split, load_stsb, stsb_corpus
 from core.encoding.embedding_cache import ProgressBar, cached_embeddings_with
+from core.encoding.prompts import role_prompts
 from core.evaluation.lexical import LexicalIndex
 from core.evaluation.metrics import (DEFAULT_KS, MRR_K, NDCG_K, RETRIEVAL_PRIMARY, recall_key, retrieval_metrics,
                                      shown_name)
@@ -102,11 +103,14 @@ def evaluate_task(task: RetrievalTask, query_vectors: Matrix, corpus_vectors: Ma
 
 
 def evaluate_embeddings(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
-                        ks: Sequence[int] = DEFAULT_KS, progress_bar: ProgressBar = nullcontext) -> TaskResult:
+                        ks: Sequence[int] = DEFAULT_KS, prompts: tuple[str, str] | None = None,
+                        progress_bar: ProgressBar = nullcontext) -> TaskResult:
     """One model configuration on the task: queries and corpus embedded (or read from the embedding cache)
-    with `settings`, then ranked and scored."""
-    corpus = cached_embeddings_with(model, task.corpus, settings, progress_bar)
-    queries = cached_embeddings_with(model, task.queries, settings, progress_bar)
+    with `settings` and the (query, document) `prompts` (None: the model's own, as encode_query and
+    encode_document apply them), then ranked and scored."""
+    query_prompt, document_prompt = role_prompts(model.pipeline) if prompts is None else prompts
+    corpus = cached_embeddings_with(model, task.corpus, settings.with_(prompt=document_prompt), progress_bar)
+    queries = cached_embeddings_with(model, task.queries, settings.with_(prompt=query_prompt), progress_bar)
     return evaluate_task(task, queries, corpus, ks=ks)
 
 

@@ -9,20 +9,24 @@ import pandas as pd
 
 from core.data.stsb import Split, load_stsb, stsb_sentences
 from core.encoding.embedding_cache import cached_embeddings
-from core.encoding.encoder import Progress
+from core.encoding.encoder import Progress, pooled_layers
+from core.encoding.prompts import resolve_prompt
 from core.evaluation.metrics import paired_cosine, shown_name, sts_correlation
 from core.models.loading import LoadedModel
 from core.settings import Pooling
 
 
 def sts_frame(model: LoadedModel, split: Split, *, pooling: Pooling = "default", layer: int | None = None,
-              max_length: int | None = None, progress: Progress | None = None) -> pd.DataFrame:
-    """One row per pair: genre, source, gold score, cosine, both sentences (each sentence encoded once)."""
+              max_length: int | None = None, prompt: str | None = None, truncate_dim: int | None = None,
+              progress: Progress | None = None) -> pd.DataFrame:
+    """One row per pair: genre, source, gold score, cosine, both sentences (each sentence encoded once, with
+    `prompt`; None: the one sentence-transformers' encode gives every text, the model's default prompt)."""
     pairs = load_stsb(split)
     sentences = stsb_sentences(split)
     row_of = {s: i for i, s in enumerate(sentences)}
+    prompt = resolve_prompt(model.pipeline) if prompt is None else prompt
     vectors = cached_embeddings(model, sentences, pooling=pooling, layer=layer, max_length=max_length,
-                                progress=progress)
+                                prompt=prompt, truncate_dim=truncate_dim, progress=progress)
     first = vectors[[row_of[p.sentence1] for p in pairs]]
     second = vectors[[row_of[p.sentence2] for p in pairs]]
     return pd.DataFrame({
@@ -54,7 +58,9 @@ def layer_sweep(model: LoadedModel, split: Split, poolings: Sequence[Pooling], *
     since the encoder pools every layer at once. A layer where every pair has the same cosine (CLS pooling at
     layer 0: every text starts with the same [CLS] embedding) has no correlation: NaN."""
     rows = []
-    for pooling in poolings:
+    sentences, prompt = stsb_sentences(split), resolve_prompt(model.pipeline)
+    for pooling in poolings:  # every layer pooled in one pass, so each layer below is a memo hit
+        pooled_layers(model, sentences, pooling=pooling, max_length=max_length, prompt=prompt, progress=progress)
         for layer in range(model.num_layers + 1):
             frame = sts_frame(model, split, pooling=pooling, layer=layer, max_length=max_length, progress=progress)
             rows.append({"pooling": pooling, "layer": layer, **_row(frame)})

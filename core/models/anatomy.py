@@ -27,7 +27,8 @@ def model_facts(model: LoadedModel) -> dict[str, object]:
         "vocabulary size": len(tokenizer),
         "maximum positions": model.max_positions,
         "default max length": model.max_length,
-        "default pooling": model.default_pooling + (" + normalize" if model.normalizes else ""),
+        "default pooling": model.pipeline.pooling_label + (" + normalize" if model.normalizes else ""),
+        "prompts": ", ".join(name for name, text in model.pipeline.prompts.items() if text) or "none",
         "special tokens": ", ".join(tokenizer.all_special_tokens),
         "device": model.device,
     }
@@ -47,7 +48,8 @@ def parameter_breakdown(model: LoadedModel) -> pd.DataFrame:
     """
     rows: list[tuple[str, int]] = []
     for name, child in model.network.named_children():
-        stacks = [(n, m) for n, m in child.named_children() if isinstance(m, torch.nn.ModuleList)]
+        stacks = [(name, child)] if isinstance(child, torch.nn.ModuleList) else \
+            [(n, m) for n, m in child.named_children() if isinstance(m, torch.nn.ModuleList)]
         if not stacks:
             rows.append((name, count_parameters(child)))
             continue
@@ -59,8 +61,8 @@ def parameter_breakdown(model: LoadedModel) -> pd.DataFrame:
     loose = sum(p.numel() for p in model.network.parameters(recurse=False))
     if loose:
         rows.append(("network (top level)", loose))
-    if model.dense is not None:
-        rows.append(("Dense head (sentence-transformers)", count_parameters(model.dense)))
+    if model.head is not None:
+        rows.append(("Dense head (sentence-transformers)", count_parameters(model.head)))
     table = pd.DataFrame(rows, columns=["module", "parameters"])
     table["share"] = table["parameters"] / table["parameters"].sum()
     return table

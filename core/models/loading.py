@@ -14,9 +14,10 @@ import torch
 from core.encoding.memo import EmbeddingMemo
 from core.models.catalog import DEFAULT_MODEL_ID, CatalogEntry, ModelUnavailable, find_entry
 from core.models.devices import resolve_device
-from core.models.pipeline import DenseHead, Pipeline, pipeline_of
+from core.models.pipeline import Head, Pipeline, pipeline_of
 from core.models.quiet import quiet_transformers
 from core.models.sources import model_folder
+from core.models.static import StaticNetwork, static_tokenizer
 
 UNTRAINED_SEED = 0
 UNTRAINED_MAX_SEQ_LENGTH = 256
@@ -30,11 +31,12 @@ class LoadedModel:
     tokenizer: object
     network: torch.nn.Module
     pipeline: Pipeline
-    dense: DenseHead | torch.nn.Module | None
+    head: Head | None
     max_length: int
     max_positions: int
     device: str
     fingerprint: str
+    dimensions: int  # of the model's own sentence vectors (after its Dense head)
     memo: EmbeddingMemo = field(default_factory=EmbeddingMemo)
 
     @property
@@ -42,16 +44,26 @@ class LoadedModel:
         return int(self.network.config.num_hidden_layers)
 
     @property
+    def static(self) -> bool:
+        """A static-embedding model: token vectors looked up without context, no transformer layers."""
+        return isinstance(self.network, StaticNetwork)
+
+    @property
     def hidden_size(self) -> int:
         return int(self.network.config.hidden_size)
 
     @property
     def default_pooling(self) -> str:
-        return self.pipeline.pooling
+        """The model's own pooling in this project's names ("mean", or "mean + max" for several modes)."""
+        return " + ".join(self.pipeline.pooling)
 
     @property
     def normalizes(self) -> bool:
         return self.pipeline.normalizes
+
+    def width(self, pooling: str) -> int:
+        """The dimensions of the vectors a pooling gives at the last layer (the model's own: after its head)."""
+        return self.dimensions if pooling == "default" else self.hidden_size
 
     def token_limit(self, max_length: int | None) -> int:
         """The tokens a text is cut at: `max_length` (else the model's default), never past its positions."""
@@ -98,6 +110,11 @@ def sentence_transformer(model_id: str, device: str = "cpu"):
     except pickle.UnpicklingError as err:  # torch.load(weights_only=True) met code in a pickle checkpoint
         raise ModelUnavailable(f"'{model_id}' holds a pickle checkpoint that would run code when loaded, so it "
                                "was refused; use a safetensors copy of the model.") from err
+    except ValueError as err:
+        if "trust_remote_code" not in str(err):
+            raise
+        raise ModelUnavailable(f"'{model_id}' needs code from its own folder to load, and this app never runs a "
+                               "model's own code, so it was refused; pick another model.") from err
 
 
 def _weight_files(folder: Path) -> list[Path]:
@@ -131,7 +148,12 @@ def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> Loaded
     target = resolve_device(device)
     model = sentence_transformer(model_id, target)
     folder = model_folder(model_id)
-    network = model[0].auto_model
+    pipeline = pipeline_of(model, model_id=model_id,
+                           described=(folder / "modules.json").exists() and not entry.untrained)
+    if type(model[0]).__name__ == "StaticEmbedding":
+        network, tokenizer = StaticNetwork(model[0]).to(target), static_tokenizer(model[0])
+    else:
+        network, tokenizer = model[0].auto_model, model.tokenizer
     if entry.untrained:
         config = network.config.to_json_string()
         fingerprint = f"untrained-seed{UNTRAINED_SEED}-{hashlib.blake2b(config.encode(), digest_size=8).hexdigest()}"
@@ -139,12 +161,11 @@ def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> Loaded
         fingerprint = _fingerprint(folder)
         if getattr(network, "pooler", None) is not None and not _checkpoint_has_pooler(folder):
             network.pooler = None  # random weights the checkpoint lacks, never used by sentence pooling
-    pipeline = pipeline_of(model, described=(folder / "modules.json").exists() and not entry.untrained)
-    tokenizer = model.tokenizer
     positions = int(getattr(network.config, "max_position_embeddings", 512))
     limit = tokenizer.model_max_length if tokenizer.model_max_length < 100_000 else positions
     network.eval()
     return LoadedModel(model_id=model_id, entry=entry, folder=folder, tokenizer=tokenizer, network=network,
-                       pipeline=pipeline, dense=pipeline.dense,
+                       pipeline=pipeline, head=pipeline.head,
                        max_length=int(min(pipeline.max_seq_length or limit, limit, positions)),
-                       max_positions=int(min(limit, positions)), device=target, fingerprint=fingerprint)
+                       max_positions=int(min(limit, positions)), device=target, fingerprint=fingerprint,
+                       dimensions=int(model.get_embedding_dimension() or network.config.hidden_size))

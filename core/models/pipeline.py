@@ -1,14 +1,17 @@
 """What turns a transformer's token states into a sentence vector: the modules after the transformer in a loaded
-SentenceTransformer. sentence-transformers reads its own folder format (modules.json, Pooling, Dense, Normalize);
-this module only describes the result in this project's terms."""
+SentenceTransformer (Pooling, Dense, Normalize …), kept as the very modules sentence-transformers runs, with the
+model's prompts. A pipeline this app cannot reproduce exactly is refused with one sentence."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
-_OUR_POOLING = {"cls": "cls", "max": "max", "mean_sqrt_len_tokens": "mean_sqrt_len", "mean": "mean"}
+from core.encoding.pooling import UnknownPooling, our_names, pooling_module
+from core.models.catalog import ModelUnavailable
+
+AFTER_POOLING = ("Dense", "Normalize", "LayerNorm", "Dropout")  # modules applied to the pooled vector as they are
 
 
 @dataclass(frozen=True)
@@ -19,8 +22,9 @@ class Stage:
     detail: str
 
 
-class DenseHead(torch.nn.Module):
-    """sentence-transformers' Dense modules applied to a batch of pooled vectors (they pass a features dict)."""
+class Head(torch.nn.Module):
+    """The modules after pooling (Dense stacks, LayerNorm …) applied to a batch of pooled vectors, as
+    sentence-transformers applies them (each takes and returns a features dict)."""
 
     def __init__(self, modules: list[torch.nn.Module]) -> None:
         super().__init__()
@@ -35,29 +39,37 @@ class DenseHead(torch.nn.Module):
 
 @dataclass(frozen=True)
 class Pipeline:
-    """`described` is False for a plain transformers checkpoint: the app then pools by the mean itself."""
+    """`pooler` is the model's own `Pooling` module (`pooling` names its modes in this project's terms); `head` the
+    modules between pooling and a final Normalize; `described` is False for a plain transformers checkpoint, which
+    the app pools by the mean. `prompts` maps a prompt's name to its text (an empty one
+    means "no prompt" for that name, as in sentence-transformers)."""
 
-    pooling: str = "mean"
+    pooler: torch.nn.Module
+    pooling: tuple[str, ...] = ("mean",)
+    include_prompt: bool = True
+    head: Head | None = None
     normalizes: bool = False
-    dense: DenseHead | None = None
     max_seq_length: int | None = None
+    prompts: dict[str, str] = field(default_factory=dict)
+    default_prompt_name: str | None = None
     stages: tuple[Stage, ...] = ()
     described: bool = True
 
-
-def our_pooling(mode: str | tuple[str, ...] | list[str]) -> str:
-    """This project's name for a sentence-transformers pooling mode; mean where none of ours matches."""
-    modes = [mode] if isinstance(mode, str) else list(mode)
-    return next((ours for theirs, ours in _OUR_POOLING.items() if theirs in modes), "mean")
+    @property
+    def pooling_label(self) -> str:
+        return " + ".join(self.pooling) + ("" if self.include_prompt else " (prompt left out)")
 
 
-def _detail(module: torch.nn.Module, network: torch.nn.Module, max_seq_length: int | None) -> str:
+def _detail(module: torch.nn.Module, max_seq_length: int | None) -> str:
     kind = type(module).__name__
     if kind == "Transformer":
-        return f"{type(network).__name__}, max {max_seq_length} tokens"
+        return f"{type(module.auto_model).__name__}, max {max_seq_length} tokens"
+    if kind == "StaticEmbedding":
+        return f"{module.num_embeddings:,} token vectors of {module.embedding_dim} dims, averaged (no layers)"
     if kind == "Pooling":
         mode = module.pooling_mode
-        return "pooling: " + (mode if isinstance(mode, str) else ", ".join(mode))
+        return "pooling: " + (mode if isinstance(mode, str) else ", ".join(mode)) + (
+            "" if module.include_prompt else "; prompt tokens left out")
     if kind == "Dense":
         return f"{module.in_features} → {module.out_features} dims"
     if kind == "Normalize":
@@ -65,13 +77,45 @@ def _detail(module: torch.nn.Module, network: torch.nn.Module, max_seq_length: i
     return ""
 
 
-def pipeline_of(model, *, described: bool = True) -> Pipeline:
-    """The pipeline of a loaded `sentence_transformers.SentenceTransformer`."""
+def _refuse(model_id: str, why: str, reason: str = "this app cannot reproduce that exactly") -> ModelUnavailable:
+    return ModelUnavailable(f"'{model_id}' {why}: {reason}, so it is not loaded; pick another model.")
+
+
+def _pooling_step(model_id: str, modules: list[torch.nn.Module], kinds: list[str]) -> tuple[torch.nn.Module, int]:
+    """The Pooling module and where the modules after it start: a static model's EmbeddingBag averages its token
+    vectors, which is mean pooling over layer 0."""
+    if kinds[0] in ("Router", "Asym"):
+        raise _refuse(model_id, "routes queries and documents through different modules (a Router)",
+                      "this app does not load such models yet")
+    if kinds[0] == "StaticEmbedding":
+        return pooling_module(("mean",), modules[0].embedding_dim), 1
+    if kinds[0] != "Transformer":
+        raise _refuse(model_id, f"starts with a {kinds[0]} module rather than a transformer")
+    if "Pooling" not in kinds:
+        raise _refuse(model_id, "has no Pooling module")
+    if kinds.index("Pooling") != 1:
+        raise _refuse(model_id, f"runs {kinds[1]} between the transformer and pooling")
+    return modules[1], 2
+
+
+def pipeline_of(model, *, model_id: str, described: bool = True) -> Pipeline:
+    """The pipeline of a loaded `sentence_transformers.SentenceTransformer`; ModelUnavailable with the reason for
+    one whose modules this app cannot reproduce (a Router, a module before pooling it does not know)."""
     modules = list(model)
-    network = modules[0].auto_model
-    pooling = next((our_pooling(m.pooling_mode) for m in modules if type(m).__name__ == "Pooling"), "mean")
-    dense = [m for m in modules if type(m).__name__ == "Dense"]
-    return Pipeline(pooling=pooling, normalizes=any(type(m).__name__ == "Normalize" for m in modules),
-                    dense=DenseHead(dense) if dense else None, max_seq_length=model.max_seq_length,
-                    stages=tuple(Stage(type(m).__name__, _detail(m, network, model.max_seq_length)) for m in modules),
+    kinds = [type(m).__name__ for m in modules]
+    pooler, start = _pooling_step(model_id, modules, kinds)
+    after = modules[start:]
+    strange = [type(m).__name__ for m in after if type(m).__name__ not in AFTER_POOLING]
+    if strange:
+        raise _refuse(model_id, f"applies {', '.join(strange)} after pooling")
+    try:
+        pooling = our_names(pooler.pooling_mode)
+    except UnknownPooling as err:
+        raise ModelUnavailable(f"'{model_id}': {err}") from err
+    normalizes = bool(after) and type(after[-1]).__name__ == "Normalize"
+    head = after[:-1] if normalizes else after
+    return Pipeline(pooler=pooler, pooling=pooling, include_prompt=bool(pooler.include_prompt),
+                    head=Head(head) if head else None, normalizes=normalizes, max_seq_length=model.max_seq_length,
+                    prompts=dict(model.prompts), default_prompt_name=model.default_prompt_name,
+                    stages=tuple(Stage(kind, _detail(m, model.max_seq_length)) for kind, m in zip(kinds, modules)),
                     described=described)

@@ -87,8 +87,9 @@ def _custom_target(model_id: str) -> Path | str:
     except OSError:  # e.g. a name longer than the file system allows
         is_folder = False
     if is_folder:
-        if not (folder / "config.json").is_file():
-            raise ModelUnavailable(f"The folder '{model_id}' holds no config.json, so it is not a model folder.")
+        if not (folder / "config.json").is_file() and not (folder / "modules.json").is_file():
+            raise ModelUnavailable(f"The folder '{model_id}' holds neither config.json nor modules.json, so it is "
+                                   "not a model folder.")
         return folder.resolve()
     if ".." in model_id or not _HUB_ID.match(model_id):
         raise ModelUnavailable(

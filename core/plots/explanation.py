@@ -19,9 +19,16 @@ def _kept(side: Side, hide_special: bool) -> list[int]:
     return kept or list(range(len(side.tokens)))
 
 
-def _names(tokens: list[str], positions: list[int]) -> list[str]:
-    """Tick labels: the escaped token, numbered so repeated tokens stay apart."""
-    return [f"{label(tokens[i], TOKEN_CHARS)} ·{i}" for i in positions]
+def _names(tokens: list[str], positions: list[int], prompt_tokens: int = 0) -> list[str]:
+    """Tick labels: the escaped token, numbered so repeated tokens stay apart; a prompt's tokens marked ⟨p⟩."""
+    return [f"{label(tokens[i], TOKEN_CHARS)} ·{i}" + (" ⟨p⟩" if i < prompt_tokens else "") for i in positions]
+
+
+def _prompt_note(side: Side) -> str:
+    if not side.prompt_tokens:
+        return ""
+    return (f"; ⟨p⟩: the first {side.prompt_tokens} tokens are the prompt, "
+            + ("counted by pooling" if side.prompt_pooled else "left out of pooling (they add 0)"))
 
 
 def _span(values: np.ndarray) -> float:
@@ -34,13 +41,14 @@ def contribution_heatmap(explanation: PairExplanation, *, hide_special: bool = F
     z = explanation.matrix[np.ix_(rows, cols)]
     span = _span(explanation.matrix) or 1.0
     figure = go.Figure(go.Heatmap(
-        z=z, x=_names(explanation.b.tokens, cols), y=_names(explanation.a.tokens, rows), zmin=-span, zmax=span,
+        z=z, x=_names(explanation.b.tokens, cols, explanation.b.prompt_tokens),
+        y=_names(explanation.a.tokens, rows, explanation.a.prompt_tokens), zmin=-span, zmax=span,
         colorscale="RdBu_r", colorbar=dict(title=dict(text="contribution", side="right")),
         hovertemplate="A: %{y}<br>B: %{x}<br>contribution %{z:.4f}<extra></extra>"))
     height = int(min(900, max(300, 110 + 22 * len(rows))))
     figure.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10),
                          title=f"Layer {explanation.layer}, {explanation.pooling} pooling: the cells sum to "
-                               f"{explanation.total:.4f} = the cosine")
+                               f"{explanation.total:.4f} = the cosine{_prompt_note(explanation.a)}")
     figure.update_xaxes(type="category", tickangle=-45, title="tokens of B")
     figure.update_yaxes(type="category", autorange="reversed", title="tokens of A")
     return figure
@@ -52,7 +60,8 @@ def token_strip(side: Side, *, name: str, hide_special: bool = False) -> go.Figu
     totals = side.totals[positions]
     span = _span(side.totals) or 1.0
     figure = go.Figure(go.Heatmap(
-        z=[totals], x=_names(side.tokens, positions), y=[name], zmin=-span, zmax=span, colorscale="RdBu_r",
+        z=[totals], x=_names(side.tokens, positions, side.prompt_tokens), y=[name], zmin=-span, zmax=span,
+        colorscale="RdBu_r",
         text=[[plain_text(side.tokens[i]) for i in positions]], texttemplate="%{text}", showscale=False,
         hovertemplate="%{x}: total %{z:.4f}<extra></extra>"))
     figure.update_layout(height=120, margin=dict(l=10, r=10, t=10, b=10))

@@ -86,7 +86,7 @@ def test_whitespace_and_empty_texts_are_two_special_tokens(minilm):
     ("owner/../../../etc/passwd", "neither a model folder"),
     ("https://evil.example/model.bin", "is a URL"),
     ("file:///etc/passwd", "is a URL"),
-    ("/etc", "holds no config.json"),
+    ("/etc", "holds neither config.json nor modules.json"),
     ("name\x00with-nul", "neither a model folder"),
     ("<script>alert(1)</script>", "neither a model folder"),
     ("a" * 500 + "/b c", "neither a model folder"),

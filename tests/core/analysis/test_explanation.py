@@ -37,8 +37,9 @@ def test_max_pooling_gives_each_dimension_to_one_pair_of_tokens():
     a = np.array([[1.0, 0.0, 2.0], [3.0, 1.0, 0.0]])
     b = np.array([[0.5, 2.0, 1.0]])
     from core.analysis.explanation import _pair_matrix
+    from core.encoding.pooling import mode_named
 
-    products, u, v = _pair_matrix(a, b, "max")
+    products, u, v = _pair_matrix(a, b, mode_named("max"))
     np.testing.assert_array_equal(u, [3.0, 1.0, 2.0])
     np.testing.assert_allclose(products, [[2.0], [1.5 + 2.0]])  # dim 2 from token 0; dims 0 and 1 from token 1
     assert products.sum() == pytest.approx(u @ v)
@@ -72,9 +73,9 @@ def test_top_pairs_are_the_strongest_cells_with_their_share(minilm):
 
 
 def test_cls_pooling_and_a_dense_head_have_no_exact_split(tiny_bert, monkeypatch):
-    with pytest.raises(NoExactSplit, match="one token's vector"):
+    with pytest.raises(NoExactSplit, match="first token's vector"):
         explain_pair(tiny_bert, A, B, pooling="cls")
-    monkeypatch.setattr(tiny_bert, "dense", torch.nn.Linear(32, 4, bias=False))
+    monkeypatch.setattr(tiny_bert, "head", torch.nn.Linear(32, 4, bias=False))
     with pytest.raises(NoExactSplit, match="Dense layer"):
         explain_pair(tiny_bert, A, B, pooling="default")
     assert explain_pair(tiny_bert, A, B, pooling="default", layer=1).layer == 1  # the Dense head is on the last

@@ -110,7 +110,7 @@ def test_sentence_vectors_by_layer_match_the_encoder_at_each_layer(minilm):
 
 
 def test_a_dense_head_that_changes_the_width_pools_every_layer_alike(tiny_bert, monkeypatch):
-    monkeypatch.setattr(tiny_bert, "dense", torch.nn.Linear(32, 4, bias=False))
+    monkeypatch.setattr(tiny_bert, "head", torch.nn.Linear(32, 4, bias=False))
     texts = ["A man is playing a guitar.", "Someone plays an instrument.", "The stock market fell."]
     by_layer = sentence_vectors_by_layer(tiny_bert, texts, pooling="default")
     assert by_layer.shape == (tiny_bert.num_layers + 1, 3, 32)

@@ -3,7 +3,7 @@ import pytest
 import torch
 
 from core.data.stsb import stsb_sentences
-from core.encoding.encoder import encode, encode_tokens
+from core.encoding.encoder import encode, encode_tokens, pooled_layers
 from core.models.packages import packaged_minilm_folder
 
 
@@ -41,8 +41,10 @@ def test_editing_one_text_of_ten_encodes_only_that_one(minilm, monkeypatch):
     monkeypatch.setattr(minilm.network, "forward", counting_forward)
     texts[4] = "An edited sentence about the sea."
     encode(minilm, texts)
-    encode(minilm, texts, layer=2)  # every layer was pooled in the same pass: no forward at all
     assert forwarded == [1]
+    pooled_layers(minilm, texts)  # every layer in one pass (only the last was kept before) ...
+    encode(minilm, texts, layer=2)  # ... so another layer needs no forward at all
+    assert forwarded == [1, 10]
 
 
 def test_layers_zero_to_last_differ_and_the_last_is_the_default(minilm):
@@ -119,7 +121,7 @@ def test_empty_input_gives_an_empty_array(minilm):
 
 def test_dense_modules_apply_at_the_last_layer_only(tiny_bert, monkeypatch):
     dense = torch.nn.Linear(32, 4, bias=False)
-    monkeypatch.setattr(tiny_bert, "dense", dense)
+    monkeypatch.setattr(tiny_bert, "head", dense)
     assert encode(tiny_bert, ["x y z"]).vectors.shape == (1, 4)
     assert encode(tiny_bert, ["x y z"], layer=1).vectors.shape == (1, 32)
     assert encode(tiny_bert, ["x y z"], pooling="mean").vectors.shape == (1, 32)

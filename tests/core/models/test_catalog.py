@@ -48,7 +48,7 @@ def test_mpnet_is_listed_as_not_installed_with_the_command():
 
 
 @pytest.mark.parametrize("model_id, message", [
-    ("../../etc", "no config.json"),
+    ("../../etc", "neither config.json nor modules.json"),
     ("https://example.com/model", "is a URL"),
     ("not a valid id!", "neither a model folder on this machine nor a Hugging Face id"),
 ])
