@@ -121,14 +121,14 @@ def clusters_of(vectors: np.ndarray, k: int, seed: int) -> np.ndarray:
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def token_states_of(_model: LoadedModel, fingerprint: str, texts: tuple[str, ...],
-                    max_length: int | None) -> list[TokenStates]:
-    """Token states per (weights, texts, limit), so a click on a chip does not run the model again."""
-    return encode_tokens(_model, texts, max_length=max_length)
+                    max_length: int | None, prompt: str = "") -> list[TokenStates]:
+    """Token states per (weights, texts, limit, prompt), so a click on a chip does not run the model again."""
+    return encode_tokens(_model, texts, max_length=max_length, prompt=prompt)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def explanation_of(fingerprint: str, a: str, b: str, pooling: Pooling, layer: int, max_length: int | None, *,
-                   _model: LoadedModel) -> PairExplanation:
+def explanation_of(fingerprint: str, a: str, b: str, pooling: Pooling, layer: int, max_length: int | None,
+                   prompt: str = "", *, _model: LoadedModel) -> PairExplanation:
     """The exact split of a pair, per (weights, texts, settings); the shared direction from STS-B sentences."""
-    return explain_pair(_model, a, b, pooling=pooling, layer=layer, max_length=max_length,
+    return explain_pair(_model, a, b, pooling=pooling, layer=layer, max_length=max_length, prompt=prompt,
                         reference=reference_texts())

@@ -40,10 +40,11 @@ def configuration_b(settings: Settings, *, prefix: str, default_model: str, defa
     last = model.num_layers
     start = last if default_layer == "last" else last // 2
     _clamp_layer(f"{prefix}_b_layer", last, start)
-    layer = kept(right.slider, "Layer B", key=f"{prefix}_b_layer", url=True, default=start, min_value=0, max_value=last,
-                 help=layer_help)
+    layer = 0 if last == 0 else kept(right.slider, "Layer B", key=f"{prefix}_b_layer", url=True, default=start,
+                                     min_value=0, max_value=last, help=layer_help)
     b = Settings(model_id=model.model_id, pooling=pooling, layer=layer_setting(layer, last),
-                 normalize=settings.normalize, max_length=settings.max_length, device=settings.device)
+                 normalize=settings.normalize, max_length=settings.max_length, device=settings.device,
+                 prompt=settings.prompt)
     return b, model
 
 

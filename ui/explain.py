@@ -18,6 +18,7 @@ from ui.background import attribution_job, job_status
 from ui.cache import explanation_of
 from ui.downloads import csv_download
 from ui.persist import texts_key
+from ui.sliders import layer_slider
 
 TOP = 5
 
@@ -54,8 +55,8 @@ def _attribution(model: LoadedModel, settings: Settings, a: str, b: str, layer: 
                "how complete the attribution is; more steps shrink it.")
     left, right = st.columns(2)
     steps = left.number_input("Steps", min_value=4, max_value=200, value=32, step=4, key=f"{key}_steps")
-    where = right.slider("Attribute at layer", 0, layer, min(model.num_layers // 2, layer), key=f"{key}_where",
-                         help="0 is the embedding layer: the deepest explanation, and the slowest.")
+    where = layer_slider("Attribute at layer", 0, layer, min(model.num_layers // 2, layer), where=right,
+                         key=f"{key}_where", help="0 is the embedding layer: the deepest explanation, and the slowest.")
     asked = (model.fingerprint, a, b, settings.pooling, settings.max_length, layer, where, int(steps))
     if st.button("Run integrated gradients", key=f"{key}_run"):
         st.session_state[f"{key}_ig_asked"] = asked
@@ -72,11 +73,11 @@ def _attribution(model: LoadedModel, settings: Settings, a: str, b: str, layer: 
 
 def explanation_panel(model: LoadedModel, settings: Settings, a: str, b: str, *, key: str) -> None:
     """The explanation of the pair (a, b) under the sidebar's settings, with a layer slider of its own."""
-    layer = st.slider("Explain at layer", 0, model.num_layers, layer_used(settings.layer, model.num_layers),
-                      key=f"{key}_layer", help="See how the explanation changes with depth (0 = embeddings).")
+    layer = layer_slider("Explain at layer", 0, model.num_layers, layer_used(settings.layer, model.num_layers),
+                         key=f"{key}_layer", help="See how the explanation changes with depth (0 = embeddings).")
     try:
         explanation = explanation_of(model.fingerprint, a, b, settings.pooling, layer, settings.max_length,
-                                     _model=model)
+                                     settings.prompt, _model=model)
     except NoExactSplit as err:
         st.info(f"{err} Open “Attribution through the network” below.")
     except ValueError as err:

@@ -17,6 +17,7 @@ from core.settings import Pooling, layer_used
 from ui.downloads import csv_download
 from ui.persist import texts_key
 from ui.progress import progress_bar
+from ui.sliders import layer_slider
 
 AGREEMENT_TEXTS = 100
 
@@ -51,7 +52,7 @@ def attention_view(model: LoadedModel, texts: list[str], max_length: int | None)
     except AttentionUnavailable as err:
         st.error(f"{err} Choose another model in the sidebar to see attention.")
     else:
-        att_layer = middle.slider("Layer", 1, maps.num_layers, maps.num_layers, key="layers_att_layer")
+        att_layer = layer_slider("Layer", 1, maps.num_layers, maps.num_layers, where=middle, key="layers_att_layer")
         head = right.selectbox("Head", list(range(maps.num_heads)), format_func=lambda h: f"head {h + 1}",
                                key="layers_att_head")
         one, mean = st.columns(2)

@@ -37,13 +37,12 @@ def text_prompt(model: LoadedModel, max_length: int | None, *, key: str) -> str:
     prompt to start with). One that would leave no room for the text is said so and not applied."""
     named = {name: text for name, text in model.pipeline.prompts.items() if text}
     default = model.pipeline.default_prompt_name if model.pipeline.default_prompt_name in named else NONE
-    left, right = st.columns([1, 2])
-    choice = kept(left.selectbox, "Prompt before each text", key=key, url=True, default=default,
+    choice = kept(st.selectbox, "Prompt before each text", key=key, url=True, default=default,
                   options=[NONE, *named, TYPED], must_be_option=True,
                   format_func=lambda name: f"{name}: {named[name]!r}" if name in named else name,
                   help="Instruction-tuned models expect a prompt such as “query: ”; the model's own prompts are "
                        "listed, or type one.")
-    prompt = kept(right.text_input, "Typed prompt", key=f"{key}_text", url=True, default="",
+    prompt = kept(st.text_input, "Typed prompt", key=f"{key}_text", url=True, default="",
                   placeholder="e.g. Represent this sentence for searching relevant passages: ") \
         if choice == TYPED else named.get(choice, "")
     try:

@@ -11,6 +11,7 @@ from core.models.loading import LoadedModel
 from core.encoding.pooling import MODES
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting
 from ui.cache import cached_catalog, cached_model
+from ui.sliders import layer_slider
 from ui.url_state import KEYS, settings_from_query, settings_to_query
 
 POOLING_HELP = "; ".join(["default: the model's own pooling (its sentence-transformers config; mean for plain "
@@ -91,8 +92,8 @@ def _layer_and_length(model: LoadedModel) -> tuple[int, int]:
         ss.sb_maxlen = model.max_length  # "the model's default" carries over too
     ss.sb_maxlen = min(ss.sb_maxlen, model.max_positions)
     ss._sb_model_layers, ss._sb_model_maxlen = last, model.max_length
-    layer = st.slider("Layer", 0, last, key="sb_layer",
-                      help=f"0 is the embedding layer, {last} the last transformer layer.")
+    layer = layer_slider("Layer", 0, last, key="sb_layer",
+                         help=f"0 is the embedding layer, {last} the last transformer layer.")
     max_length = st.number_input("Max length (tokens)", min_value=2, max_value=model.max_positions, step=16,
                                  key="sb_maxlen", help="Longer texts are cut at this many tokens (and flagged).")
     return layer, int(max_length)

@@ -81,7 +81,8 @@ def baseline(texts: Sequence[str], settings: Settings, model: LoadedModel, look:
         return
     untrained = cached_model(UNTRAINED_ID, settings.device)
     layer = settings.layer if settings.layer is None or settings.layer <= untrained.num_layers else None
-    base = compared(untrained, texts, settings.with_(model_id=UNTRAINED_ID, layer=layer), look, say_cuts=False)
+    base = compared(untrained, texts, settings.with_(model_id=UNTRAINED_ID, layer=layer, truncate_dim=None), look,
+                    say_cuts=False)
     st.metric("Same texts, untrained BERT", value_text(base.mean), help=mean_label(look.metric) + " under random "
                                                                            "weights.")
     heatmap(base.matrix, texts, look, order, "sim_untrained_heatmap", title="untrained BERT", height=320,

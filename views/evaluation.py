@@ -57,7 +57,8 @@ def evaluate_all(task: RetrievalTask, ks: list[int], settings, without_prompts: 
     results = {}
     for cell in grid:
         model = models[cell.model_id]
-        options = settings.with_(model_id=model.model_id, pooling=cell.pooling, layer=cell.layer)
+        options = settings.with_(model_id=model.model_id, pooling=cell.pooling, layer=cell.layer,
+                                 truncate_dim=model.kept_dims(settings.truncate_dim, cell.pooling))
         prompts = role_prompts(model.pipeline, use=not without_prompts)
         corpus = corpus_job(model, task.corpus, options.with_(prompt=prompts[1]))
         if isinstance(corpus, Job):  # the baselines and the configurations ready show meanwhile

@@ -18,6 +18,7 @@ from ui.cache import token_states_of
 from ui.layer_tabs import agreement_view, alignment_view, attention_view
 from ui.downloads import csv_download
 from ui.persist import kept, texts_key
+from ui.prompts import text_prompt
 from ui.sidebar import page
 
 AGREEMENT_TEXTS = 100
@@ -33,7 +34,7 @@ def pick_tokens(states: list[TokenStates], shared: str | None) -> list[Word | No
     """One row of token chips per sentence; the chosen word of each (None where none is chosen)."""
     chosen = []
     for i, ts in enumerate(states):
-        options = [p for p, special in enumerate(ts.special) if not special]
+        options = [p for p, special in enumerate(ts.special) if not special and p >= ts.prompt_tokens]
         start = find_word(ts, shared) if shared else None
         picked = kept(st.pills, f"Sentence {i + 1}", key=f"layers_token_{i}_{texts_key(ts.tokens)}",
                       default=start.pieces[0] if start else None, options=options,
@@ -54,10 +55,14 @@ def read_texts() -> list[str]:
     return texts[:MAX_SENTENCES]
 
 
-def choose_words(states: list[TokenStates]) -> list[Word | None]:
+def choose_words(states: list[TokenStates], model) -> list[Word | None]:
     st.subheader("Token of interest")
     st.caption("Click a token in each sentence. A word that the tokenizer splits into pieces is represented by the "
                "mean of its pieces.")
+    if states and states[0].prompt:
+        counted = "counted by pooling" if model.pipeline.include_prompt else "left out of pooling"
+        st.caption(f"Each sentence is read after the prompt {plain(repr(states[0].prompt))} ({states[0].prompt_tokens} "
+                   f"tokens, {counted}); its tokens are not offered here.")
     shared = default_word(states)
     chosen = pick_tokens(states, shared)
     for i, (ts, word) in enumerate(zip(states, chosen)):
@@ -114,17 +119,22 @@ def main() -> None:
     settings, model = page("Layers")
     st.caption("How a word's vector and a sentence's vector change from the embedding layer (0) to the last layer "
                f"of {model.model_id} ({model.num_layers} layers).")
+    if model.static:
+        st.info(f"{model.model_id} is a static model: it has no layers (its one layer is the token vectors, each "
+                "looked up alone), so nothing drifts across layers; open Similarity or Retrieval to explore it.")
+        return
     texts = read_texts()
+    prompt = text_prompt(model, settings.max_length, key="layers_prompt")
     if not texts:
         st.warning("Type at least two sentences, one per line, that share a word (for example “bank” in three "
                    "senses).")
         return
-    states = token_states_of(model, model.fingerprint, tuple(texts), settings.max_length)
+    states = token_states_of(model, model.fingerprint, tuple(texts), settings.max_length, prompt)
     cut = [str(i + 1) for i, ts in enumerate(states) if ts.truncated]
     if cut:
         st.warning(f"Sentence(s) {', '.join(cut)} are longer than the token limit and were cut; raise “Max length” "
                    "in the sidebar to see all of them.")
-    chosen = choose_words(states)
+    chosen = choose_words(states, model)
     drift = layer_drift(model, states, chosen, pooling=settings.pooling, max_length=settings.max_length)
     tabs = st.tabs(["Token drift", "Sentence drift", "Token alignment", "Attention", "Layer agreement"],
                    key="layers_tab", on_change="rerun")  # the last three run only when open

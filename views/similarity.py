@@ -22,6 +22,7 @@ from ui.downloads import csv_download
 from ui.explain import pair_section
 from ui.persist import kept, set_kept
 from ui.sidebar import page
+from ui.prompts import text_prompt
 from ui.similarity_parts import CAPTIONS, Look, baseline, compared, heatmap, mean_label, value_text
 
 RANGES = {"fixed": "fixed [−1, 1]", "fitted": "fitted to the data"}
@@ -119,6 +120,8 @@ def main() -> None:
     for group in duplicate_groups(texts):
         st.info(f"Texts {', '.join(str(i + 1) for i in group)} are identical, so their similarity is 1 "
                 "(distance 0) by construction.")
+    with controls:
+        settings = settings.with_(prompt=text_prompt(model, settings.max_length, key="sim_prompt"))
     look = Look(metric, fixed, reorder)
     a = compared(model, texts, settings, look)
     (_compare if compare else _single)(texts, settings, model, a, look)

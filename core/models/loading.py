@@ -65,6 +65,10 @@ class LoadedModel:
         """The dimensions of the vectors a pooling gives at the last layer (the model's own: after its head)."""
         return self.dimensions if pooling == "default" else self.hidden_size
 
+    def kept_dims(self, truncate_dim: int | None, pooling: str) -> int | None:
+        """`truncate_dim` where this model's vectors are wider, else None (all of them)."""
+        return truncate_dim if truncate_dim is not None and truncate_dim < self.width(pooling) else None
+
     def token_limit(self, max_length: int | None) -> int:
         """The tokens a text is cut at: `max_length` (else the model's default), never past its positions."""
         return min(max_length or self.max_length, self.max_positions)

@@ -15,7 +15,7 @@ from core.encoding.prompts import UnknownPrompt, prompt_length, resolve_prompt
 from core.models.catalog import ModelUnavailable
 from core.models.loading import load_model
 from tests.conftest import app_test
-from tests.modern import FIXTURES, router_model, static_model
+from tests.modern import FIXTURES, QWEN_PROMPTS, router_model, static_model
 
 TEXTS = ["A cat.", "The bank by the river is wide and slow today, they said.", "She deposited her salary at the bank.",
          "", "A man plays the guitar on stage."]
@@ -176,3 +176,47 @@ def test_the_pages_open_on_it(folders, name, page):
     assert not at.exception and not at.sidebar.error
     at.switch_page(page).run()
     assert not at.exception, at.exception[0].value if at.exception else ""
+
+
+def _open(folder, page: str):
+    at = app_test()
+    at.sidebar.text_input(key="sb_custom").set_value(str(folder)).run()
+    return at.switch_page(page).run()
+
+
+def test_similarity_embeds_the_texts_after_the_chosen_prompt_and_marks_its_tokens(folders, references):
+    """e5-style: "query: " before each text, left out of pooling; the heatmap equals sentence-transformers' cosine
+    with that prompt, and the explanation marks the prompt's tokens, which add nothing."""
+    from sentence_transformers.util import cos_sim
+
+    from tests.figures import figures
+
+    texts = ["A man plays the guitar.", "Someone performs music.", "Stocks fell sharply today."]
+    at = _open(folders["e5-bert"], "views/similarity.py")
+    at.text_area(key="sim_texts").set_value("\n".join(texts)).run()
+    at.selectbox(key="sim_prompt").set_value("query").run()
+    assert not at.exception
+    expected = cos_sim(*(references["e5-bert"].encode(texts, prompt="query: "),) * 2).numpy()
+    np.testing.assert_allclose(np.asarray(figures(at)[0].data[0].z, dtype=float), expected, atol=1e-4)
+    matrix = next(f for f in figures(at) if "the cells sum to" in (f.layout.title.text or ""))
+    assert "the first 3 tokens are the prompt, left out of pooling" in matrix.layout.title.text
+    assert any(name.endswith("⟨p⟩") for name in matrix.data[0].y)
+
+
+def test_retrieval_names_the_query_prompt_and_the_switch_embeds_without_it(folders):
+    at = _open(folders["qwen3-lasttoken"], "views/retrieval.py")
+    at.radio(key="ret_source").set_value("Paste texts").run()
+    captions = " ".join(c.value for c in at.caption)
+    assert f"query prompt {QWEN_PROMPTS['query']!r}" in captions and "documents get no prompt" in captions
+    at.toggle(key="ret_no_prompts").set_value(True).run()
+    assert not at.exception
+    assert "Embedded without the model's prompts" in " ".join(c.value for c in at.caption)
+
+
+def test_a_typed_prompt_that_leaves_no_room_for_the_text_is_said_and_not_applied(folders):
+    at = _open(folders["e5-bert"], "views/similarity.py")
+    at.selectbox(key="sim_prompt").set_value("A prompt I type").run()
+    at.text_input(key="sim_prompt_text").set_value("word " * 300).run()
+    assert not at.exception
+    assert any("nothing of the text would be left" in w.value for w in at.warning)
+    assert at.text_area(key="sim_texts").value  # the texts typed are kept
