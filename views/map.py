@@ -16,6 +16,7 @@ from core.jobs import Job
 from core.models.loading import LoadedModel
 from core.plots.map import (Colouring, QueryMark, compare_figure, compare_points, map_figure, map_points,
                             overlap_counts, trust_figure)
+from core.encoding.prompts import with_role
 from core.settings import Settings
 from ui.background import corpus_job, job_status
 from ui.cache import trust_of
@@ -83,7 +84,7 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
                                         "so changing only the layer is quick.")
     if chosen is None:
         return
-    raw = corpus_job(chosen[1], texts, chosen[0])
+    raw = corpus_job(chosen[1], texts, with_role(chosen[0], chosen[1].pipeline, "document"))
     if isinstance(raw, Job):
         job_status(raw)
         return
@@ -100,7 +101,8 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
     marks = []
     for (settings, model), vectors, points, coords in ((a, a_raw, space, projection.coords),
                                                        (chosen, raw, b_space, b_coords)):
-        vector = query_in_space(model, query, settings, vectors if centred else None) if query else None
+        vector = query_in_space(model, query, with_role(settings, model.pipeline, "query"),
+                                vectors if centred else None) if query else None
         marks.append(query_on(query, vector, texts, points, replace(projection, coords=coords), top))
     st.plotly_chart(compare_figure(projection.coords, b_coords, texts, colouring,
                                    titles=(f"A: {describe(*a)}", f"B: {describe(*chosen)}"),
@@ -144,7 +146,7 @@ def main() -> None:
     with colour_col:
         chosen = map_inputs(corpus, len(frame), model.hidden_size)
     texts = frame["text"].tolist()
-    raw = corpus_job(model, texts, settings) if raw is None else raw
+    raw = corpus_job(model, texts, with_role(settings, model.pipeline, "document")) if raw is None else raw
     if isinstance(raw, Job):
         job_status(raw)
         return
@@ -167,7 +169,8 @@ def main() -> None:
         query, vector = texts[chosen["row"]], space[chosen["row"]]
     else:
         query = chosen["query"]
-        vector = query_in_space(model, query, settings, raw if centred else None) if query else None
+        vector = query_in_space(model, query, with_role(settings, model.pipeline, "query"),
+                                raw if centred else None) if query else None
     found = query_on(query, vector, texts, space, projection, top)
     clusters = chosen["choice"] in (CLUSTERS, DENSITY) and cluster_labels(projection.coords, texts, colouring.values)
     if chosen["compare"]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from core.models.pipeline import Pipeline
+from core.settings import Settings
 
 Role = Literal["query", "document", "text"]
 ROLE_CANDIDATES: dict[Role, tuple[str, ...]] = {"query": ("query",), "document": ("document", "passage", "corpus"),
@@ -56,3 +57,8 @@ def role_prompts(pipeline: Pipeline, *, use: bool = True, query: str | None = No
     a typed `query` prompt replaces the query's."""
     own_query = resolve_prompt(pipeline, "query") if use else ""
     return (own_query if query is None else query), (resolve_prompt(pipeline, "document") if use else "")
+
+
+def with_role(settings: Settings, pipeline: Pipeline, role: Role) -> Settings:
+    """`settings` with the prompt the model gives a text of `role`."""
+    return settings.with_(prompt=resolve_prompt(pipeline, role))
