@@ -11,12 +11,13 @@ import time
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 Progress = Callable[[int, int], None]
 KEEP_FINISHED = 32
 PAUSE_S = 0.05
 MAX_DEFER_S = 2.0
+JobState = Literal["queued", "running", "done", "failed"]
 
 
 @dataclass
@@ -24,7 +25,7 @@ class Job:
     key: Hashable
     description: str
     work: Callable[[Progress], Any]
-    state: str = "queued"  # queued, running, done, failed
+    state: JobState = "queued"
     done: int = 0
     total: int = 0
     result: Any = None

@@ -5,8 +5,9 @@ that first contact with Similarity, Retrieval, Evaluation or the map is instant.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from contextlib import nullcontext
+from typing import TypeVar
 
 import numpy as np
 import streamlit as st
@@ -28,22 +29,33 @@ from core.settings import Settings
 from ui.cache import cached_model, density_of, projection_of
 from ui.progress import embed_corpus
 
+T = TypeVar("T")
 BACKGROUND_FROM = 1_000  # texts: a smaller corpus embeds in a second or two, inline
 DENSITY_BACKGROUND_FROM = 20_000  # map points: HDBSCAN took 1.1 s on 20,000 and 32 s on 100,000
+
+
+def _queued(key: Hashable, description: str, run: Callable[[Progress], T], *,
+            stored: Callable[[], T | None] | None = None, inline: Callable[[], T] | None = None) -> T | Job:
+    """What every heavy piece of work does: a result that is `stored` already, else an `inline` one (work small
+    enough to do at once), else the shared background job, whose result comes back once it is done (done but not
+    stored, as with a full or cleared cache: no reruns)."""
+    found = stored() if stored is not None else None
+    if found is not None:
+        return found
+    if inline is not None:
+        return inline()
+    job = JOBS.submit(key, description, run)
+    return job.result if job.state == "done" else job
 
 
 def corpus_job(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray | Job:
     """The corpus's vectors when they are stored already (a small corpus is embedded at once), else the shared
     background job that embeds them."""
-    found = stored_embeddings(model, texts, settings)
-    if found is not None:
-        return found
-    if len(texts) < BACKGROUND_FROM:
-        return embed_corpus(model, texts, settings)
-    job = JOBS.submit(("embed", settings_key(model, texts, settings)),
-                      f"Embedding {len(texts):,} texts with {model.model_id}",
-                      lambda progress: cached_embeddings_with(model, texts, settings, lambda: nullcontext(progress)))
-    return job.result if job.state == "done" else job  # done but not on disk (a full or cleared cache): no reruns
+    return _queued(("embed", settings_key(model, texts, settings)),
+                   f"Embedding {len(texts):,} texts with {model.model_id}",
+                   lambda progress: cached_embeddings_with(model, texts, settings, lambda: nullcontext(progress)),
+                   stored=lambda: stored_embeddings(model, texts, settings),
+                   inline=(lambda: embed_corpus(model, texts, settings)) if len(texts) < BACKGROUND_FROM else None)
 
 
 def projection_job(vectors: np.ndarray, params: dict) -> Projection | Job:
@@ -51,12 +63,8 @@ def projection_job(vectors: np.ndarray, params: dict) -> Projection | Job:
     if params["method"] == "PCA" or len(vectors) < BACKGROUND_FROM:
         return projection_of(vectors, **params)
     key = projection_key(vectors, params)
-    found = read_stored(key, len(vectors))
-    if found is not None:
-        return found
-    job = JOBS.submit(("project", key), f"{params['method']} of {len(vectors):,} points",
-                      lambda _: cached_project(vectors, **params))
-    return job.result if job.state == "done" else job
+    return _queued(("project", key), f"{params['method']} of {len(vectors):,} points",
+                   lambda _: cached_project(vectors, **params), stored=lambda: read_stored(key, len(vectors)))
 
 
 def aligned_job(a: np.ndarray, b: np.ndarray, params: dict) -> tuple[Projection, Projection] | Job:
@@ -64,21 +72,15 @@ def aligned_job(a: np.ndarray, b: np.ndarray, params: dict) -> tuple[Projection,
     points, so always queued)."""
     umap_params = {name: params[name] for name in ("neighbours", "min_dist", "seed")}
     key = aligned_key(a, b, umap_params)
-    found = read_aligned(key, len(a))
-    if found is not None:
-        return found
-    job = JOBS.submit(("aligned", key), f"AlignedUMAP of {len(a):,} points in two spaces",
-                      lambda _: cached_aligned(a, b, **umap_params))
-    return job.result if job.state == "done" else job
+    return _queued(("aligned", key), f"AlignedUMAP of {len(a):,} points in two spaces",
+                   lambda _: cached_aligned(a, b, **umap_params), stored=lambda: read_aligned(key, len(a)))
 
 
 def density_job(coords: np.ndarray, min_size: int) -> np.ndarray | Job:
     """HDBSCAN labels of the map's points: at once below DENSITY_BACKGROUND_FROM points, else the shared job."""
-    if len(coords) < DENSITY_BACKGROUND_FROM:
-        return density_of(coords, min_size)
-    job = JOBS.submit(("hdbscan", array_digest(coords, {"min_size": min_size})),
-                      f"HDBSCAN of {len(coords):,} map points", lambda _: density_clusters(coords, min_size=min_size))
-    return job.result if job.state == "done" else job
+    return _queued(("hdbscan", array_digest(coords, {"min_size": min_size})), f"HDBSCAN of {len(coords):,} map points",
+                   lambda _: density_clusters(coords, min_size=min_size),
+                   inline=(lambda: density_of(coords, min_size)) if len(coords) < DENSITY_BACKGROUND_FROM else None)
 
 
 def attribution_job(model: LoadedModel, a: str, b: str, settings: Settings, layer: int, where: int,
@@ -86,11 +88,10 @@ def attribution_job(model: LoadedModel, a: str, b: str, settings: Settings, laye
     """Integrated gradients of a pair (seconds to minutes): the shared background job, its result once done (the
     queue keeps recent results, so a second look costs nothing)."""
     key = ("attribution", model.fingerprint, a, b, settings.pooling, layer, where, steps, settings.max_length)
-    job = JOBS.submit(key, f"Integrated gradients from layer {where} ({steps} steps)",
-                      lambda progress: attribute_pair(model, a, b, pooling=settings.pooling, layer=layer,
-                                                      attribution_layer=where, steps=steps,
-                                                      max_length=settings.max_length, progress=progress))
-    return job.result if job.state == "done" else job
+    return _queued(key, f"Integrated gradients from layer {where} ({steps} steps)",
+                   lambda progress: attribute_pair(model, a, b, pooling=settings.pooling, layer=layer,
+                                                   attribution_layer=where, steps=steps,
+                                                   max_length=settings.max_length, progress=progress))
 
 
 def job_status(job: Job) -> None:
