@@ -14,15 +14,12 @@ from core.models.catalog import ModelUnavailable
 from core.models.loading import LoadedModel
 from core.settings import Settings
 from ui.cache import cached_model
+from ui.page_registry import BY_PATH
 from ui.persist import set_kept
 from ui.progress import progress_bar
 from ui.url_codec import encode
 from ui.url_state import settings_to_query
 
-PAGE_FILES = {"model": "views/model.py", "layers": "views/layers.py", "similarity": "views/similarity.py",
-              "evaluation": "views/evaluation.py", "retrieval": "views/retrieval.py", "finetune": "views/finetune.py"}
-PAGE_NAMES = {"model": "Model", "layers": "Layers", "similarity": "Similarity", "evaluation": "Evaluation",
-              "retrieval": "Retrieval", "finetune": "Fine-tune"}
 CHECKED = "les_checks"  # session key: (weights, settings) -> {lesson number: Check}, for the sheet
 
 
@@ -41,7 +38,7 @@ def _link(lesson: Lesson, settings: Settings) -> str:
 def _open(lesson: Lesson, settings: Settings) -> None:
     for key, value in lesson.inputs.items():
         set_kept(key, value)  # the page may have been visited already: its inputs become the lesson's
-    st.switch_page(PAGE_FILES[lesson.page], query_params=lesson_query(lesson, settings))
+    st.switch_page(BY_PATH[lesson.page].file, query_params=lesson_query(lesson, settings))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -72,7 +69,7 @@ def lesson_section(lesson: Lesson, settings: Settings, model: LoadedModel) -> No
     st.markdown(f"**{lesson.question}**")
     st.write(lesson.steps)
     left, right = st.columns([1, 3])
-    if left.button(f"Open {PAGE_NAMES[lesson.page]}", key=f"les_open_{lesson.number}", type="primary"):
+    if left.button(f"Open {BY_PATH[lesson.page].title}", key=f"les_open_{lesson.number}", type="primary"):
         _open(lesson, settings)
     right.caption(f"Or share this view: {_link(lesson, settings)}")
     st.markdown(f"**Expected.** {lesson.expect}")

@@ -9,10 +9,10 @@ from typing import Any
 import streamlit as st
 
 from core.hashing import texts_digest
+from ui.page_registry import PAGES
 from ui.url_codec import decode, encode
 
-PAGE_KEYS = {"similarity": "sim_", "layers": "layers_", "model": "model_", "retrieval": "ret_",  # each page's
-             "evaluation": "ev_", "map": "map_", "finetune": "ft_", "lessons": "les_"}  # widget keys start so
+PAGE_KEYS = {page.url_path: page.prefix for page in PAGES}  # each page's widget keys start so
 
 
 def _shadow(key: str) -> str:
