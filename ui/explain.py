@@ -21,6 +21,7 @@ from ui.persist import texts_key
 from ui.sliders import layer_slider
 
 TOP = 5
+PAIR_KEY = "sim_pair"  # in the URL: the explained pair as "i,j", line numbers from 1
 
 
 def _exact(explanation: PairExplanation, key: str) -> None:
@@ -106,18 +107,42 @@ def cell_picker(chart_key: str, texts: Sequence[str]) -> Callable[[], None]:
     return lambda: _select_cell(chart_key, pair_keys(texts))
 
 
+def named_pair(text: str | None, count: int) -> tuple[int, int] | None:
+    """The pair a link names as "i,j" (line numbers from 1), as picker indices; None when it names none of these."""
+    try:
+        a, b = (int(part) - 1 for part in (text or "").split(","))
+    except ValueError:
+        return None
+    return (a, b) if 0 <= a < count and 0 <= b < count else None
+
+
+def _pickers_from_link(keys: tuple[str, str], count: int) -> None:
+    """A link's (or a lesson's) `sim_pair` sets the pickers once for these texts; later picks are the user's."""
+    named = named_pair(st.query_params.get(PAIR_KEY), count)
+    if named is not None and st.session_state.get(f"_{PAIR_KEY}_applied") != (keys, named):
+        st.session_state[keys[0]], st.session_state[keys[1]] = named
+        st.session_state[f"_{PAIR_KEY}_applied"] = (keys, named)
+
+
 def pair_section(model: LoadedModel, settings: Settings, texts: Sequence[str], matrix, metric: Metric) -> None:
-    """"Why are these two similar?" under a heatmap: two pickers (a click on a cell sets them) and the explanation."""
+    """"Why are these two similar?" under a heatmap: two pickers (a click on a cell or a link sets them) and the
+    explanation; a pair other than the closest is kept in the URL."""
     st.subheader("Why are these two similar?")
     if len(texts) < 2:
         st.info("Add a second text to explain a pair.")
         return
-    keys, (first, second) = pair_keys(texts), closest_pair(matrix, metric)
+    keys, closest = pair_keys(texts), closest_pair(matrix, metric)
     names = {i: f"{i + 1}. {shorten(text, 70)}" for i, text in enumerate(texts)}
-    st.session_state.setdefault(keys[0], first)
-    st.session_state.setdefault(keys[1], second)
+    _pickers_from_link(keys, len(texts))
+    st.session_state.setdefault(keys[0], closest[0])
+    st.session_state.setdefault(keys[1], closest[1])
     left, right = st.columns(2)
     a = left.selectbox("Text A", list(names), format_func=names.__getitem__, key=keys[0])
     b = right.selectbox("Text B", list(names), format_func=names.__getitem__, key=keys[1])
+    if (a, b) == tuple(closest):
+        if PAIR_KEY in st.query_params:
+            del st.query_params[PAIR_KEY]
+    else:
+        st.query_params[PAIR_KEY] = f"{a + 1},{b + 1}"
     st.caption("Click a cell of the heatmap above, or pick two texts; it opens on the closest pair.")
     explanation_panel(model, settings, texts[a], texts[b], key="sim_why")

@@ -9,7 +9,7 @@ from urllib.parse import urlencode, urlsplit
 import streamlit as st
 
 from core.lessons.checks import CHECKS, Check, Context
-from core.lessons.lessons import Lesson
+from core.lessons.lessons import LESSONS, Lesson
 from core.models.catalog import ModelUnavailable
 from core.models.loading import LoadedModel
 from core.settings import Settings
@@ -44,7 +44,8 @@ def _open(lesson: Lesson, settings: Settings) -> None:
 @st.cache_data(show_spinner=False, max_entries=64)
 def _checked(number: int, check: str, fingerprint: str, settings: Settings, _model: LoadedModel,
              _progress=None) -> Check:
-    context = Context(_model, settings, lambda model_id: cached_model(model_id, settings.device), _progress)
+    context = Context(_model, settings, lambda model_id: cached_model(model_id, settings.device), _progress,
+                      inputs=next(lesson for lesson in LESSONS if lesson.number == number).inputs)
     try:
         return CHECKS[check](context)
     except ModelUnavailable as err:

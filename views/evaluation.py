@@ -126,8 +126,10 @@ def retrieval_section(settings) -> None:
 def diagnostics(results: dict[str, TaskResult]) -> None:
     st.subheader("Per-query diagnostics")
     left, right = st.columns([2, 1])
-    name = left.selectbox("Configuration", list(results), key="ev_diag_config")
-    failures = kept(right.checkbox, "Only failures (relevant text not first)", key="ev_failures", default=False)
+    name = kept(left.selectbox, "Configuration", key="ev_diag_config", url=True, default=next(iter(results)),
+                options=list(results), must_be_option=True)
+    failures = kept(right.checkbox, "Only failures (relevant text not first)", key="ev_failures", url=True,
+                    default=False)
     per_query = results[name].per_query
     st.plotly_chart(rank_figure(rank_buckets(per_query["first relevant rank"])), key="ev_rank_chart")
     st.caption("How many queries found their best relevant text at rank 1, in the top 5, top 10 and so on; "

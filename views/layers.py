@@ -31,12 +31,12 @@ def plain(text: str) -> str:
 
 
 def pick_tokens(states: list[TokenStates], shared: str | None) -> list[Word | None]:
-    """One row of token chips per sentence; the chosen word of each (None where none is chosen)."""
+    """One row of token chips per sentence, starting on `shared`; the chosen word of each (None where none is)."""
     chosen = []
     for i, ts in enumerate(states):
         options = [p for p, special in enumerate(ts.special) if not special and p >= ts.prompt_tokens]
         start = find_word(ts, shared) if shared else None
-        picked = kept(st.pills, f"Sentence {i + 1}", key=f"layers_token_{i}_{texts_key(ts.tokens)}",
+        picked = kept(st.pills, f"Sentence {i + 1}", key=f"layers_token_{i}_{texts_key([*ts.tokens, shared or ''])}",
                       default=start.pieces[0] if start else None, options=options,
                       format_func=lambda p, tokens=ts.tokens: plain(tokens[p]))
         chosen.append(word_at(ts, picked) if picked is not None else None)
@@ -55,6 +55,20 @@ def read_texts() -> list[str]:
     return texts[:MAX_SENTENCES]
 
 
+def followed_word(states: list[TokenStates]) -> str | None:
+    """The typed word where a sentence has it, else the content word the sentences share."""
+    typed = kept(st.text_input, "Word to follow", key="layers_word", url=True, default="",
+                 placeholder="the word the sentences share", help="The chips below start on this word in every "
+                 "sentence that has it; left empty, on the content word most sentences share.").strip()
+    if typed and any(find_word(ts, typed) for ts in states):
+        return typed
+    shared = default_word(states)
+    if typed:
+        st.info(f"“{plain(typed)}” is in none of the sentences, so the chips start on "
+                + (f"“{plain(shared)}”." if shared else "no word."))
+    return shared
+
+
 def choose_words(states: list[TokenStates], model) -> list[Word | None]:
     st.subheader("Token of interest")
     st.caption("Click a token in each sentence. A word that the tokenizer splits into pieces is represented by the "
@@ -63,7 +77,7 @@ def choose_words(states: list[TokenStates], model) -> list[Word | None]:
         counted = "counted by pooling" if model.pipeline.include_prompt else "left out of pooling"
         st.caption(f"Each sentence is read after the prompt {plain(repr(states[0].prompt))} ({states[0].prompt_tokens} "
                    f"tokens, {counted}); its tokens are not offered here.")
-    shared = default_word(states)
+    shared = followed_word(states)
     chosen = pick_tokens(states, shared)
     for i, (ts, word) in enumerate(zip(states, chosen)):
         if word is not None and len(word.pieces) > 1:
@@ -137,7 +151,7 @@ def main() -> None:
     chosen = choose_words(states, model)
     drift = layer_drift(model, states, chosen, pooling=settings.pooling, max_length=settings.max_length)
     tabs = st.tabs(["Token drift", "Sentence drift", "Token alignment", "Attention", "Layer agreement"],
-                   key="layers_tab", on_change="rerun")  # the last three run only when open
+                   key="layers_tab", on_change="rerun", bind="query-params")  # the last three run only when open
     with tabs[0]:
         drift_tab(drift, chosen)
     with tabs[1]:

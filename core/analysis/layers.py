@@ -66,16 +66,20 @@ def find_word(states: TokenStates, text: str) -> Word | None:
 
 
 def default_word(all_states: Sequence[TokenStates]) -> str | None:
-    """The word (with a letter or digit) found in the most texts, at least two; on a tie the one seen first,
-    reading the texts in order. So a word that every text shares wins whenever there is one."""
+    """The word (with a letter or digit) shared by the most texts, at least two, preferring a content word to a
+    stop word (scikit-learn's English list: "the", "a", "he" …); on a tie the one seen first, reading the texts in
+    order. So "bank" wins over "the" in three senses of "bank"."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
     seen: dict[str, tuple[str, set[int]]] = {}
     for index, states in enumerate(all_states):
         for word in words(states):
             key = word.text.casefold()
             if any(ch.isalnum() for ch in key):
                 seen.setdefault(key, (word.text, set()))[1].add(index)
-    best = max(seen.values(), key=lambda item: len(item[1]), default=None)  # max keeps the first of equals
-    return best[0] if best is not None and len(best[1]) >= 2 else None
+    shared = [(key, text, texts) for key, (text, texts) in seen.items() if len(texts) >= 2]
+    best = max(shared, key=lambda item: (item[0] not in ENGLISH_STOP_WORDS, len(item[2])), default=None)
+    return best[1] if best is not None else None  # max keeps the first of equals
 
 
 def word_vectors(states: TokenStates, word: Word) -> np.ndarray:

@@ -3,22 +3,23 @@ sentence with the numbers. A check never pretends: where the model does not show
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from core.analysis.explanation import explain_pair
-from core.analysis.layers import find_word, pair_cosines, sentence_vectors_by_layer, word_vectors
-from core.analysis.similarity import closest_pair, mean_off_diagonal, similarity_matrix
+from core.analysis.layers import Drift, find_word, layer_drift
+from core.analysis.similarity import closest_pair, mean_off_diagonal, similarity_matrix, text_similarity
 from core.analysis.tokenization import tokenize_text
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
+from core.data.corpus import lines
 from core.encoding.encoder import Progress, encode, encode_tokens
+from core.encoding.prompts import resolve_prompt
 from core.evaluation.lexical import fit_baseline
 from core.evaluation.metrics import STS_PRIMARY
 from core.evaluation.retrieval import evaluate_embeddings, evaluate_lexical, paraphrase_task
 from core.evaluation.sts import correlation, sts_frame
-from core.lessons.lessons import BANK, IDIOM, PAIR, TRAVEL, WEATHER
 from core.models.anatomy import parameter_breakdown
 from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID, finetuned_entries
 from core.models.loading import LoadedModel
@@ -45,10 +46,10 @@ class Context:
     settings: Settings
     load: Callable[[str], LoadedModel]
     progress: Progress | None = None
+    inputs: Mapping[str, object] = field(default_factory=dict)  # the lesson's view: what its page draws from
 
-
-def _cosine(u: np.ndarray, v: np.ndarray) -> float:
-    return float(u @ v / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-12))
+    def texts(self, key: str) -> list[str]:
+        return lines(str(self.inputs[key]))
 
 
 def tokenizer(ctx: Context) -> Check:
@@ -76,15 +77,21 @@ def anatomy(ctx: Context) -> Check:
                  {"parameters": total, "embedding share": round(share, 4)})
 
 
+def _drift(ctx: Context, texts: list[str], word: str | None = None) -> Drift:
+    """The Layers page's curves for the lesson's texts: the same token states and the same core function."""
+    states = encode_tokens(ctx.model, texts, max_length=ctx.settings.max_length)
+    chosen = [find_word(s, word) if word else None for s in states]
+    return layer_drift(ctx.model, states, chosen, pooling=ctx.settings.pooling, max_length=ctx.settings.max_length)
+
+
 def bank(ctx: Context) -> Check:
-    states = encode_tokens(ctx.model, BANK)
-    words = [find_word(s, "bank") for s in states]
-    curves = pair_cosines([word_vectors(s, w) for s, w in zip(states, words)], ctx.model.num_layers + 1)
+    word = str(ctx.inputs["layers_word"])
+    curves = _drift(ctx, ctx.texts("layers_texts"), word).token
     robbery_river, robbery_savings, river_savings = curves  # pairs (0, 1), (0, 2), (1, 2)
     first = curves[:, 0]
     near = bool(((first > 0.9) & (first < 1)).all())
     apart = bool(robbery_river[-1] < robbery_savings[-1] and river_savings[-1] < robbery_savings[-1])
-    finding = (f"Layer 0: “bank” cosines {', '.join(f'{c:.3f}' for c in first)} "
+    finding = (f"Layer 0: “{word}” cosines {', '.join(f'{c:.3f}' for c in first)} "
                f"({'all' if near else 'not all'} between 0.9 and 1). Last layer: robbery–savings "
                f"{robbery_savings[-1]:.3f}, river–robbery {robbery_river[-1]:.3f}, "
                f"river–savings {river_savings[-1]:.3f}: "
@@ -94,12 +101,14 @@ def bank(ctx: Context) -> Check:
                                            "last robbery-savings": round(float(robbery_savings[-1]), 4)})
 
 
-def _matrix(ctx: Context, texts) -> np.ndarray:
-    return similarity_matrix(encode(ctx.model, texts, pooling=ctx.settings.pooling, layer=ctx.settings.layer).vectors)
+def _matrix(ctx: Context, texts: list[str]) -> np.ndarray:
+    """The Similarity page's matrix: the same function, with the prompt its picker starts on."""
+    settings = ctx.settings.with_(prompt=resolve_prompt(ctx.model.pipeline))
+    return text_similarity(ctx.model, texts, settings).matrix
 
 
 def weather(ctx: Context) -> Check:
-    matrix = _matrix(ctx, WEATHER)
+    matrix = _matrix(ctx, ctx.texts("sim_texts"))
     i, j = closest_pair(matrix)
     names = ["nice", "bad", "lovely"]
     holds = {i, j} == {0, 2}
@@ -109,7 +118,7 @@ def weather(ctx: Context) -> Check:
 
 
 def travel(ctx: Context) -> Check:
-    matrix = _matrix(ctx, TRAVEL)
+    matrix = _matrix(ctx, ctx.texts("sim_texts"))
     among = float(np.mean([matrix[0, 1], matrix[0, 2], matrix[1, 2]]))
     control = float(np.mean(matrix[3, :3]))
     return Check(among > control, f"Among the travel sentences: mean cosine {among:.3f}; to the control: "
@@ -117,16 +126,14 @@ def travel(ctx: Context) -> Check:
 
 
 def idiom(ctx: Context) -> Check:
-    by_layer = sentence_vectors_by_layer(ctx.model, IDIOM, pooling=ctx.settings.pooling)
-    literal = [_cosine(v[0], v[1]) for v in by_layer]
-    paraphrase = [_cosine(v[0], v[2]) for v in by_layer]
+    literal, paraphrase = _drift(ctx, ctx.texts("layers_texts")).sentence[:2]  # pairs (0, 1) and (0, 2)
     lead = (paraphrase[0] - literal[0], paraphrase[-1] - literal[-1])
     holds = lead[1] > lead[0] and lead[1] > 0
     return Check(holds, f"Idiom–literal {literal[0]:.3f} → {literal[-1]:.3f}, idiom–paraphrase {paraphrase[0]:.3f} → "
                         f"{paraphrase[-1]:.3f} (layer 0 → last): the paraphrase's lead goes from {lead[0]:+.3f} to "
                         f"{lead[1]:+.3f}" + ("." if holds else "; this model does not move the idiom towards its "
                                                               "meaning."),
-                 {"literal last": round(literal[-1], 4), "paraphrase last": round(paraphrase[-1], 4)})
+                 {"literal last": round(float(literal[-1]), 4), "paraphrase last": round(float(paraphrase[-1]), 4)})
 
 
 def untrained(ctx: Context) -> Check:
@@ -198,7 +205,10 @@ def finetune(ctx: Context) -> Check:
 
 
 def why(ctx: Context) -> Check:
-    explanation = explain_pair(ctx.model, *PAIR)
+    a, b = (int(i) - 1 for i in str(ctx.inputs["sim_pair"]).split(","))
+    texts = ctx.texts("sim_texts")
+    explanation = explain_pair(ctx.model, texts[a], texts[b], pooling=ctx.settings.pooling, layer=ctx.settings.layer,
+                               max_length=ctx.settings.max_length, prompt=resolve_prompt(ctx.model.pipeline))
     top = explanation.top_pairs(1).iloc[0]
     exact = abs(explanation.total - explanation.score) < 1e-6
     return Check(exact, f"The {explanation.matrix.size} token pairs sum to {explanation.total:.4f}, the cosine "

@@ -24,7 +24,7 @@ class Lesson:
     question: str
     steps: str
     page: str  # the page's URL path
-    inputs: dict[str, object] = field(default_factory=dict)  # that page's widget key -> value
+    inputs: dict[str, object] = field(default_factory=dict)  # the whole view: that page's widget key -> value
     expect: str = ""
     check: str = ""  # a name in core.lessons.checks.CHECKS
     discussion: tuple[str, ...] = ()
@@ -51,17 +51,18 @@ LESSONS: tuple[Lesson, ...] = (
            "Pick all-mpnet-base-v2 (after `make models-extra`) in the sidebar and compare the shares."),
     Lesson(3, "One word, several senses", "Does “bank” mean the same in every sentence?",
            "Open Layers: the token “bank” is chosen in three sentences; read the token-drift curves.", "layers",
-           {"layers_texts": "\n".join(BANK)},
+           {"layers_texts": "\n".join(BANK), "layers_word": "bank", "layers_tab": "Token drift"},
            "At layer 0 the three “bank” vectors are nearly identical (cosine between 0.9 and 1: only the position "
            "embeddings differ); in later layers the river sense moves furthest from the two money senses.", "bank",
            ("Why is layer 0 not exactly 1?", "Which layer separates the senses most, and why not the last?"),
            "Add “You can bank on her.”: a verb sense. Where does it go?"),
     Lesson(4, "Synonyms and antonyms in one frame", "Does the model tell “nice” from “bad” in the same frame?",
-           "Open Similarity with three sentences that differ in one word.", "similarity",
-           {"sim_texts": "\n".join(WEATHER)},
+           "Open Similarity with three sentences that differ in one word; the explanation below the heatmap opens "
+           "on the nice/bad pair.", "similarity",
+           {"sim_texts": "\n".join(WEATHER), "sim_pair": "1,2"},
            "“nice” and “lovely” end closest; “bad” stays close too, because the rest of the sentence is the same.",
            "weather", ("Why can antonyms score high?", "What would a model trained on entailment data do here?"),
-           "Click the nice/bad cell: which tokens make up that score?"),
+           "In the nice/bad explanation, which tokens make up that score? Click the nice/lovely cell and compare."),
     Lesson(5, "Same slot, same category", "Do sentences that fill one slot with things of one kind cluster?",
            "Open Similarity with three ways to get to work and one control sentence.", "similarity",
            {"sim_texts": "\n".join(TRAVEL)},
@@ -70,7 +71,7 @@ LESSONS: tuple[Lesson, ...] = (
            "Replace “to work” by different endings and see what stays."),
     Lesson(6, "Sentence drift across layers", "When does an idiom mean its paraphrase rather than its words?",
            "Open Layers with an idiom, its literal reading and its paraphrase; read the sentence-drift curves.",
-           "layers", {"layers_texts": "\n".join(IDIOM)},
+           "layers", {"layers_texts": "\n".join(IDIOM), "layers_tab": "Sentence drift"},
            "From layer 0 to the last, the idiom moves away from its literal reading (which shares “bullet”) and "
            "towards its paraphrase: the paraphrase's lead grows.", "idiom",
            ("Which layers carry word overlap and which meaning?",),
@@ -84,14 +85,14 @@ LESSONS: tuple[Lesson, ...] = (
            "“shared by all texts” part under both models.", heavy=True),
     Lesson(8, "Pooling matters", "How much does the choice of pooling change retrieval?",
            "Open Evaluation with mean, CLS and max pooling on the paraphrase task.", "evaluation",
-           {"ev_poolings": ["mean", "cls", "max"]},
+           {"ev_section": "Retrieval (Recall@k)", "ev_poolings": ["mean", "cls", "max"]},
            "The pooling the model was trained with wins; how much CLS loses depends on training: all-MiniLM-L6-v2 "
            "loses only a few points of Recall@1, where the classic lab's mean-trained model collapsed.", "pooling",
            ("Why would a model trained with mean pooling still put information in [CLS]?",),
            "Try the untrained model: does any pooling help?", heavy=True),
     Lesson(9, "Lexical baselines", "Where do TF-IDF and bag of words win, and where do they lose?",
-           "Open Evaluation's per-query diagnostics; pick TF-IDF, then the model, with “Only failures”.",
-           "evaluation", {"ev_failures": True},
+           "Open Evaluation's per-query diagnostics: TF-IDF's failures are listed; then pick the model.",
+           "evaluation", {"ev_section": "Retrieval (Recall@k)", "ev_diag_config": "TF-IDF", "ev_failures": True},
            "The model finds far more paraphrases first; TF-IDF still wins some queries that share rare words.",
            "lexical", ("What do the queries TF-IDF wins have in common?",), "Use Retrieval's “why this hit?” on one "
            "of them.", heavy=True),
@@ -106,7 +107,7 @@ LESSONS: tuple[Lesson, ...] = (
            ("Why does retrieval sometimes get worse while STS improves?",), "Fine-tune untrained-bert at 1e-4."),
     Lesson(12, "Why similar", "Which tokens make up a pair's score?",
            "Open Similarity with a pair and read the explanation under the heatmap.", "similarity",
-           {"sim_texts": "\n".join(PAIR)},
+           {"sim_texts": "\n".join(PAIR), "sim_pair": "1,2"},
            "The token-pair contributions add up exactly to the cosine, and a few content-word pairs carry most of "
            "it.", "why", ("Do [CLS] and [SEP] matter?",), "Set the explanation's layer to 0 and compare."),
 )

@@ -60,3 +60,67 @@ def test_the_heavy_checks_run_on_request_and_the_sheet_collects_every_finding():
     assert len(_verdicts(at)) == len(LESSONS)
     sheet = at.get("download_button")[-1]
     assert sheet.proto.label == "Download the lesson sheet (Markdown)"
+
+
+def _opened_by_link(lesson, settings):
+    """The lesson's page opened fresh from its shared link (a new session, the query string only)."""
+    from ui.lessons import lesson_query
+
+    query = lesson_query(lesson, settings)
+    return app_test(OPENED[lesson.page], **query)
+
+
+@pytest.fixture(scope="module")
+def lesson_context(minilm):
+    from core.lessons.checks import Context
+    from core.settings import Settings
+
+    return lambda lesson: Context(minilm, Settings(), lambda model_id: load_model(model_id, "cpu"),
+                                  inputs=lesson.inputs)
+
+
+def _shown_view(at, lesson) -> dict:
+    """What the opened page shows of the lesson's subject."""
+    from tests.figures import figure
+
+    if lesson.page == "layers":
+        chosen = [pill.formatted_values[0] if pill.value is not None else None for pill in at.pills]
+        return {"chips": chosen, "tab": at.session_state["layers_tab"],
+                "token curves": {t.name: list(t.y) for t in figure(at, "layers_token_drift").data
+                                 if t.name.startswith("S")} if at.session_state["layers_tab"] == "Token drift" else {},
+                "sentence curves": {t.name: list(t.y) for t in figure(at, "layers_sentence_drift").data
+                                    if t.name.startswith("S")}}
+    if lesson.page == "similarity":
+        return {"pair": [box.value for box in at.main.selectbox if box.label in ("Text A", "Text B")]}
+    if lesson.page == "evaluation":
+        return {key: at.session_state[key] for key in lesson.inputs}
+    return {}
+
+
+@pytest.mark.parametrize("lesson", [lesson for lesson in LESSONS if lesson.page in ("layers", "similarity",
+                                                                                    "evaluation")],
+                         ids=lambda lesson: str(lesson.number))
+def test_each_lesson_opens_the_view_it_teaches_by_button_and_by_link(lesson, lesson_context):
+    from core.lessons.checks import CHECKS
+    from core.settings import Settings
+
+    by_button = app_test(PAGE)
+    by_button.button(key=f"les_open_{lesson.number}").click().run()
+    by_link = _opened_by_link(lesson, Settings())
+    for at in (by_button, by_link):
+        assert not at.exception
+        view = _shown_view(at, lesson)
+        if lesson.number == 3:  # "bank" chosen in every sentence, and the check is computed on those curves
+            assert view["chips"] == ["bank"] * 3 and view["tab"] == "Token drift"
+            check = CHECKS[lesson.check](lesson_context(lesson))
+            first = [curve[0] for curve in view["token curves"].values()]
+            assert min(first) == pytest.approx(check.numbers["layer 0 min"], abs=1e-4)
+        elif lesson.number == 6:  # the sentence-drift tab, its curves the check's
+            assert view["tab"] == "Sentence drift"
+            check = CHECKS[lesson.check](lesson_context(lesson))
+            assert view["sentence curves"]["S1 · S3"][-1] == pytest.approx(check.numbers["paraphrase last"], abs=1e-4)
+            assert view["sentence curves"]["S1 · S2"][-1] == pytest.approx(check.numbers["literal last"], abs=1e-4)
+        elif lesson.page == "similarity" and "sim_pair" in lesson.inputs:  # the named pair's explanation
+            assert view["pair"] == [int(i) - 1 for i in str(lesson.inputs["sim_pair"]).split(",")]
+        elif lesson.page == "evaluation":
+            assert view == lesson.inputs

@@ -64,6 +64,17 @@ def test_words_skip_special_tokens_and_default_word_ignores_case_and_punctuation
     assert default_word([]) is None
 
 
+def test_the_shared_word_is_a_content_word_before_a_stop_word_that_more_texts_share(minilm):
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    from core.lessons.lessons import BANK, IDIOM
+
+    assert {"the", "he"} <= ENGLISH_STOP_WORDS and "bank" not in ENGLISH_STOP_WORDS
+    assert default_word(encode_tokens(minilm, BANK)) == "bank"  # "the" is in all three, "bank" too
+    assert default_word(encode_tokens(minilm, IDIOM)) == "bullet"  # "he" is in all three, "bullet" in two
+    assert default_word(encode_tokens(minilm, ["He ran.", "He sat."])) == "He"  # no content word is shared
+
+
 def test_baseline_band_uses_that_layers_tokens_only():
     # Two texts; non-special tokens a1, a2 and b1; pairs from different texts: (a1, b1), (a2, b1).
     layer0 = {"a1": [1, 0], "a2": [0, 1], "b1": [1, 1]}

@@ -11,8 +11,11 @@ from tests.references import embedding_similarity, information_retrieval
 from tests.views.cache_fill import prefill
 
 
-def context(model) -> Context:
-    return Context(model, Settings(model_id=model.model_id), lambda model_id: load_model(model_id, "cpu"))
+def context(model, check: str) -> Context:
+    """The context the Lessons page gives `check`: the model, default settings, and its lesson's view."""
+    inputs = next(lesson.inputs for lesson in LESSONS if lesson.check == check)
+    return Context(model, Settings(model_id=model.model_id), lambda model_id: load_model(model_id, "cpu"),
+                   inputs=inputs)
 
 
 def test_every_lesson_names_an_existing_check_and_a_page():
@@ -23,15 +26,15 @@ def test_every_lesson_names_an_existing_check_and_a_page():
 
 @pytest.mark.parametrize("model_id", ["all-MiniLM-L6-v2", "paraphrase-MiniLM-L3-v2"])
 def test_the_bank_senses_separate_on_both_packaged_models(model_id):
-    check = CHECKS["bank"](context(load_model(model_id, "cpu")))
+    check = CHECKS["bank"](context(load_model(model_id, "cpu"), "bank"))
     assert check.holds is True and check.numbers["layer 0 min"] > 0.9
 
 
 def test_the_light_checks_say_what_they_measured(minilm):
     for name in ("tokenizer", "anatomy", "weather", "travel", "idiom", "why", "finetune"):
-        check = CHECKS[name](context(minilm))
+        check = CHECKS[name](context(minilm, name))
         assert check.finding and check.holds in (True, False, None), name
-    assert CHECKS["tokenizer"](context(minilm)).numbers["vocabulary"] == len(minilm.tokenizer)
+    assert CHECKS["tokenizer"](context(minilm, "tokenizer")).numbers["vocabulary"] == len(minilm.tokenizer)
 
 
 def _sts_reference(vectors, sentences):
@@ -45,10 +48,10 @@ def test_the_untrained_and_pipeline_checks_report_the_evaluators_spearman(minilm
     sentences = stsb_sentences("dev")
     trained = prefill(minilm, sentences, seed=3)
     untrained = prefill(load_model("untrained-bert", "cpu"), sentences, seed=4)
-    check = CHECKS["untrained"](context(minilm))
+    check = CHECKS["untrained"](context(minilm, "untrained"))
     assert check.numbers["spearman"] == pytest.approx(_sts_reference(trained, sentences), abs=1e-4)
     assert check.numbers["untrained spearman"] == pytest.approx(_sts_reference(untrained, sentences), abs=1e-4)
-    pipeline = CHECKS["pipeline"](context(minilm))
+    pipeline = CHECKS["pipeline"](context(minilm, "pipeline"))
     assert pipeline.holds is False  # random vectors stand in here, so the published figure is not reached
     assert "Transformer → Pooling → Normalize" in pipeline.finding
 
@@ -60,12 +63,12 @@ def test_the_pooling_check_reports_the_evaluators_recall(minilm):
         corpus = prefill(minilm, task.corpus, pooling=mode, seed=10 + seed)
         queries = prefill(minilm, task.queries, pooling=mode, seed=20 + seed)
         expected[mode] = information_retrieval(task, queries, corpus, (1,))["cosine_recall@1"]
-    check = CHECKS["pooling"](context(minilm))
+    check = CHECKS["pooling"](context(minilm, "pooling"))
     assert check.numbers == pytest.approx({mode: round(value, 4) for mode, value in expected.items()}, abs=1e-4)
 
 
 def test_the_sheet_lists_every_lesson_and_what_was_found(minilm):
-    checks = {3: CHECKS["bank"](context(minilm))}
+    checks = {3: CHECKS["bank"](context(minilm, "bank"))}
     sheet = lessons_markdown(checks, model_id="all-MiniLM-L6-v2", settings="default pooling")
     assert sheet.count("\n## ") == len(LESSONS)
     assert "**Observed (holds).** Layer 0" in sheet and sheet.count("Not checked in this session.") == 11
@@ -88,6 +91,6 @@ def test_the_lexical_check_counts_the_queries_each_side_alone_ranks_first(minilm
     tfidf = TfidfVectorizer().fit(task.corpus)
     model_first = firsts(cosine_similarity(queries, corpus))
     tfidf_first = firsts(cosine_similarity(tfidf.transform(task.queries), tfidf.transform(task.corpus)))
-    check = CHECKS["lexical"](context(minilm))
+    check = CHECKS["lexical"](context(minilm, "lexical"))
     assert check.numbers == {"model only": int((model_first & ~tfidf_first).sum()),
                              "TF-IDF only": int((tfidf_first & ~model_first).sum())}
