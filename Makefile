@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8501
 
-.PHONY: setup run test test-fast test-browser bench models-extra clean
+.PHONY: setup run lint test test-fast test-browser bench models-extra clean
 
 $(STAMP): requirements.txt requirements-nodeps.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -19,7 +19,10 @@ setup: $(STAMP)
 run: $(STAMP)
 	$(BIN)/streamlit run app.py --server.port $(PORT)
 
-test: $(STAMP)
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+test: $(STAMP) lint
 	bash scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest
 

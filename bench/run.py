@@ -441,10 +441,9 @@ def bench_decoder(rows: list[Row]) -> None:
                  f"{figures['ours_peak_mb'] / figures['theirs_peak_mb']:.2f}× (goal: 1.2× or less)"))
 
 
-SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": bench_search, "sts": bench_sts, "first_contact": bench_first_contact,
-            "classroom": bench_classroom,
-            "pages": bench_pages, "tsne": bench_tsne, "map_scale": bench_map_scale,
-            "memory": bench_memory, "explanation": bench_explanation}
+SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": bench_search, "sts": bench_sts,
+            "first_contact": bench_first_contact, "classroom": bench_classroom, "pages": bench_pages,
+            "tsne": bench_tsne, "map_scale": bench_map_scale, "memory": bench_memory, "explanation": bench_explanation}
 
 
 def main() -> int:

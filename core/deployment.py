@@ -8,6 +8,7 @@ import tomllib
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 CONFIG_FILE = Path(__file__).resolve().parent.parent / "explorer.toml"
 
@@ -41,4 +42,5 @@ def load_config(path: Path = CONFIG_FILE) -> DeploymentConfig:
         if env is not None:
             values[field.name] = env
     kinds = {f.name: type(f.default) for f in fields(DeploymentConfig)}
-    return DeploymentConfig(**{k: _coerce(v, kinds[k]) for k, v in values.items() if k in kinds})
+    coerced: dict[str, Any] = {k: _coerce(v, kinds[k]) for k, v in values.items() if k in kinds}
+    return DeploymentConfig(**coerced)

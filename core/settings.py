@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from core.encoding.pooling import CHOICES as POOLINGS
 
@@ -38,7 +39,7 @@ class Settings:
         if self.device not in DEVICES:
             raise ValueError(f"Unknown device {self.device!r}; choose one of {', '.join(DEVICES)}.")
 
-    def with_(self, **changes: object) -> Settings:
+    def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)
 
 

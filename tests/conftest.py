@@ -52,7 +52,8 @@ def tiny_bert(tiny_bert_folder):
 
 @pytest.fixture
 def two_levels_below_a_plain_folder(tmp_path, monkeypatch) -> None:
-    """Work two folders below tmp_path, so "../../etc" names a real folder that holds no model, wherever the clone is."""
+    """Work two folders below tmp_path, so "../../etc" names a real folder that holds no model, wherever the clone
+    is."""
     (tmp_path / "etc").mkdir()
     inner = tmp_path / "a" / "b"
     inner.mkdir(parents=True)

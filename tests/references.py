@@ -8,8 +8,10 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 import torch
-from sentence_transformers.sentence_transformer.evaluation import (EmbeddingSimilarityEvaluator,
-                                                                   InformationRetrievalEvaluator)
+from sentence_transformers.sentence_transformer.evaluation import (
+    EmbeddingSimilarityEvaluator,
+    InformationRetrievalEvaluator,
+)
 from sentence_transformers.util import cos_sim
 
 from core.evaluation.retrieval import RetrievalTask

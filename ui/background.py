@@ -15,8 +15,14 @@ import streamlit as st
 from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.explanation import explain_pair, reference_texts
 from core.analysis.projection import Projection, density_clusters
-from core.analysis.projection_cache import (aligned_key, cached_aligned, cached_project, projection_key,
-                                            read_aligned, read_stored)
+from core.analysis.projection_cache import (
+    aligned_key,
+    cached_aligned,
+    cached_project,
+    projection_key,
+    read_aligned,
+    read_stored,
+)
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_corpus, stsb_sample
 from core.deployment import load_config
 from core.encoding.embedding_cache import cached_embeddings_with, settings_key, stored_embeddings

@@ -18,8 +18,7 @@ from core.analysis.projection_cache import cached_project
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import TokenStates, encode_tokens
 from core.evaluation.lexical import Baseline, LexicalIndex, fit_baseline
-from core.evaluation.retrieval import (RetrievalTask, TaskResult, evaluate_embeddings, evaluate_lexical,
-                                       paraphrase_task)
+from core.evaluation.retrieval import RetrievalTask, TaskResult, evaluate_embeddings, evaluate_lexical, paraphrase_task
 from core.hashing import texts_digest
 from core.models.catalog import Availability, CatalogEntry, catalog
 from core.models.loading import LoadedModel, load_model

@@ -5,10 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from core.deployment import load_config
+from core.encoding.pooling import MODES
 from core.models.catalog import DEFAULT_MODEL_ID
 from core.models.devices import available_devices
 from core.models.loading import LoadedModel
-from core.encoding.pooling import MODES
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting
 from ui.cache import cached_catalog, cached_model
 from ui.sliders import layer_slider

@@ -19,8 +19,8 @@ from ui.background import corpus_job, job_status
 from ui.cache import available_ids, cached_model, embedding_scores, lexical_scores, paraphrase_task_of
 from ui.downloads import csv_download
 from ui.persist import kept
-from ui.prompts import prompts_caption, without_prompts
 from ui.progress import progress_bar
+from ui.prompts import prompts_caption, without_prompts
 from ui.sidebar import page
 from ui.task_upload import uploaded_task
 

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.data.pairs import PAIR_FILE_TYPES, OBJECTIVES, OBJECTIVE_NAMES, PairSet, PairsError, read_pairs, stsb_train
+from core.data.pairs import OBJECTIVE_NAMES, OBJECTIVES, PAIR_FILE_TYPES, PairsError, PairSet, read_pairs, stsb_train
 from core.models.catalog import DEFAULT_MODEL_ID, ModelUnavailable, finetuned_entries
 from core.plots.finetune import METRIC_LABELS, before_after_bars, comparison_frame, loss_curve, loss_frame
-from core.training.finetune import (FinetuneError, RunControl, RunRequest, TrainOptions, check_name, read_card,
-                                    start_in_background, suggest_name)
+from core.training.finetune import (
+    FinetuneError,
+    RunControl,
+    RunRequest,
+    TrainOptions,
+    check_name,
+    read_card,
+    start_in_background,
+    suggest_name,
+)
 from ui.cache import available_ids, cached_catalog
 from ui.downloads import csv_download
 from ui.finetune_parts import delete_control, heatmaps, live_progress

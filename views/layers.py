@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import streamlit as st
 
-from core.analysis.layers import (EXAMPLE_SENTENCES, MAX_SENTENCES, Drift, Word, default_word, find_word,
-                                  layer_drift, word_at)
+from core.analysis.layers import (
+    EXAMPLE_SENTENCES,
+    MAX_SENTENCES,
+    Drift,
+    Word,
+    default_word,
+    find_word,
+    layer_drift,
+    word_at,
+)
 from core.analysis.similarity import limit_problems
 from core.data.corpus import lines
 from core.deployment import load_config
@@ -15,8 +22,8 @@ from core.encoding.encoder import TokenStates
 from core.plots.labels import shorten
 from core.plots.layers import layer_curves, pair_colour
 from ui.cache import token_states_of
-from ui.layer_tabs import agreement_view, alignment_view, attention_view
 from ui.downloads import csv_download
+from ui.layer_tabs import agreement_view, alignment_view, attention_view
 from ui.persist import kept, texts_key
 from ui.prompts import text_prompt
 from ui.sidebar import page

@@ -12,22 +12,50 @@ from core.analysis.clusters import matching, query_in_space, spherize
 from core.analysis.projection import MAX_POINTS, PlacedQuery, Projection, Trust, place_query
 from core.data.corpus import CorpusError
 from core.data.sampling import sample_indices
+from core.encoding.prompts import with_role
 from core.jobs import Job
 from core.models.loading import LoadedModel
-from core.plots.map import (Colouring, QueryMark, compare_figure, compare_points, map_figure, map_points,
-                            overlap_counts, trust_figure)
-from core.encoding.prompts import with_role
+from core.plots.map import (
+    Colouring,
+    QueryMark,
+    compare_figure,
+    compare_points,
+    map_figure,
+    map_points,
+    overlap_counts,
+    trust_figure,
+)
 from core.settings import Settings
 from ui.background import corpus_job, job_status
 from ui.cache import trust_of
 from ui.compare import configuration_b, describe
 from ui.downloads import csv_download
-from ui.map_parts import (ALIGNMENT, CLUSTERS, DENSITY, colouring_of, compared, map_corpus, map_inputs,
-                          projection_inputs, projected, trust_metrics)
-from ui.map_tools import (cluster_labels, cluster_panel, compare_selection, export_panel, movers_panel, query_table,
-                          remember_selection, selection_mask, selection_panel)
+from ui.map_parts import (
+    ALIGNMENT,
+    CLUSTERS,
+    DENSITY,
+    colouring_of,
+    compared,
+    map_corpus,
+    map_inputs,
+    projected,
+    projection_inputs,
+    trust_metrics,
+)
+from ui.map_tools import (
+    cluster_labels,
+    cluster_panel,
+    compare_selection,
+    export_panel,
+    movers_panel,
+    query_table,
+    remember_selection,
+    selection_mask,
+    selection_panel,
+)
 from ui.persist import kept
 from ui.sidebar import page
+
 
 def query_on(query: str, vector: np.ndarray | None, texts: list[str], space: np.ndarray, projection: Projection,
              k: int) -> tuple[QueryMark, PlacedQuery] | None:

@@ -6,8 +6,15 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from core.analysis.similarity import (METRICS, Metric, TextSimilarity, duplicate_groups, limit_problems, matrix_frame,
-                                      moved_pairs)
+from core.analysis.similarity import (
+    METRICS,
+    Metric,
+    TextSimilarity,
+    duplicate_groups,
+    limit_problems,
+    matrix_frame,
+    moved_pairs,
+)
 from core.data.corpus import lines
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.deployment import load_config
@@ -21,8 +28,8 @@ from ui.compare import configuration_b, describe
 from ui.downloads import csv_download
 from ui.explain import pair_section
 from ui.persist import kept, set_kept
-from ui.sidebar import page
 from ui.prompts import text_prompt
+from ui.sidebar import page
 from ui.similarity_parts import CAPTIONS, Look, baseline, compared, heatmap, mean_label, value_text
 
 RANGES = {"fixed": "fixed [−1, 1]", "fitted": "fitted to the data"}

@@ -151,8 +151,8 @@ def explain_pair(model: LoadedModel, a: str, b: str, *, pooling: Pooling = DEFAU
     mean = layer_mean(model, reference, pooling=mode.name, layer=layer, max_length=max_length) if reference else \
         np.zeros_like(u)
     specific = float((u - mean) @ (v - mean) / norms)
-    return PairExplanation(_side(model, first, matrix.sum(axis=1)), _side(model, second, matrix.sum(axis=0)), matrix, score,
-                           score - specific, specific, mode.name, layer)
+    return PairExplanation(_side(model, first, matrix.sum(axis=1)), _side(model, second, matrix.sum(axis=0)), matrix,
+                           score, score - specific, specific, mode.name, layer)
 
 
 def reference_texts(count: int = 200) -> list[str]:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
 
-Matrix = np.ndarray | sp.spmatrix | sp.sparray
+Matrix: TypeAlias = np.ndarray | sp.spmatrix | sp.sparray
 DEFAULT_BUDGET = 64 * 2**20  # bytes for one block of float32 scores
 
 

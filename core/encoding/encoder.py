@@ -175,7 +175,7 @@ def pooled_layers(model: LoadedModel, texts: Sequence[str], *, pooling: str = DE
     """Each text (after `prompt`) pooled at each of `layers` (None: every layer), memoised per text and layer; only
     the layers asked for are kept from a forward pass."""
     texts = list(texts)
-    layers = tuple(range(model.num_layers + 1)) if layers is None else tuple(checked_layer(model, l) for l in layers)
+    layers = tuple(range(model.num_layers + 1)) if layers is None else tuple(checked_layer(model, k) for k in layers)
     names, module = pooler_for(model, pooling)
     limit = model.token_limit(max_length)
     prompt_count = prompt_tokens_checked(model, prompt, limit)
@@ -209,7 +209,8 @@ def pooled_layers(model: LoadedModel, texts: Sequence[str], *, pooling: str = DE
         if len(unique) >= TRIM_AFTER:
             _return_freed_memory()
     width = module.get_embedding_dimension()
-    stacked = np.stack([np.stack([found[i, k] for i in range(len(texts))]) if texts else np.zeros((0, width), np.float32)
+    empty = np.zeros((0, width), np.float32)
+    stacked = np.stack([np.stack([found[i, k] for i in range(len(texts))]) if texts else empty
                         for k in range(len(layers))])
     return Pooled(stacked, [i for i, c in enumerate(cut) if c], notices, limit, prompt_count)
 

@@ -21,8 +21,15 @@ from core.data.stsb import Split, load_stsb, stsb_corpus
 from core.encoding.embedding_cache import ProgressBar, cached_embeddings_with
 from core.encoding.prompts import role_prompts
 from core.evaluation.lexical import LexicalIndex
-from core.evaluation.metrics import (DEFAULT_KS, MRR_K, NDCG_K, RETRIEVAL_PRIMARY, recall_key, retrieval_metrics,
-                                     shown_name)
+from core.evaluation.metrics import (
+    DEFAULT_KS,
+    MRR_K,
+    NDCG_K,
+    RETRIEVAL_PRIMARY,
+    recall_key,
+    retrieval_metrics,
+    shown_name,
+)
 from core.models.loading import LoadedModel
 from core.settings import Settings
 

@@ -12,8 +12,8 @@ from core.analysis.explanation import explain_pair
 from core.analysis.layers import Drift, find_word, layer_drift
 from core.analysis.similarity import closest_pair, mean_off_diagonal, similarity_matrix, text_similarity
 from core.analysis.tokenization import tokenize_text
-from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.data.corpus import lines
+from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.encoding.encoder import Progress, encode, encode_tokens
 from core.encoding.prompts import resolve_prompt
 from core.evaluation.lexical import fit_baseline

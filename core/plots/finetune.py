@@ -31,7 +31,7 @@ def loss_curve(losses: Sequence[tuple[int, float]], *, total: int | None = None,
     fig.add_trace(go.Scatter(x=frame["step"], y=frame["smoothed"], mode="lines",
                              name=f"moving average ({window} steps)", line={"color": SMOOTH_COLOUR, "width": 3},
                              hovertemplate="step %{x}: %{y:.4f}<extra>average</extra>"))
-    xaxis = {"title": "training step"}
+    xaxis: dict[str, object] = {"title": "training step"}
     if total:
         xaxis["range"] = [0, total + 0.5]
     fig.update_layout(xaxis=xaxis, yaxis={"title": "training loss", "rangemode": "tozero"}, height=340,

@@ -226,8 +226,7 @@ def train(model, pairs: PairSet, objective: Objective, options: TrainOptions, co
     """Train `model` in place with sentence-transformers' trainer; returns the steps finished."""
     from datasets import Dataset
     from sentence_transformers import SentenceTransformerTrainer, SentenceTransformerTrainingArguments
-    from sentence_transformers.sentence_transformer.losses import (CosineSimilarityLoss,
-                                                                   MultipleNegativesRankingLoss)
+    from sentence_transformers.sentence_transformer.losses import CosineSimilarityLoss, MultipleNegativesRankingLoss
     from transformers.trainer_callback import PrinterCallback
 
     pairs = pairs.prepared(objective, options.batch_size)

@@ -11,9 +11,9 @@ import subprocess
 import sys
 import time
 import urllib.request
-from urllib.parse import urlparse
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")

@@ -4,7 +4,7 @@ import pytest
 
 from core.data.pairs import PairSet
 from core.jobs import JOBS
-from core.training.finetune import RunRequest, TrainOptions, TrainingLock, delete_model, finetuned_dir, read_card, run
+from core.training.finetune import RunRequest, TrainingLock, TrainOptions, delete_model, finetuned_dir, read_card, run
 from tests.conftest import app_test
 
 PAGE = "views/finetune.py"

@@ -244,7 +244,8 @@ def test_a_vectors_file_maps_without_a_model_and_exports_round_trip():
     at = app_test(PAGE)
     at.radio(key="map_source").set_value("vectors").run()
     at.get("file_uploader")[0]  # the page asks for the files first
-    at.file_uploader(key="map_vector_files").upload("corpus.parquet", to_parquet(corpus), "application/octet-stream").run()
+    at.file_uploader(key="map_vector_files").upload("corpus.parquet", to_parquet(corpus),
+                                                    "application/octet-stream").run()
     assert not at.exception and not at.error
     assert at.selectbox(key="map_colour").value == "side"
     assert sorted(t.name for t in point_traces(figure(at))) == ["a", "b"]

@@ -37,7 +37,8 @@ def test_typed_text_survives_a_model_switch_and_is_cut_at_the_sidebar_length():
     assert not at.exception
     assert at.text_area(key="model_text").value == "word " * 40
     assert at.table[0].value.loc["layers", "value"] == "3"
-    assert _frames(at)["module"]["module"].tolist() == ["embeddings", "layer 1", "layer 2", "layer 3"]  # no pooler in its checkpoint
+    modules = _frames(at)["module"]["module"].tolist()
+    assert modules == ["embeddings", "layer 1", "layer 2", "layer 3"]  # no pooler in its checkpoint
 
 
 def test_untrained_model_and_bad_text():

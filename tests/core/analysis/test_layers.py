@@ -4,9 +4,22 @@ import torch
 from scipy.stats import spearmanr
 from sklearn.metrics.pairwise import cosine_similarity
 
-from core.analysis.layers import (EXAMPLE_SENTENCES, Word, baseline_band, curves_frame, default_word, find_word,
-                                  layer_agreement, pair_cosines, sentence_pairs, sentence_vectors_by_layer,
-                                  token_alignment, word_at, word_vectors, words)
+from core.analysis.layers import (
+    EXAMPLE_SENTENCES,
+    Word,
+    baseline_band,
+    curves_frame,
+    default_word,
+    find_word,
+    layer_agreement,
+    pair_cosines,
+    sentence_pairs,
+    sentence_vectors_by_layer,
+    token_alignment,
+    word_at,
+    word_vectors,
+    words,
+)
 from core.encoding.encoder import TokenStates, encode, encode_tokens
 
 

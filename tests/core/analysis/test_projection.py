@@ -4,9 +4,21 @@ from sklearn.decomposition import PCA
 from sklearn.manifold import trustworthiness
 
 from core.analysis.neighbours import align
-from core.analysis.projection import (aligned_umap, check_vectors, density_clusters, kmeans_clusters, map_ranks,
-                                      nearest, neighbour_overlap, pca_projection, place_queries, project, trust,
-                                      tsne_projection, umap_projection)
+from core.analysis.projection import (
+    aligned_umap,
+    check_vectors,
+    density_clusters,
+    kmeans_clusters,
+    map_ranks,
+    nearest,
+    neighbour_overlap,
+    pca_projection,
+    place_queries,
+    project,
+    trust,
+    tsne_projection,
+    umap_projection,
+)
 from core.data.sampling import sample_indices
 
 
@@ -120,7 +132,8 @@ def test_kmeans_recovers_well_separated_blobs():
 
 def test_tsne_with_perplexity_above_a_third_of_the_other_points_raises_a_clear_error(caplog):
     points, _ = blobs(per_blob=4)
-    with pytest.raises(ValueError, match=r"perplexity \(3.7\) can be at most a third of the other points \(3.67 for 12"):
+    with pytest.raises(ValueError,
+                       match=r"perplexity \(3.7\) can be at most a third of the other points \(3.67 for 12"):
         tsne_projection(points, perplexity=3.7)
     tsne_projection(points, perplexity=11 / 3)
     assert "too high" not in caplog.text  # at the limit openTSNE uses the perplexity as given, never a lower one

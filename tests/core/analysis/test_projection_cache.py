@@ -3,8 +3,14 @@ import pytest
 
 from core.analysis import projection_cache
 from core.analysis.projection import project
-from core.analysis.projection_cache import (aligned_key, cached_aligned, cached_project, projection_key,
-                                            read_aligned, read_stored)
+from core.analysis.projection_cache import (
+    aligned_key,
+    cached_aligned,
+    cached_project,
+    projection_key,
+    read_aligned,
+    read_stored,
+)
 
 VECTORS = np.random.default_rng(0).standard_normal((60, 8))
 

@@ -4,8 +4,15 @@ import numpy as np
 import pytest
 from sentence_transformers import util
 
-from core.analysis.similarity import (cluster_order, duplicate_groups, limit_problems, matrix_frame, mean_off_diagonal,
-                                      moved_pairs, similarity_matrix)
+from core.analysis.similarity import (
+    cluster_order,
+    duplicate_groups,
+    limit_problems,
+    matrix_frame,
+    mean_off_diagonal,
+    moved_pairs,
+    similarity_matrix,
+)
 from core.data.corpus import lines
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.deployment import DeploymentConfig

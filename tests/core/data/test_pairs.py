@@ -1,6 +1,6 @@
 import pytest
 
-from core.data.pairs import POSITIVE_MIN, PairSet, PairsError, read_pairs, stsb_train
+from core.data.pairs import POSITIVE_MIN, PairsError, PairSet, read_pairs, stsb_train
 
 
 def csv(*rows: str) -> bytes:

@@ -23,7 +23,8 @@ def test_parquet_round_trips_texts_vectors_and_metadata_in_embedding_atlas_layou
     import pyarrow as pa
 
     assert table.column_names == ["text", "vector", "genre"]
-    assert pa.types.is_list(table.schema.field("vector").type) and table.schema.field("vector").type.value_type == pa.float32()
+    vector_type = table.schema.field("vector").type
+    assert pa.types.is_list(vector_type) and vector_type.value_type == pa.float32()
     back = from_parquet("x.parquet", data)
     np.testing.assert_array_equal(back.vectors, corpus.vectors)
     assert back.texts == TEXTS and back.metadata["genre"].tolist() == ["pets", "news", "misc"]

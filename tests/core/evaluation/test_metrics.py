@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 import torch
-from sentence_transformers.sentence_transformer.evaluation import (InformationRetrievalEvaluator)
+from sentence_transformers.sentence_transformer.evaluation import InformationRetrievalEvaluator
 from sentence_transformers.util import cos_sim
 
 from core.analysis.search import top_k, unit_rows

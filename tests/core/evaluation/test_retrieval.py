@@ -4,8 +4,15 @@ import pytest
 from core.encoding.encoder import encode
 from core.evaluation.lexical import fit_baseline
 from core.evaluation.metrics import retrieval_metrics
-from core.evaluation.retrieval import (build_task, evaluate_lexical, evaluate_task, metrics_table, paraphrase_pairs,
-                                       paraphrase_task, recall_curves)
+from core.evaluation.retrieval import (
+    build_task,
+    evaluate_lexical,
+    evaluate_task,
+    metrics_table,
+    paraphrase_pairs,
+    paraphrase_task,
+    recall_curves,
+)
 from tests.references import information_retrieval
 
 

@@ -1,8 +1,15 @@
 import numpy as np
 import pytest
 
-from core.plots.heatmap import (LABEL_CHARS, LABELS_UP_TO, TICK_PX, VALUE_CELL_PX, cell_px, difference_heatmap,
-                                similarity_heatmap)
+from core.plots.heatmap import (
+    LABEL_CHARS,
+    LABELS_UP_TO,
+    TICK_PX,
+    VALUE_CELL_PX,
+    cell_px,
+    difference_heatmap,
+    similarity_heatmap,
+)
 
 TEXTS = ["alpha", "beta", "a rather long sentence that will not fit on an axis label"]
 MATRIX = np.array([[1.0, 0.2, -0.3], [0.2, 1.0, 0.5], [-0.3, 0.5, 1.0]])

@@ -2,8 +2,21 @@ import numpy as np
 
 from core.analysis.projection import MAX_POINTS
 from core.plots.labels import hover_text
-from core.plots.map import (HOVER_MAX, HOVER_MIN, HOVER_WIDTH, MAX_CATEGORIES, QueryMark, categories, compare_figure,
-                            fits_legend, hover_limit, map_figure, numbers, overlap_counts, trust_figure)
+from core.plots.map import (
+    HOVER_MAX,
+    HOVER_MIN,
+    HOVER_WIDTH,
+    MAX_CATEGORIES,
+    QueryMark,
+    categories,
+    compare_figure,
+    fits_legend,
+    hover_limit,
+    map_figure,
+    numbers,
+    overlap_counts,
+    trust_figure,
+)
 
 COORDS = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 TEXTS = ["a cat", "a dog", "<b>bold</b> & co", "a car"]

@@ -6,9 +6,24 @@ from core.data.pairs import PairSet
 from core.encoding.encoder import encode
 from core.models.catalog import ModelUnavailable, catalog, find_entry
 from core.models.loading import load_model, sentence_transformer
-from core.training.finetune import (CARD, FinetuneError, RunControl, RunRequest, TrainOptions, TrainingBusy,
-                                    TrainingLock, check_name, delete_model, evaluate,
-                                    finetuned_dir, read_card, run, start_in_background, suggest_name, train)
+from core.training.finetune import (
+    CARD,
+    FinetuneError,
+    RunControl,
+    RunRequest,
+    TrainingBusy,
+    TrainingLock,
+    TrainOptions,
+    check_name,
+    delete_model,
+    evaluate,
+    finetuned_dir,
+    read_card,
+    run,
+    start_in_background,
+    suggest_name,
+    train,
+)
 
 FEW = TrainOptions(batch_size=4, max_steps=3, learning_rate=1e-3, seed=7)
 PAIRS = PairSet("toy pairs", tuple(f"a sentence about topic {i}" for i in range(12)),
