@@ -60,6 +60,14 @@ def two_levels_below_a_plain_folder(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(inner)
 
 
+def app_test_on_model(model: str, page: str):
+    """An AppTest with `model` (a folder or id) typed in the sidebar's "Other model", switched to `page`."""
+    at = app_test()
+    at.sidebar.text_input(key="sb_custom").set_value(model).run()
+    assert not at.exception and not at.sidebar.error
+    return at.switch_page(page).run()
+
+
 def app_test(page: str | None = None, *, settle: bool = True, **query: str):
     """An AppTest of the whole app (sidebar included), switched to `page` (e.g. "views/similarity.py"). With `settle`,
     background jobs the page started (a corpus to embed) finish and the page runs again, as its fragment would."""

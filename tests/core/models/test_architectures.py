@@ -9,7 +9,7 @@ from core.analysis.layers import sentence_vectors_by_layer
 from core.encoding.encoder import encode
 from core.models.loading import load_model
 from tests.architectures import ARCHITECTURES, build
-from tests.conftest import app_test
+from tests.conftest import app_test_on_model
 
 TEXTS = ["The bank by the river.", "She deposited her salary at the bank.", "A kitten sleeps on the rug."]
 
@@ -42,9 +42,6 @@ def test_encoding_every_layer_and_attention(folders, name):
 @pytest.mark.parametrize("name", ARCHITECTURES)
 @pytest.mark.parametrize("page", ["views/similarity.py", "views/layers.py"])
 def test_the_similarity_and_layers_pages_work_on_it(folders, name, page):
-    at = app_test()
-    at.sidebar.text_input(key="sb_custom").set_value(str(folders[name])).run()
-    assert not at.exception and not at.sidebar.error
-    at.switch_page(page).run()
+    at = app_test_on_model(str(folders[name]), page)
     assert not at.exception, at.exception[0].value if at.exception else ""
     assert at.get("plotly_chart")

@@ -14,7 +14,7 @@ from core.encoding.encoder import encode, pooled_layers
 from core.encoding.prompts import UnknownPrompt, prompt_length, resolve_prompt
 from core.models.catalog import ModelUnavailable
 from core.models.loading import load_model
-from tests.conftest import app_test
+from tests.conftest import app_test_on_model
 from tests.modern import FIXTURES, QWEN_PROMPTS, router_model, static_model
 
 TEXTS = ["A cat.", "The bank by the river is wide and slow today, they said.", "She deposited her salary at the bank.",
@@ -139,17 +139,12 @@ def test_a_static_model_embeds_as_sentence_transformers_does_and_its_mean_splits
 @pytest.mark.parametrize("page", ["views/similarity.py", "views/retrieval.py", "views/evaluation.py",
                                   "views/map.py", "views/model.py"])
 def test_the_pages_work_on_a_static_model(static_folder, page):
-    at = app_test()
-    at.sidebar.text_input(key="sb_custom").set_value(str(static_folder)).run()
-    assert not at.exception and not at.sidebar.error
-    at.switch_page(page).run()
+    at = app_test_on_model(str(static_folder), page)
     assert not at.exception, at.exception[0].value if at.exception else ""
 
 
 def test_the_layers_page_says_in_one_sentence_why_a_static_model_has_nothing_to_show(static_folder):
-    at = app_test()
-    at.sidebar.text_input(key="sb_custom").set_value(str(static_folder)).run()
-    at.switch_page("views/layers.py").run()
+    at = app_test_on_model(str(static_folder), "views/layers.py")
     assert not at.exception
     assert any("static model" in box.value and "no layers" in box.value for box in at.info)
 
@@ -171,17 +166,8 @@ def test_a_folder_whose_modules_need_their_own_code_is_refused(folders, tmp_path
 @pytest.mark.parametrize("page", ["views/similarity.py", "views/layers.py", "views/retrieval.py",
                                   "views/evaluation.py"])
 def test_the_pages_open_on_it(folders, name, page):
-    at = app_test()
-    at.sidebar.text_input(key="sb_custom").set_value(str(folders[name])).run()
-    assert not at.exception and not at.sidebar.error
-    at.switch_page(page).run()
+    at = app_test_on_model(str(folders[name]), page)
     assert not at.exception, at.exception[0].value if at.exception else ""
-
-
-def _open(folder, page: str):
-    at = app_test()
-    at.sidebar.text_input(key="sb_custom").set_value(str(folder)).run()
-    return at.switch_page(page).run()
 
 
 def test_similarity_embeds_the_texts_after_the_chosen_prompt_and_marks_its_tokens(folders, references):
@@ -192,7 +178,7 @@ def test_similarity_embeds_the_texts_after_the_chosen_prompt_and_marks_its_token
     from tests.figures import figures
 
     texts = ["A man plays the guitar.", "Someone performs music.", "Stocks fell sharply today."]
-    at = _open(folders["e5-bert"], "views/similarity.py")
+    at = app_test_on_model(str(folders["e5-bert"]), "views/similarity.py")
     at.text_area(key="sim_texts").set_value("\n".join(texts)).run()
     at.selectbox(key="sim_prompt").set_value("query").run()
     assert not at.exception
@@ -204,7 +190,7 @@ def test_similarity_embeds_the_texts_after_the_chosen_prompt_and_marks_its_token
 
 
 def test_retrieval_names_the_query_prompt_and_the_switch_embeds_without_it(folders):
-    at = _open(folders["qwen3-lasttoken"], "views/retrieval.py")
+    at = app_test_on_model(str(folders["qwen3-lasttoken"]), "views/retrieval.py")
     at.radio(key="ret_source").set_value("Paste texts").run()
     captions = " ".join(c.value for c in at.caption)
     assert f"query prompt {QWEN_PROMPTS['query']!r}" in captions and "documents get no prompt" in captions
@@ -214,7 +200,7 @@ def test_retrieval_names_the_query_prompt_and_the_switch_embeds_without_it(folde
 
 
 def test_a_typed_prompt_that_leaves_no_room_for_the_text_is_said_and_not_applied(folders):
-    at = _open(folders["e5-bert"], "views/similarity.py")
+    at = app_test_on_model(str(folders["e5-bert"]), "views/similarity.py")
     at.selectbox(key="sim_prompt").set_value("A prompt I type").run()
     at.text_input(key="sim_prompt_text").set_value("word " * 300).run()
     assert not at.exception
