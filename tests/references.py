@@ -3,7 +3,7 @@ so a number the app shows is checked against the standard tool, never against a 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -32,9 +32,11 @@ class LookupModel:
     encode_document = encode_query
 
 
-def information_retrieval(task: RetrievalTask, queries, corpus, ks: Sequence[int]) -> dict[str, float]:
+def information_retrieval(task: RetrievalTask, queries, corpus, ks: Sequence[int], *,
+                          score: Callable[[torch.Tensor, torch.Tensor], torch.Tensor] = cos_sim) -> dict[str, float]:
     """InformationRetrievalEvaluator on `task` with these query and corpus rows (dense, or sparse unit rows
-    such as TF-IDF), each query's excluded texts masked; keys as the evaluator names them (`cosine_recall@k`)."""
+    such as TF-IDF), ranked by `score` of dense rows (cosine unless another is given), each query's excluded texts
+    masked; keys as the evaluator names them (`cosine_recall@k`)."""
     exclude = torch.zeros(len(task.queries), len(task.corpus), dtype=torch.bool)
     for q, texts in enumerate(task.exclude):
         exclude[q, list(texts)] = True
@@ -48,7 +50,7 @@ def information_retrieval(task: RetrievalTask, queries, corpus, ks: Sequence[int
                                     .toarray().astype(np.float32))
     else:
         vectors = (np.asarray(queries, np.float32), np.asarray(corpus, np.float32))
-        cosine = cos_sim
+        cosine = score
     # the evaluator hands the score function one block of queries against one chunk of the corpus at a time;
     # a chunk as large as the corpus keeps the mask aligned
     table = {f"q:{t}": v for t, v in zip(task.queries, vectors[0])} | {f"c:{t}": v for t, v in

@@ -1,10 +1,10 @@
 """What the pages cache, in one place: models and lexical indexes built once for all sessions of the server,
-the catalog (briefly), tasks and their scores, token states, and the map's projections, trust, clusters, keywords,
-selections and movers."""
+the catalog (briefly), tasks and their scores, model checks, token states, and the map's projections, trust,
+clusters, keywords, selections and movers."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -15,10 +15,12 @@ from core.analysis.explanation import PairExplanation, explain_pair, reference_t
 from core.analysis.neighbours import movers, selection_table
 from core.analysis.projection import Projection, Trust, density_clusters, kmeans_clusters, trust
 from core.analysis.projection_cache import cached_project
+from core.data.stsb import Split
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import TokenStates, encode_tokens
 from core.evaluation.lexical import Baseline, LexicalIndex, fit_baseline
 from core.evaluation.retrieval import RetrievalTask, TaskResult, evaluate_embeddings, evaluate_lexical, paraphrase_task
+from core.evaluation.sts import PairRows, pair_rows
 from core.hashing import texts_digest
 from core.models.catalog import Availability, CatalogEntry, catalog
 from core.models.loading import LoadedModel, load_model
@@ -64,6 +66,17 @@ def embedding_scores(task_digest: str, ks: tuple[int, ...], fingerprint: str, se
     """One configuration's scores on a task (with these query and document prompts), kept so that a display-only
     rerun does not rank again."""
     return evaluate_embeddings(_model, _task, settings, ks=ks, prompts=prompts, progress_bar=_progress_bar)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def check_table(key: Hashable, _compute: Callable[[], pd.DataFrame]) -> pd.DataFrame:
+    """A model check's table, computed once for `key` (all that it depends on)."""
+    return _compute()
+
+
+@st.cache_data(show_spinner=False)
+def pair_rows_of(split: Split) -> PairRows:
+    return pair_rows(split)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -7,13 +7,29 @@ import streamlit as st
 
 from core.data.corpus import corpus_texts
 from core.data.pairs import PAIR_FILE_TYPES
-from core.data.stsb import stsb_corpus
+from core.data.stsb import Split, stsb_corpus
 from core.data.uploads import column, query_pairs, text_columns
 from core.evaluation.retrieval import RetrievalTask, build_task
+from ui.cache import paraphrase_task_of
 from ui.persist import kept
 from ui.upload import read_table, uploaded_corpus
 
+PARAPHRASE, OWN = "STS-B paraphrase task", "Your query/relevant pairs"
 OWN_RELEVANT, OWN_STSB, OWN_UPLOAD = "the relevant texts of the file", "STS-B sentences", "an uploaded corpus"
+
+
+def chosen_task() -> tuple[RetrievalTask | None, Split | None]:
+    """The built-in paraphrase task of a split (and that split), or the task of the user's files (None for the
+    split); None for the task until the files are complete. Raises CorpusError for a file that cannot be read."""
+    source = kept(st.radio, "Task", key="ev_task", url=True, default=PARAPHRASE, options=[PARAPHRASE, OWN],
+                  horizontal=True)
+    if source == OWN:
+        return uploaded_task(), None
+    split = kept(st.radio, "Split", key="ev_split", url=True, default="dev", options=["dev", "test"], horizontal=True)
+    task = paraphrase_task_of(split)
+    st.caption(f"{len(task.queries)} queries (sentence 2 of STS-B {split} pairs scored 4 or more) against "
+               f"{len(task.corpus):,} sentence-1 texts of all splits; a query's own text never counts as a hit.")
+    return task, split
 
 
 def uploaded_task() -> RetrievalTask | None:

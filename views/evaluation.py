@@ -16,16 +16,16 @@ from core.jobs import Job
 from core.plots.evaluation import rank_buckets, rank_figure, recall_figure, sts_scatter, sweep_figure
 from core.settings import POOLINGS, layer_used
 from ui.background import corpus_job, job_status
-from ui.cache import available_ids, cached_model, embedding_scores, lexical_scores, paraphrase_task_of
+from ui.cache import available_ids, cached_model, embedding_scores, lexical_scores
 from ui.downloads import csv_download
+from ui.model_checks import checks_section
 from ui.persist import kept
 from ui.progress import progress_bar
 from ui.prompts import prompts_caption, without_prompts
 from ui.sidebar import page
-from ui.task_upload import uploaded_task
+from ui.task_upload import chosen_task
 
-RETRIEVAL, STS = "Retrieval (Recall@k)", "STS correlation"
-PARAPHRASE, OWN = "STS-B paraphrase task", "Your query/relevant pairs"
+RETRIEVAL, STS, CHECKS = "Retrieval (Recall@k)", "STS correlation", "Model checks"
 MAX_CONFIGURATIONS = 12
 THREE = st.column_config.NumberColumn(format="%.3f")
 FOUR = st.column_config.NumberColumn(format="%.4f")
@@ -75,23 +75,11 @@ def evaluate_all(task: RetrievalTask, ks: list[int], settings, without_prompts: 
     return results
 
 
-def chosen_task() -> tuple[RetrievalTask | None, list[int]]:
-    left, right = st.columns([2, 1])
-    source = kept(left.radio, "Task", key="ev_task", url=True, default=PARAPHRASE, options=[PARAPHRASE, OWN],
-                  horizontal=True)
-    ks = parse_ks(kept(right.text_input, "k values", key="ev_ks", url=True, default="1, 5, 10, 20, 50"))
-    if source == OWN:
-        return uploaded_task(), ks
-    split = kept(st.radio, "Split", key="ev_split", url=True, default="dev", options=["dev", "test"], horizontal=True)
-    task = paraphrase_task_of(split)
-    st.caption(f"{len(task.queries)} queries (sentence 2 of STS-B {split} pairs scored 4 or more) against "
-               f"{len(task.corpus):,} sentence-1 texts of all splits; a query's own text never counts as a hit.")
-    return task, ks
-
-
 def retrieval_section(settings) -> None:
     try:
-        task, ks = chosen_task()
+        task, _ = chosen_task()
+        ks = parse_ks(kept(st.columns([1, 2])[0].text_input, "k values", key="ev_ks", url=True,
+                           default="1, 5, 10, 20, 50"))
     except (CorpusError, ValueError) as err:
         st.error(str(err))
         return
@@ -188,14 +176,17 @@ def main() -> None:
     settings, model = page("Evaluation")
     st.markdown("Score a model, pooling and layer on real benchmark data. **Retrieval**: for each query, does the "
                 "model rank its paraphrase near the top of the corpus? **STS**: does cosine similarity follow the "
-                "similarity scores people gave to sentence pairs?")
-    section = kept(st.radio, "Benchmark", key="ev_section", url=True, default=RETRIEVAL, options=[RETRIEVAL, STS],
-                   horizontal=True, label_visibility="collapsed")
+                "similarity scores people gave to sentence pairs? **Model checks**: what prompts, fewer dimensions and "
+                "lower precision cost.")
+    section = kept(st.radio, "Benchmark", key="ev_section", url=True, default=RETRIEVAL,
+                   options=[RETRIEVAL, STS, CHECKS], horizontal=True, label_visibility="collapsed")
     try:
         if section == RETRIEVAL:
             retrieval_section(settings)
-        else:
+        elif section == STS:
             sts_section(settings, model)
+        else:
+            checks_section(settings, model)
     except DataUnavailable as err:
         st.error(str(err))
 

@@ -7,7 +7,7 @@ index first, as sentence-transformers' InformationRetrievalEvaluator does.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -15,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 Matrix: TypeAlias = np.ndarray | sp.spmatrix | sp.sparray
+BlockScore: TypeAlias = Callable[[Matrix, Matrix], np.ndarray]  # a block of query rows against corpus rows
 DEFAULT_BUDGET = 64 * 2**20  # bytes for one block of float32 scores
 
 
@@ -43,8 +44,9 @@ def _blocks(n_queries: int, n_corpus: int, budget: int) -> Iterator[tuple[slice,
             yield slice(q, min(q + query_step, n_queries)), slice(c, min(c + corpus_step, n_corpus))
 
 
-def _scores(queries: Matrix, corpus: Matrix, qs: slice, cs: slice) -> np.ndarray:
-    block = queries[qs] @ corpus[cs].T
+def dot_scores(queries: Matrix, corpus: Matrix) -> np.ndarray:
+    """The cosine of unit rows, dense or sparse, as float32."""
+    block = queries @ corpus.T
     if sp.issparse(block):
         block = block.toarray()
     return np.asarray(block, dtype=np.float32)
@@ -142,13 +144,13 @@ class _Relevant:
 
 
 def _search(queries: Matrix, corpus: Matrix, ranking: _Ranking | None, relevant: _Relevant | None,
-            exclude: Sequence[Collection[int]] | None, budget: int) -> None:
+            exclude: Sequence[Collection[int]] | None, budget: int, score: BlockScore = dot_scores) -> None:
     """Compute each score block once and feed it to both. A query's best relevant text is final once its
     whole corpus row is seen; only when that row spans several blocks does a second pass count ranks."""
     n_queries, n_corpus = queries.shape[0], corpus.shape[0]
     whole_rows = True
     for qs, cs in _blocks(n_queries, n_corpus, budget):
-        block = _scores(queries, corpus, qs, cs)
+        block = score(queries[qs], corpus[cs])
         _mask(block, qs, cs, exclude)  # excluded texts are never relevant, so `find` reads the same scores
         if ranking is not None:
             ranking.add(block, qs, cs)
@@ -160,16 +162,17 @@ def _search(queries: Matrix, corpus: Matrix, ranking: _Ranking | None, relevant:
     if relevant is not None and not whole_rows:
         relevant.ahead[:] = 0
         for qs, cs in _blocks(n_queries, n_corpus, budget):
-            block = _scores(queries, corpus, qs, cs)
+            block = score(queries[qs], corpus[cs])
             _mask(block, qs, cs, exclude)
             relevant.count(block, qs, cs)
 
 
 def top_k(queries: Matrix, corpus: Matrix, k: int, *, exclude: Sequence[Collection[int]] | None = None,
-          budget: int = DEFAULT_BUDGET) -> Hits:
-    """The k best corpus rows for each query; `exclude[q]` lists corpus indices never returned for query q."""
+          budget: int = DEFAULT_BUDGET, score: BlockScore = dot_scores) -> Hits:
+    """The k best corpus rows for each query; `exclude[q]` lists corpus indices never returned for query q;
+    `score` rates a block of rows (the cosine of unit rows unless another is given)."""
     ranking = _Ranking(queries.shape[0], _depth(k, corpus.shape[0], exclude))
-    _search(queries, corpus, ranking, None, exclude, budget)
+    _search(queries, corpus, ranking, None, exclude, budget, score)
     return ranking.hits()
 
 

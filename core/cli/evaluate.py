@@ -9,8 +9,10 @@ from core.cli.options import add_model_options, add_prompt_options, chosen_promp
 from core.data.stsb import SPLITS
 from core.evaluation.lexical import BASELINES, fit_baseline
 from core.evaluation.metrics import DEFAULT_KS, STS_PRIMARY, parse_ks, shown_name
-from core.evaluation.retrieval import evaluate_embeddings, evaluate_lexical, paraphrase_task
+from core.evaluation.quantization import PRECISIONS, RESCORE_MULTIPLIER
+from core.evaluation.retrieval import evaluate_lexical, evaluate_task, paraphrase_task, task_vectors
 from core.evaluation.sts import correlation, sts_frame
+from core.evaluation.variants import Embedded, quantized_row
 from core.models.loading import load_model
 from core.settings import Settings
 
@@ -36,6 +38,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     retrieval.add_argument("--baseline", choices=list(BASELINES))
     retrieval.add_argument("--split", choices=SPLITS, required=True)
     retrieval.add_argument("--k", type=k_list, default=list(DEFAULT_KS), help="e.g. 1,5,10,20,50")
+    retrieval.add_argument("--quantize", choices=[p for p in PRECISIONS if p != "float32"],
+                           help="store the corpus as int8 or binary codes (binary-rescore: binary search, the top "
+                                f"{RESCORE_MULTIPLIER}×k rescored with the float query); adds bytes per vector and "
+                                "ms per query")
     retrieval.set_defaults(run=run_retrieval, parser=retrieval)
 
 
@@ -51,6 +57,8 @@ def run_sts(args: argparse.Namespace) -> int:
 def run_retrieval(args: argparse.Namespace) -> int:
     if (args.model is None) == (args.baseline is None):
         args.parser.error("give either --model ID --pooling P or --baseline tfidf|bow")
+    if args.baseline and args.quantize:
+        args.parser.error("--quantize stores a model's vectors at lower precision; a baseline has none")
     task = paraphrase_task(args.split)
     if args.baseline:
         result = evaluate_lexical(fit_baseline(args.baseline, task.corpus), task, ks=args.k)
@@ -58,6 +66,12 @@ def run_retrieval(args: argparse.Namespace) -> int:
         model = load_model(args.model, args.device)
         settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer, device=args.device,
                             truncate_dim=args.truncate_dim)
-        result = evaluate_embeddings(model, task, settings, ks=args.k, prompts=retrieval_prompts(model.pipeline, args))
+        queries, corpus = task_vectors(model, task, settings, prompts=retrieval_prompts(model.pipeline, args))
+        if args.quantize:
+            row = quantized_row(task, Embedded(queries, corpus), args.quantize, args.k)
+            print(json.dumps({key.replace(" ", "_"): value for key, value in row.items()}
+                             | {"queries": len(task.queries), "corpus": len(task.corpus)}))
+            return 0
+        result = evaluate_task(task, queries, corpus, ks=args.k)
     print(json.dumps({**{shown_name(key): value for key, value in result.metrics.items()}, **result.counts}))
     return 0

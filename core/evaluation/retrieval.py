@@ -90,6 +90,18 @@ class TaskResult:
     primary_metric: str = RETRIEVAL_PRIMARY
 
 
+def ranking_depth(ks: Sequence[int]) -> int:
+    """How many texts a ranking must hold for every metric: the largest k, and 10 for MRR@10 and nDCG@10."""
+    return max(*ks, NDCG_K, MRR_K)
+
+
+def ranked_metrics(task: RetrievalTask, ranked: np.ndarray, ks: Sequence[int]) -> dict[str, float]:
+    """The metrics of a ranking of the corpus per query (best first), relevant texts missing from the corpus
+    counted as misses."""
+    counts = [task.relevant_count(q) for q in range(len(task.queries))]
+    return retrieval_metrics(ranked, task.relevant, counts=counts, ks=ks)
+
+
 def evaluate_task(task: RetrievalTask, query_vectors: Matrix, corpus_vectors: Matrix, *,
                   ks: Sequence[int] = DEFAULT_KS) -> TaskResult:
     """Rank the corpus for every query (cosine, chunked) and score the ranking.
@@ -101,12 +113,9 @@ def evaluate_task(task: RetrievalTask, query_vectors: Matrix, corpus_vectors: Ma
         queries, corpus = query_vectors, corpus_vectors
     else:
         queries, corpus = unit_rows(query_vectors), unit_rows(corpus_vectors)
-    depth = max(*ks, NDCG_K, MRR_K)
-    hits, best = top_k_and_best_relevant(queries, corpus, depth, task.relevant, exclude=task.exclude)
-    counts = [task.relevant_count(q) for q in range(len(task.queries))]
-    metrics = retrieval_metrics(hits.indices, task.relevant, counts=counts, ks=ks)
-    return TaskResult(metrics, {"queries": len(task.queries), "corpus": len(task.corpus)},
-                      _per_query(task, hits, best))
+    hits, best = top_k_and_best_relevant(queries, corpus, ranking_depth(ks), task.relevant, exclude=task.exclude)
+    counts = {"queries": len(task.queries), "corpus": len(task.corpus)}
+    return TaskResult(ranked_metrics(task, hits.indices, ks), counts, _per_query(task, hits, best))
 
 
 def evaluate_embeddings(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
@@ -115,10 +124,18 @@ def evaluate_embeddings(model: LoadedModel, task: RetrievalTask, settings: Setti
     """One model configuration on the task: queries and corpus embedded (or read from the embedding cache)
     with `settings` and the (query, document) `prompts` (None: the model's own, as encode_query and
     encode_document apply them), then ranked and scored."""
+    return evaluate_task(task, *task_vectors(model, task, settings, prompts=prompts, progress_bar=progress_bar), ks=ks)
+
+
+def task_vectors(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
+                 prompts: tuple[str, str] | None = None,
+                 progress_bar: ProgressBar = nullcontext) -> tuple[np.ndarray, np.ndarray]:
+    """The task's (query, corpus) vectors, embedded or read from the embedding cache, as `evaluate_embeddings`
+    describes."""
     query_prompt, document_prompt = role_prompts(model.pipeline) if prompts is None else prompts
     corpus = cached_embeddings_with(model, task.corpus, settings.with_(prompt=document_prompt), progress_bar)
     queries = cached_embeddings_with(model, task.queries, settings.with_(prompt=query_prompt), progress_bar)
-    return evaluate_task(task, queries, corpus, ks=ks)
+    return queries, corpus
 
 
 def evaluate_lexical(index: LexicalIndex, task: RetrievalTask, *, ks: Sequence[int] = DEFAULT_KS) -> TaskResult:

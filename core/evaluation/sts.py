@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -16,22 +17,42 @@ from core.models.loading import LoadedModel
 from core.settings import Pooling
 
 
+@dataclass(frozen=True)
+class PairRows:
+    """A split's distinct sentences (each encoded once) and, per pair, the rows of its two sentences and its gold
+    score."""
+
+    split: Split
+    sentences: list[str]
+    first: np.ndarray
+    second: np.ndarray
+    gold: np.ndarray
+
+    def correlation(self, vectors: np.ndarray) -> dict[str, float]:
+        """`pearson_cosine` and `spearman_cosine` of the pairs, given one vector per sentence."""
+        return sts_correlation(paired_cosine(vectors[self.first], vectors[self.second]), self.gold)
+
+
+def pair_rows(split: Split) -> PairRows:
+    pairs = load_stsb(split)
+    sentences = stsb_sentences(split)
+    row_of = {s: i for i, s in enumerate(sentences)}
+    return PairRows(split, sentences, np.array([row_of[p.sentence1] for p in pairs]),
+                    np.array([row_of[p.sentence2] for p in pairs]), np.array([p.score for p in pairs]))
+
+
 def sts_frame(model: LoadedModel, split: Split, *, pooling: Pooling = "default", layer: int | None = None,
               max_length: int | None = None, prompt: str | None = None, truncate_dim: int | None = None,
               progress: Progress | None = None) -> pd.DataFrame:
     """One row per pair: genre, source, gold score, cosine, both sentences (each sentence encoded once, with
     `prompt`; None: the one sentence-transformers' encode gives every text, the model's default prompt)."""
-    pairs = load_stsb(split)
-    sentences = stsb_sentences(split)
-    row_of = {s: i for i, s in enumerate(sentences)}
+    pairs, rows = load_stsb(split), pair_rows(split)
     prompt = resolve_prompt(model.pipeline) if prompt is None else prompt
-    vectors = cached_embeddings(model, sentences, pooling=pooling, layer=layer, max_length=max_length,
+    vectors = cached_embeddings(model, rows.sentences, pooling=pooling, layer=layer, max_length=max_length,
                                 prompt=prompt, truncate_dim=truncate_dim, progress=progress)
-    first = vectors[[row_of[p.sentence1] for p in pairs]]
-    second = vectors[[row_of[p.sentence2] for p in pairs]]
     return pd.DataFrame({
         "genre": [p.genre for p in pairs], "source": [p.source for p in pairs],
-        "gold": np.array([p.score for p in pairs]), "cosine": paired_cosine(first, second),
+        "gold": rows.gold, "cosine": paired_cosine(vectors[rows.first], vectors[rows.second]),
         "sentence 1": [p.sentence1 for p in pairs], "sentence 2": [p.sentence2 for p in pairs],
     })
 

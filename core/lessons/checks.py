@@ -4,6 +4,7 @@ sentence with the numbers. A check never pretends: where the model does not show
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,9 +19,23 @@ from core.encoding.encoder import Progress, encode, encode_tokens
 from core.encoding.prompts import resolve_prompt
 from core.evaluation.lexical import fit_baseline
 from core.evaluation.metrics import STS_PRIMARY
-from core.evaluation.retrieval import evaluate_embeddings, evaluate_lexical, paraphrase_task
-from core.evaluation.sts import correlation, sts_frame
+from core.evaluation.quantization import PRECISIONS
+from core.evaluation.retrieval import RetrievalTask, evaluate_embeddings, evaluate_lexical, paraphrase_task
+from core.evaluation.sts import PairRows, correlation, pair_rows, sts_frame
+from core.evaluation.variants import (
+    TRY_INSTRUCTION,
+    Embedded,
+    Prompts,
+    default_dimensions,
+    dimension_check,
+    embed_variant,
+    own_prompts,
+    prompt_check,
+    prompt_variants,
+    quantization_check,
+)
 from core.models.anatomy import parameter_breakdown
+from core.models.card import matryoshka_dims
 from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID, finetuned_entries
 from core.models.loading import LoadedModel
 from core.settings import Settings
@@ -216,8 +231,72 @@ def why(ctx: Context) -> Check:
                         f"({top['contribution']:.4f}).", {"score": round(explanation.score, 4)})
 
 
+def _variant(ctx: Context, prompts: Prompts, *, full: bool = False) -> tuple[RetrievalTask, Embedded, PairRows]:
+    """The dev paraphrase task, its vectors with `prompts` (at full size with `full`) and STS-B dev, as Evaluation's
+    model checks read them."""
+    task, sts = paraphrase_task("dev"), pair_rows("dev")
+    settings = ctx.settings.with_(truncate_dim=None if full else ctx.model.kept_dims(ctx.settings.truncate_dim,
+                                                                                        ctx.settings.pooling))
+    bar = (lambda: nullcontext(ctx.progress)) if ctx.progress else nullcontext
+    return task, embed_variant(ctx.model, task, sts, settings, prompts, progress_bar=bar), sts
+
+
+def prompts(ctx: Context) -> Check:
+    own = any(own_prompts(ctx.model.pipeline))
+    typed = str(ctx.inputs.get("ev_check_prompt", "" if own else TRY_INSTRUCTION))
+    variants = prompt_variants(ctx.model.pipeline, typed)
+    if len(variants) == 1:
+        return Check(None, f"{ctx.model.model_id} has no prompts and no instruction was typed: nothing to compare.")
+    vectors = {}
+    for name, chosen in variants.items():
+        task, vectors[name], sts = _variant(ctx, chosen)
+    ndcg = prompt_check(task, vectors, sts).set_index("prompts")["ndcg@10"]
+    tried = "the model's prompts" if own else next(iter(ndcg.index[1:]))
+    gain = ndcg[tried] - ndcg["without prompts"]
+    finding = f"nDCG@10 on STS-B dev paraphrases: {ndcg['without prompts']:.3f} without prompts, {ndcg[tried]:.3f} " \
+              f"with {tried} ({gain:+.3f})"
+    if own:
+        return Check(gain > 0, finding + ("; the model's own prompts help, as expected." if gain > 0 else
+                                          "; here its prompts do not help, unlike what instruction tuning "
+                                          "promises."), {"without": round(ndcg["without prompts"], 4),
+                                                         "with": round(ndcg[tried], 4)})
+    holds = gain <= 0.01
+    return Check(holds, finding + (f"; {ctx.model.model_id} was trained without prompts, and an instruction "
+                                   "changes little or hurts, as expected." if holds else
+                                   "; an instruction helps this model, though it was trained without one."),
+                 {"without": round(ndcg["without prompts"], 4), "typed": round(ndcg[tried], 4)})
+
+
+def dimensions(ctx: Context) -> Check:
+    task, vectors, sts = _variant(ctx, own_prompts(ctx.model.pipeline), full=True)
+    dims = default_dimensions(vectors.width)
+    recall = dimension_check(task, vectors, dims, sts).set_index("dimensions")["recall@1"]
+    quarter = max((d for d in dims if d <= vectors.width // 4), default=dims[0])
+    kept = recall[quarter] / recall[vectors.width] if recall[vectors.width] else float("nan")
+    trained = matryoshka_dims(ctx.model.folder)
+    curve = ", ".join(f"{d}: {value:.3f}" for d, value in recall.items())
+    holds = recall[vectors.width] >= recall.max() - 0.005 and recall[dims[0]] < recall[vectors.width]
+    return Check(holds, f"Recall@1 by dimensions kept ({curve}): at {quarter} of {vectors.width} dimensions it keeps "
+                        f"{kept:.0%} of the full score; {ctx.model.model_id} was "
+                        + ("trained for truncation (Matryoshka)." if trained else "not trained for truncation.")
+                        + ("" if holds else " Here fewer dimensions do not cost what they should: look at the curve."),
+                 {"full": round(recall[vectors.width], 4), "quarter": quarter, "kept": round(kept, 4)})
+
+
+def quantisation(ctx: Context) -> Check:
+    task, vectors, _ = _variant(ctx, own_prompts(ctx.model.pipeline))
+    ndcg = quantization_check(task, vectors).set_index("precision")["ndcg@10"]
+    float32, int8, binary, rescored = (ndcg[name] for name in PRECISIONS.values())
+    holds = int8 >= float32 - 0.02 and rescored >= binary
+    return Check(holds, f"nDCG@10 on STS-B dev paraphrases: float32 {float32:.3f}, int8 {int8:.3f} (4× smaller), "
+                        f"binary {binary:.3f} (32× smaller), binary rescored {rescored:.3f}"
+                        + ("." if holds else "; here quantisation costs more than usual."),
+                 {"float32": round(float32, 4), "int8": round(int8, 4), "binary": round(binary, 4),
+                  "rescored": round(rescored, 4)})
+
+
 CHECKS: dict[str, Callable[[Context], Check]] = {
     "tokenizer": tokenizer, "anatomy": anatomy, "bank": bank, "weather": weather, "travel": travel,
     "idiom": idiom, "untrained": untrained, "pooling": pooling, "lexical": lexical, "pipeline": pipeline,
-    "finetune": finetune, "why": why,
+    "finetune": finetune, "why": why, "prompts": prompts, "dimensions": dimensions, "quantisation": quantisation,
 }

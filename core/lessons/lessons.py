@@ -110,4 +110,30 @@ LESSONS: tuple[Lesson, ...] = (
            {"sim_texts": "\n".join(PAIR), "sim_pair": "1,2"},
            "The token-pair contributions add up exactly to the cosine, and a few content-word pairs carry most of "
            "it.", "why", ("Do [CLS] and [SEP] matter?",), "Set the explanation's layer to 0 and compare."),
+    Lesson(13, "Prompts and asymmetric search", "Does an instruction before the query change what is found?",
+           "Open Evaluation's Prompts check: the paraphrase task and STS-B measured without prompts and with them (for "
+           "a model without prompts, with a typed retrieval instruction).", "evaluation",
+           {"ev_section": "Model checks", "ev_check": "Prompts"},
+           "A model trained with prompts (e5, bge, Qwen3-Embedding, EmbeddingGemma) loses without them: queries and "
+           "documents are embedded differently on purpose. all-MiniLM-L6-v2 was trained without prompts: an "
+           "instruction changes little or hurts.", "prompts",
+           ("Why give a query and a document different prompts, when paraphrase pairs are symmetric?",
+            "What does the instruction take from the token budget of a long text?"),
+           "Type “query: ” as the instruction, the prefix e5 models expect, and compare.", heavy=True),
+    Lesson(14, "Fewer dimensions", "How much of the vector does retrieval need?",
+           "Open Evaluation's Dimensions check: the same metrics with only the first 32, 64, 128, 256 dimensions "
+           "kept.", "evaluation", {"ev_section": "Model checks", "ev_check": "Dimensions"},
+           "The scores fall as dimensions are cut. A model trained with MatryoshkaLoss keeps most of its score at a "
+           "quarter of its size; all-MiniLM-L6-v2 was not trained for it and loses more.", "dimensions",
+           ("Why would the first dimensions carry more than the last, in a model trained for truncation?",
+            "What do 128 dimensions save for a million vectors?"),
+           "Compare STS-B Spearman and Recall@1: which falls faster?", heavy=True),
+    Lesson(15, "Quantisation", "Does storing vectors as int8 or bits lose what is found?",
+           "Open Evaluation's Quantisation check: float32, int8, binary and binary with rescoring, each with its "
+           "bytes per vector and search time.", "evaluation",
+           {"ev_section": "Model checks", "ev_check": "Quantisation"},
+           "int8 keeps almost all of float32's scores at a quarter of the bytes; binary (32× smaller) loses some, and "
+           "rescoring its top candidates with the float query wins most of it back.", "quantisation",
+           ("Why is the query kept in float32 for rescoring?", "Where is binary search faster, and where not?"),
+           "Cut the dimensions in the sidebar to 128, then quantise: what do both together cost?", heavy=True),
 )

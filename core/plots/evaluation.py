@@ -60,3 +60,29 @@ def sweep_figure(frame: pd.DataFrame) -> go.Figure:
     figure.update_layout(height=380, margin=dict(l=10, r=10, t=20, b=10), legend=dict(title=None),
                          xaxis=dict(dtick=1))
     return figure
+
+
+def dimension_figure(frame: pd.DataFrame, metrics: list[str]) -> go.Figure:
+    """`frame`: one row per number of dimensions kept, a column per metric; one line per metric over log-scaled
+    dimensions."""
+    long = frame.melt(id_vars="dimensions", value_vars=metrics, var_name="metric", value_name="score")
+    figure = px.line(long, x="dimensions", y="score", color="metric", markers=True, log_x=len(frame) > 1,
+                     color_discrete_sequence=px.colors.qualitative.Set1,
+                     labels={"dimensions": "dimensions kept (the first d)", "score": "score"})
+    figure.update_traces(hovertemplate="%{fullData.name}<br>%{x} dimensions: %{y:.3f}<extra></extra>")
+    figure.update_layout(height=400, margin=dict(l=10, r=10, t=20, b=10),
+                         legend=dict(title=None, orientation="h", y=-0.2),
+                         xaxis=dict(tickvals=list(frame["dimensions"])))
+    return figure
+
+
+def variant_figure(frame: pd.DataFrame, variant: str, metrics: list[str]) -> go.Figure:
+    """`frame`: one row per variant (named in column `variant`), a column per metric; grouped bars per metric."""
+    long = frame.melt(id_vars=variant, value_vars=metrics, var_name="metric", value_name="score")
+    figure = px.bar(long, x="metric", y="score", color=variant, barmode="group", text_auto=".3f",
+                    color_discrete_sequence=px.colors.qualitative.Set2)
+    figure.update_traces(textposition="outside", cliponaxis=False,
+                         hovertemplate="%{fullData.name}<br>%{x}: %{y:.4f}<extra></extra>")
+    figure.update_layout(height=400, margin=dict(l=10, r=10, t=30, b=10), yaxis=dict(range=[0, 1.1]),
+                         legend=dict(title=None, orientation="h", y=-0.15), xaxis_title=None)
+    return figure

@@ -50,6 +50,11 @@ def _expect_view(page, lesson: Lesson) -> None:
     if "ev_poolings" in lesson.inputs:
         chips = page.locator("[data-testid='stMultiSelect']").filter(has_text="Poolings").first.inner_text()
         assert all(mode in chips.split("\n") for mode in lesson.inputs["ev_poolings"])
+    if "ev_check" in lesson.inputs:  # the check chosen, and its figure drawn once its vectors are embedded
+        chosen = page.get_by_role("radiogroup", name="Check").get_by_role("radio", checked=True)
+        assert chosen.get_attribute("value") == lesson.inputs["ev_check"] or \
+            lesson.inputs["ev_check"] in chosen.locator("xpath=..").inner_text()
+        page.locator(".stPlotlyChart").first.wait_for(timeout=LONG * 1000)
     if "ev_diag_config" in lesson.inputs:
         assert _selected(page, "Configuration") == lesson.inputs["ev_diag_config"]
         assert page.get_by_role("checkbox", name="Only failures (relevant text not first)").is_checked()

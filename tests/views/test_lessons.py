@@ -2,6 +2,7 @@ import pytest
 
 from core.data.stsb import stsb_corpus, stsb_sentences
 from core.evaluation.retrieval import paraphrase_task
+from core.evaluation.variants import TRY_INSTRUCTION
 from core.lessons.lessons import BANK, LESSONS
 from core.models.loading import load_model
 from tests.conftest import app_test
@@ -22,6 +23,8 @@ def cached(minilm):
     for seed, pooling in enumerate(("default", "mean", "cls", "max")):
         prefill(minilm, stsb_corpus(), pooling=pooling, seed=10 + seed)
         prefill(minilm, task.queries, pooling=pooling, seed=20 + seed)
+    prefill(minilm, task.queries, prompt=TRY_INSTRUCTION, seed=30)  # the Prompts check's typed instruction
+    prefill(minilm, sentences, prompt=TRY_INSTRUCTION, seed=31)
 
 
 def _verdicts(at) -> list[str]:

@@ -76,3 +76,31 @@ def test_bad_arguments_exit_2_with_one_line(capsys, argv):
 def test_an_unavailable_model_fails_with_status_1(capsys):
     assert main(["evaluate", "sts", "--model", "bert-base-uncased", "--pooling", "mean", "--split", "dev"]) == 1
     assert capsys.readouterr().err.startswith("error:")
+
+
+def test_retrieval_with_a_quantised_corpus_equals_the_evaluator_on_int8_codes(capsys, minilm):
+    import numpy as np
+    import torch
+    from sentence_transformers.util import quantize_embeddings
+
+    task = paraphrase_task("test")
+    corpus = prefill(minilm, task.corpus, pooling="mean", seed=7)
+    queries = prefill(minilm, task.queries, pooling="mean", seed=8)
+    out = _json(capsys, ["evaluate", "retrieval", "--model", "all-MiniLM-L6-v2", "--pooling", "mean",
+                         "--split", "test", "--device", "cpu", "--k", "1,10", "--quantize", "int8"])
+
+    def int8(a, b):
+        codes = [quantize_embeddings(x.numpy(), precision="int8", calibration_embeddings=corpus).astype(np.int64)
+                 for x in (a, b)]
+        return torch.from_numpy((codes[0] @ codes[1].T).astype(np.float32))
+
+    reference = information_retrieval(task, queries, corpus, (1, 10), score=int8)
+    assert {k: out[k] for k in ("recall@1", "recall@10", "mrr@10", "ndcg@10")} == pytest.approx(
+        _contract(reference, (1, 10)), abs=1e-6)
+    assert out["bytes_per_vector"] == 384 and out["ms_per_query"] > 0 and out["queries"] == len(task.queries)
+
+
+def test_a_baseline_cannot_be_quantised(capsys):
+    with pytest.raises(SystemExit):
+        main(["evaluate", "retrieval", "--baseline", "tfidf", "--split", "dev", "--quantize", "binary"])
+    assert "a baseline has none" in capsys.readouterr().err

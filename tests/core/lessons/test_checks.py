@@ -1,7 +1,10 @@
+import numpy as np
 import pytest
 
 from core.data.stsb import load_stsb, stsb_sentences
 from core.evaluation.retrieval import paraphrase_task
+from core.evaluation.sts import pair_rows
+from core.evaluation.variants import TRY_INSTRUCTION
 from core.lessons.checks import CHECKS, Context
 from core.lessons.lessons import LESSONS
 from core.lessons.report import lessons_markdown
@@ -19,7 +22,7 @@ def context(model, check: str) -> Context:
 
 
 def test_every_lesson_names_an_existing_check_and_a_page():
-    assert [lesson.number for lesson in LESSONS] == list(range(1, 13))
+    assert [lesson.number for lesson in LESSONS] == list(range(1, len(LESSONS) + 1))
     assert {lesson.check for lesson in LESSONS} <= set(CHECKS)
     assert {lesson.page for lesson in LESSONS} <= {"model", "layers", "similarity", "evaluation", "finetune"}
 
@@ -67,11 +70,36 @@ def test_the_pooling_check_reports_the_evaluators_recall(minilm):
     assert check.numbers == pytest.approx({mode: round(value, 4) for mode, value in expected.items()}, abs=1e-4)
 
 
+def test_the_model_check_lessons_report_the_evaluators_figures(minilm):
+    task, sts = paraphrase_task("dev"), pair_rows("dev")
+    corpus = prefill(minilm, task.corpus, seed=31)
+    noise = np.random.default_rng(30).standard_normal((len(task.queries), corpus.shape[1]))
+    near = corpus[[min(docs) for docs in task.relevant]] + 0.08 * noise  # paraphrases near their texts, as trained
+    queries = prefill(minilm, task.queries, vectors=near.astype(np.float32))
+    typed = prefill(minilm, task.queries, prompt=TRY_INSTRUCTION, seed=32)
+    prefill(minilm, sts.sentences, seed=33)
+    prefill(minilm, sts.sentences, prompt=TRY_INSTRUCTION, seed=34)
+    quantisation = CHECKS["quantisation"](context(minilm, "quantisation"))
+    assert quantisation.numbers["float32"] == pytest.approx(
+        information_retrieval(task, queries, corpus, (1,))["cosine_ndcg@10"], abs=1e-4)
+    dims = CHECKS["dimensions"](context(minilm, "dimensions"))
+    assert dims.numbers["full"] == pytest.approx(information_retrieval(task, queries, corpus, (1,))["cosine_recall@1"],
+                                                 abs=1e-4)
+    assert dims.numbers["quarter"] == 64
+    assert dims.numbers["kept"] == pytest.approx(
+        information_retrieval(task, queries[:, :64], corpus[:, :64], (1,))["cosine_recall@1"] / dims.numbers["full"],
+        abs=1e-3)
+    prompts = CHECKS["prompts"](context(minilm, "prompts"))
+    assert prompts.numbers == pytest.approx({"without": information_retrieval(task, queries, corpus, (1,))[
+        "cosine_ndcg@10"], "typed": information_retrieval(task, typed, corpus, (1,))["cosine_ndcg@10"]}, abs=1e-4)
+    assert "trained without prompts" in prompts.finding
+
+
 def test_the_sheet_lists_every_lesson_and_what_was_found(minilm):
     checks = {3: CHECKS["bank"](context(minilm, "bank"))}
     sheet = lessons_markdown(checks, model_id="all-MiniLM-L6-v2", settings="default pooling")
     assert sheet.count("\n## ") == len(LESSONS)
-    assert "**Observed (holds).** Layer 0" in sheet and sheet.count("Not checked in this session.") == 11
+    assert "**Observed (holds).** Layer 0" in sheet and sheet.count("Not checked in this session.") == len(LESSONS) - 1
 
 
 def test_the_lexical_check_counts_the_queries_each_side_alone_ranks_first(minilm):

@@ -1,0 +1,144 @@
+"""Evaluation's model checks: what prompts, fewer dimensions and a corpus stored at lower precision cost on the
+chosen task, each derived from float vectors that the server's queue encodes once per model, settings and prompt."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core.data.corpus import CorpusError
+from core.evaluation.quantization import RESCORE_MULTIPLIER, CalibrationError
+from core.evaluation.retrieval import RetrievalTask
+from core.evaluation.sts import PairRows
+from core.evaluation.variants import (
+    TRY_INSTRUCTION,
+    Embedded,
+    Prompts,
+    default_dimensions,
+    dimension_check,
+    own_prompts,
+    parse_dimensions,
+    prompt_check,
+    prompt_variants,
+    quantization_check,
+)
+from core.jobs import Job
+from core.models.card import matryoshka_dims
+from core.models.loading import LoadedModel
+from core.plots.evaluation import dimension_figure, variant_figure
+from core.settings import Settings
+from ui.background import corpus_job, job_status
+from ui.cache import check_table, pair_rows_of
+from ui.downloads import csv_download
+from ui.persist import kept
+from ui.task_upload import chosen_task
+
+PROMPTS, DIMENSIONS, QUANTISATION = "Prompts", "Dimensions", "Quantisation"
+METRICS = ["recall@1", "recall@10", "mrr@10", "ndcg@10"]
+SPEARMAN = "STS-B spearman"
+THREE = st.column_config.NumberColumn(format="%.3f")
+
+
+def embedded(model: LoadedModel, task: RetrievalTask, sts: PairRows, settings: Settings,
+             prompts: Prompts) -> Embedded | None:
+    """`embed_variant`'s vectors through the server's queue: None (each job's line shown) while it embeds them."""
+    parts = [corpus_job(model, texts, settings.with_(prompt=prompt))
+             for texts, prompt in zip((task.queries, task.corpus, sts.sentences), prompts)]
+    pending = [part for part in parts if isinstance(part, Job)]
+    for job in pending:
+        job_status(job)
+    return None if pending else Embedded(*parts)
+
+
+def _table(frame: pd.DataFrame, name: str) -> None:
+    st.dataframe(frame, hide_index=True, column_config={**{c: THREE for c in (*METRICS, SPEARMAN)},
+                                                        "ms per query": st.column_config.NumberColumn(format="%.2f")})
+    csv_download(frame, name, index=False)
+
+
+def prompts_check(task: RetrievalTask, sts: PairRows, settings: Settings, model: LoadedModel) -> None:
+    query, document, _ = own_prompts(model.pipeline)
+    typed = kept(st.text_input, "An instruction to try before each query", key="ev_check_prompt", url=True,
+                 default="" if query or document else TRY_INSTRUCTION,
+                 help="Queries and both STS-B sentences get it; documents keep the model's document prompt.")
+    variants = prompt_variants(model.pipeline, typed)
+    if len(variants) == 1:
+        st.info(f"{model.model_id} has no prompts: type an instruction above to measure what one changes.")
+        return
+    vectors = {name: embedded(model, task, sts, settings, prompts) for name, prompts in variants.items()}
+    if any(v is None for v in vectors.values()):
+        return
+    frame = check_table(("prompts", task.digest, model.fingerprint, settings, tuple(variants.items()), sts.split),
+                        lambda: prompt_check(task, vectors, sts))
+    st.plotly_chart(variant_figure(frame, "prompts", [*METRICS, SPEARMAN]), key="ev_prompts_chart")
+    st.caption(("The model's query prompt is " + (repr(query) if query else "empty") + ", its document prompt "
+                + (repr(document) if document else "empty") + ". " if query or document else "")
+               + "STS-B is symmetric: both sentences of a pair get the query's prompt, as MTEB gives them. "
+               "Instruction-tuned models (e5, bge, Qwen3-Embedding) lose without theirs; a model trained without "
+               "prompts usually gains nothing from one.")
+    _table(frame, "check-prompts.csv")
+
+
+def dimensions_check(task: RetrievalTask, sts: PairRows, settings: Settings, model: LoadedModel) -> None:
+    full = settings.with_(truncate_dim=None)
+    vectors = embedded(model, task, sts, full, own_prompts(model.pipeline))
+    if vectors is None:
+        return
+    text = kept(st.text_input, "Dimensions to keep", key="ev_check_dims", url=True,
+                default=", ".join(map(str, default_dimensions(vectors.width))),
+                help="The first d dimensions of each vector, as sentence-transformers' truncate_dim keeps them.")
+    try:
+        dims = parse_dimensions(text, vectors.width)
+    except ValueError as err:
+        st.error(str(err))
+        return
+    frame = check_table(("dimensions", task.digest, model.fingerprint, full, tuple(dims), sts.split),
+                        lambda: dimension_check(task, vectors, dims, sts))
+    st.plotly_chart(dimension_figure(frame, [*METRICS, SPEARMAN]), key="ev_dims_chart")
+    trained = matryoshka_dims(model.folder)
+    st.caption("Each point keeps only the first d dimensions of every vector (cosine, so renormalised). "
+               + (f"{model.model_id} was trained for truncation: its card lists Matryoshka dimensions "
+                  f"{', '.join(map(str, trained))}." if trained else
+                  f"{model.model_id}'s card declares no Matryoshka dimensions: it was not trained to be truncated, "
+                  "so the curve shows what cutting costs a model trained at full size. A model trained with "
+                  "MatryoshkaLoss (its card lists matryoshka_dims) keeps more at small sizes."))
+    _table(frame, "check-dimensions.csv")
+
+
+def quantisation_check(task: RetrievalTask, sts: PairRows, settings: Settings, model: LoadedModel) -> None:
+    vectors = embedded(model, task, sts, settings, own_prompts(model.pipeline))
+    if vectors is None:
+        return
+    try:
+        frame = check_table(("quantisation", task.digest, model.fingerprint, settings),
+                            lambda: quantization_check(task, vectors))
+    except CalibrationError as err:
+        st.error(f"{err} Choose the STS-B paraphrase task or upload a larger corpus.")
+        return
+    st.plotly_chart(variant_figure(frame, "precision", METRICS), key="ev_quant_chart")
+    st.caption("The corpus stored as sentence-transformers' quantize_embeddings stores it: int8 codes with each "
+               "dimension's range taken from the corpus (4× smaller), or one bit per dimension ranked by Hamming "
+               f"distance (32× smaller); 'rescored' takes the binary top {RESCORE_MULTIPLIER}×k and reorders them "
+               "with the float query against the stored bits, as sentence-transformers documents binary search. "
+               "Search time: exact search over the whole corpus on this server, queries quantised included.")
+    _table(frame, "check-quantisation.csv")
+
+
+CHECKS = {PROMPTS: prompts_check, DIMENSIONS: dimensions_check, QUANTISATION: quantisation_check}
+
+
+def checks_section(settings: Settings, model: LoadedModel) -> None:
+    check = kept(st.radio, "Check", key="ev_check", url=True, default=DIMENSIONS, options=list(CHECKS),
+                 horizontal=True, help="Each is measured on the task below and on STS-B, from vectors encoded once.")
+    try:
+        task, split = chosen_task()
+    except (CorpusError, ValueError) as err:
+        st.error(str(err))
+        return
+    if task is None:
+        return
+    if not task.queries:
+        st.error("No query has a relevant text; check the chosen columns.")
+        return
+    kept_dims = model.kept_dims(settings.truncate_dim, settings.pooling)  # the sidebar's, where the model is wider
+    CHECKS[check](task, pair_rows_of(split or "dev"), settings.with_(truncate_dim=kept_dims), model)
