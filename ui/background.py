@@ -32,6 +32,7 @@ from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID
 from core.models.loading import LoadedModel
 from core.progress import progress_text
 from core.settings import Settings
+from core.training.distill import Distilled, distill_static
 from ui.cache import cached_model, density_of, projection_of
 from ui.progress import embed_corpus
 
@@ -98,6 +99,13 @@ def attribution_job(model: LoadedModel, a: str, b: str, settings: Settings, laye
                    lambda progress: attribute_pair(model, a, b, pooling=settings.pooling, layer=layer,
                                                    attribution_layer=where, steps=steps,
                                                    max_length=settings.max_length, progress=progress))
+
+
+def distill_job(model: LoadedModel, pca_dims: int | None) -> Distilled | Job:
+    """A static model distilled from `model` (about a minute for a small model): the shared background job, its
+    result once done."""
+    return _queued(("distill", model.fingerprint, pca_dims), f"Distilling a static model from {model.model_id}",
+                   lambda _: distill_static(model, pca_dims=pca_dims))
 
 
 def job_status(job: Job) -> None:

@@ -16,6 +16,8 @@ from core.evaluation.variants import (
     Prompts,
     default_dimensions,
     dimension_check,
+    measure,
+    model_check,
     own_prompts,
     parse_dimensions,
     prompt_check,
@@ -24,16 +26,20 @@ from core.evaluation.variants import (
 )
 from core.jobs import Job
 from core.models.card import matryoshka_dims
+from core.models.catalog import ModelUnavailable
 from core.models.loading import LoadedModel
 from core.plots.evaluation import dimension_figure, variant_figure
 from core.settings import Settings
-from ui.background import corpus_job, job_status
-from ui.cache import check_table, pair_rows_of
+from core.training.distill import DEFAULT_PCA_DIMS, static_models_of, teacher_of
+from core.training.finetune import FinetuneError
+from ui.background import corpus_job, distill_job, job_status
+from ui.cache import cached_catalog, cached_model, check_table, pair_rows_of
 from ui.downloads import csv_download
 from ui.persist import kept
 from ui.task_upload import chosen_task
 
-PROMPTS, DIMENSIONS, QUANTISATION = "Prompts", "Dimensions", "Quantisation"
+PROMPTS, DIMENSIONS, QUANTISATION, STATIC = "Prompts", "Dimensions", "Quantisation", "Static model"
+SPEED_SAMPLE = 500  # sentences encoded to measure texts/s
 METRICS = ["recall@1", "recall@10", "mrr@10", "ndcg@10"]
 SPEARMAN = "STS-B spearman"
 THREE = st.column_config.NumberColumn(format="%.3f")
@@ -52,7 +58,9 @@ def embedded(model: LoadedModel, task: RetrievalTask, sts: PairRows, settings: S
 
 def _table(frame: pd.DataFrame, name: str) -> None:
     st.dataframe(frame, hide_index=True, column_config={**{c: THREE for c in (*METRICS, SPEARMAN)},
-                                                        "ms per query": st.column_config.NumberColumn(format="%.2f")})
+                                                        "ms per query": st.column_config.NumberColumn(format="%.2f"),
+                                                        "texts/s": st.column_config.NumberColumn(format="%.0f"),
+                                                        "MB": st.column_config.NumberColumn(format="%.1f")})
     csv_download(frame, name, index=False)
 
 
@@ -124,7 +132,77 @@ def quantisation_check(task: RetrievalTask, sts: PairRows, settings: Settings, m
     _table(frame, "check-quantisation.csv")
 
 
-CHECKS = {PROMPTS: prompts_check, DIMENSIONS: dimensions_check, QUANTISATION: quantisation_check}
+def static_pair(model: LoadedModel) -> tuple[str, str | None]:
+    """(teacher, static model): the current model and its newest distilled static model, or, for a distilled static
+    model, its teacher and itself."""
+    teacher = teacher_of(model.model_id)
+    if teacher is not None:
+        return teacher, model.model_id
+    made = static_models_of(model.model_id)
+    return model.model_id, made[-1] if made else None
+
+
+def distil_form(model: LoadedModel) -> None:
+    """The button that queues a distillation, and the job's line while it runs (the page reruns when it is done)."""
+    if model.static:
+        st.info(f"{model.model_id} is a static model whose teacher is not on this machine: choose a transformer "
+                "model in the sidebar to distil one from it.")
+        return
+    left, right = st.columns([1, 2])
+    pca = int(kept(left.number_input, "PCA dimensions", key="ev_static_pca", url=True,
+                   default=min(DEFAULT_PCA_DIMS, model.hidden_size), min_value=1, max_value=model.hidden_size,
+                   help="model2vec reduces each token vector to this many dimensions."))
+    right.markdown("&nbsp;")
+    if right.button(f"Distil a static model from {model.model_id}", key="ev_distil"):
+        st.session_state["ev_distilling"] = pca
+    asked = st.session_state.get("ev_distilling")
+    if asked is None:
+        st.info(f"No static model distilled from {model.model_id} on this machine yet. Distilling embeds each entry "
+                "of its vocabulary once (about a minute for a small model on a laptop CPU) and saves the table as a "
+                "new model, listed in the sidebar.")
+        return
+    try:
+        made = distill_job(model, asked)
+    except FinetuneError as err:
+        st.error(str(err))
+        return
+    if isinstance(made, Job):
+        job_status(made)
+        return
+    del st.session_state["ev_distilling"]
+    cached_catalog.clear()
+    st.rerun()
+
+
+def static_check(task: RetrievalTask, sts: PairRows, settings: Settings, model: LoadedModel) -> None:
+    teacher_id, static_id = static_pair(model)
+    try:
+        pair = [cached_model(model_id, settings.device) for model_id in (teacher_id, static_id) if model_id]
+    except ModelUnavailable as err:
+        st.warning(f"{err} The comparison needs both models.")
+        pair = []
+    if len(pair) < 2:
+        distil_form(model)
+        return
+    measured = {}
+    for other in pair:
+        own = settings.with_(model_id=other.model_id, pooling="default", layer=None, truncate_dim=None)
+        vectors = embedded(other, task, sts, own, own_prompts(other.pipeline))
+        if vectors is None:
+            return
+        measured[other.model_id] = check_table(("speed", other.fingerprint, own),
+                                               lambda: measure(other, vectors, sts.sentences[:SPEED_SAMPLE], own))
+    frame = check_table(("static", task.digest, sts.split, tuple(m.fingerprint for m in pair)),
+                        lambda: model_check(task, measured, sts))
+    st.plotly_chart(variant_figure(frame, "model", [*METRICS, SPEARMAN]), key="ev_static_chart")
+    st.caption(f"{static_id} is a static model distilled from {teacher_id} with model2vec: one vector per token of "
+               "the vocabulary, looked up and averaged, with no attention and no context. texts/s: encoding "
+               f"{SPEED_SAMPLE} STS-B sentences afresh on this server; MB: the weight files.")
+    _table(frame, "check-static.csv")
+
+
+CHECKS = {PROMPTS: prompts_check, DIMENSIONS: dimensions_check, QUANTISATION: quantisation_check,
+          STATIC: static_check}
 
 
 def checks_section(settings: Settings, model: LoadedModel) -> None:

@@ -176,8 +176,8 @@ def main() -> None:
     settings, model = page("Evaluation")
     st.markdown("Score a model, pooling and layer on real benchmark data. **Retrieval**: for each query, does the "
                 "model rank its paraphrase near the top of the corpus? **STS**: does cosine similarity follow the "
-                "similarity scores people gave to sentence pairs? **Model checks**: what prompts, fewer dimensions and "
-                "lower precision cost.")
+                "similarity scores people gave to sentence pairs? **Model checks**: what prompts, fewer dimensions, "
+                "lower precision and a static model cost.")
     section = kept(st.radio, "Benchmark", key="ev_section", url=True, default=RETRIEVAL,
                    options=[RETRIEVAL, STS, CHECKS], horizontal=True, label_visibility="collapsed")
     try:

@@ -17,7 +17,7 @@ def main() -> None:
         "benchmark data. Everything runs on this machine with models that ship as Python packages; choose the "
         "model, pooling and layer in the sidebar (the URL keeps your choice, so a copied link shows the same view)."
     )
-    st.page_link("views/lessons.py", label="New here? Start with the lessons: fifteen one-click exercises",
+    st.page_link("views/lessons.py", label="New here? Start with the lessons: sixteen one-click exercises",
                  icon=":material/school:")
     st.subheader(f"Loaded model: {model.model_id}")
     if model.entry.untrained:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.cli import embed, evaluate, explain, finetune, models, project, search
+from core.cli import distill, embed, evaluate, explain, finetune, models, project, search
 from core.models.catalog import ModelUnavailable
 
-COMMANDS = [models, embed, project, evaluate, search, explain, finetune]
+COMMANDS = [models, embed, project, evaluate, search, explain, finetune, distill]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -5,20 +5,23 @@ metrics on the task and, where STS-B vectors are given, its STS Spearman."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from core.encoding.embedding_cache import ProgressBar, cached_embeddings_with
+from core.encoding.encoder import encode_with
+from core.encoding.memo import EmbeddingMemo
 from core.encoding.prompts import role_prompts
 from core.evaluation.metrics import STS_PRIMARY, shown_name
 from core.evaluation.quantization import PRECISIONS, Precision, quantized_search
 from core.evaluation.retrieval import RetrievalTask, evaluate_task, ranked_metrics, ranking_depth
 from core.evaluation.sts import PairRows
-from core.models.loading import LoadedModel
+from core.models.loading import LoadedModel, weights_megabytes
 from core.models.pipeline import Pipeline
 from core.settings import Settings
 
@@ -109,6 +112,31 @@ def quantized_row(task: RetrievalTask, vectors: Embedded, precision: Precision,
     metrics = ranked_metrics(task, found.hits.indices, ks)
     return {**{shown_name(key): value for key, value in metrics.items()}, "bytes per vector": found.bytes_per_vector,
             "ms per query": 1000 * found.seconds / len(task.queries)}
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A model's vectors for a check, its encoding speed and the size of its weights."""
+
+    vectors: Embedded
+    texts_per_second: float
+    megabytes: float
+
+
+def measure(model: LoadedModel, vectors: Embedded, sample: Sequence[str], settings: Settings) -> Measured:
+    """`vectors` with the model's speed on `sample` (encoded afresh: nothing read from its memo) and size."""
+    fresh = replace(model, memo=EmbeddingMemo())
+    start = time.perf_counter()
+    encode_with(fresh, sample, settings)
+    return Measured(vectors, len(sample) / (time.perf_counter() - start), weights_megabytes(model.folder))
+
+
+def model_check(task: RetrievalTask, models: Mapping[str, Measured], sts: PairRows | None = None) -> pd.DataFrame:
+    """Several models side by side (a teacher and the static model distilled from it): the metrics, texts/s and
+    the size of the weights."""
+    return pd.DataFrame([{"model": name, **_metrics(task, m.vectors.queries, m.vectors.corpus),
+                          **_spearman(sts, m.vectors.sentences), "texts/s": m.texts_per_second, "MB": m.megabytes}
+                         for name, m in models.items()])
 
 
 def default_dimensions(width: int) -> list[int]:

@@ -29,6 +29,8 @@ from core.evaluation.variants import (
     default_dimensions,
     dimension_check,
     embed_variant,
+    measure,
+    model_check,
     own_prompts,
     prompt_check,
     prompt_variants,
@@ -39,6 +41,7 @@ from core.models.card import matryoshka_dims
 from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID, finetuned_entries
 from core.models.loading import LoadedModel
 from core.settings import Settings
+from core.training.distill import static_models_of, teacher_of
 from core.training.finetune import read_card
 
 PUBLISHED_STS = {DEFAULT_MODEL_ID: {"dev": 0.8672, "test": 0.8203}}
@@ -295,8 +298,33 @@ def quantisation(ctx: Context) -> Check:
                   "rescored": round(rescored, 4)})
 
 
+def static(ctx: Context) -> Check:
+    teacher_id = teacher_of(ctx.model.model_id) or ctx.model.model_id
+    made = static_models_of(teacher_id)
+    if not made:
+        return Check(None, f"No static model distilled from {teacher_id} on this machine yet: distil one on "
+                           "Evaluation's Static model check (or `python -m core distill`), then check again.")
+    task, sts = paraphrase_task("dev"), pair_rows("dev")
+    measured = {}
+    for model in (ctx.load(teacher_id), ctx.load(made[-1])):
+        settings = ctx.settings.with_(model_id=model.model_id, pooling="default", layer=None, truncate_dim=None)
+        vectors = embed_variant(model, task, sts, settings, own_prompts(model.pipeline))
+        measured[model.model_id] = measure(model, vectors, sts.sentences[:500], settings)
+    frame = model_check(task, measured, sts).set_index("model")
+    teacher, student = frame.loc[teacher_id], frame.loc[made[-1]]
+    speed = student["texts/s"] / teacher["texts/s"]
+    holds = speed > 1 and student["STS-B spearman"] < teacher["STS-B spearman"]
+    return Check(holds, f"STS-B dev Spearman {teacher['STS-B spearman']:.3f} for {teacher_id} against "
+                        f"{student['STS-B spearman']:.3f} for its static model, which encodes {speed:,.0f}× as many "
+                        f"texts per second in {student['MB']:.0f} MB (teacher {teacher['MB']:.0f} MB)"
+                        + ("." if holds else "; here context does not buy what it usually does."),
+                 {"teacher spearman": round(teacher["STS-B spearman"], 4),
+                  "static spearman": round(student["STS-B spearman"], 4), "speed-up": round(speed, 1)})
+
+
 CHECKS: dict[str, Callable[[Context], Check]] = {
     "tokenizer": tokenizer, "anatomy": anatomy, "bank": bank, "weather": weather, "travel": travel,
     "idiom": idiom, "untrained": untrained, "pooling": pooling, "lexical": lexical, "pipeline": pipeline,
     "finetune": finetune, "why": why, "prompts": prompts, "dimensions": dimensions, "quantisation": quantisation,
+    "static": static,
 }

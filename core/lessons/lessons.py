@@ -136,4 +136,13 @@ LESSONS: tuple[Lesson, ...] = (
            "rescoring its top candidates with the float query wins most of it back.", "quantisation",
            ("Why is the query kept in float32 for rescoring?", "Where is binary search faster, and where not?"),
            "Cut the dimensions in the sidebar to 128, then quantise: what do both together cost?", heavy=True),
+    Lesson(16, "Static embeddings", "What does context buy?",
+           "Open Evaluation's Static model check, distil a static model from the current one (about a minute), and "
+           "compare the two.", "evaluation", {"ev_section": "Model checks", "ev_check": "Static model"},
+           "The static model (one vector per token, averaged: no attention) encodes hundreds of times as many texts "
+           "per second, and scores lower, most of all where word order and context decide the meaning.", "static",
+           ("Which STS-B pairs would a static model get wrong? Think of “not”, and of word order.",
+            "When would you choose the static model anyway?"),
+           "Open Similarity with the static model and the “bank” sentences: what happens to the three senses?",
+           heavy=True),
 )

@@ -70,8 +70,9 @@ def finetuned_entries() -> list[CatalogEntry]:
     entries = []
     for card in sorted(finetuned_dir().glob(f"[!.]*/{CARD}")):  # .NAME.* = a save under way
         meta = json.loads(card.read_text(encoding="utf-8"))
-        entries.append(CatalogEntry(card.parent.name, card.parent.name, "finetuned",
-                                    f"fine-tuned from {meta.get('base', '?')} on {meta.get('data', '?')}"))
+        made = (f"static model distilled from {meta.get('base', '?')} (model2vec)" if meta.get("kind") == "static"
+                else f"fine-tuned from {meta.get('base', '?')} on {meta.get('data', '?')}")
+        entries.append(CatalogEntry(card.parent.name, card.parent.name, "finetuned", made))
     return entries
 
 

@@ -122,6 +122,11 @@ def sentence_transformer(model_id: str, device: str = "cpu"):
                                "model's own code, so it was refused; pick another model.") from err
 
 
+def weights_megabytes(folder: Path) -> float:
+    """The size of the model's weight files, in MB (10^6 bytes)."""
+    return sum(path.stat().st_size for path in _weight_files(folder)) / 1e6
+
+
 def _weight_files(folder: Path) -> list[Path]:
     return sorted(folder.rglob("*.safetensors")) or sorted(folder.rglob("*.bin"))
 

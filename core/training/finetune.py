@@ -174,7 +174,12 @@ def check_name(name: str) -> str:
 
 def suggest_name(base: str, data: str, objective: Objective) -> str:
     """`<base>-<data>-<objective>`, with -2, -3 … until the name is free."""
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", f"{Path(base).name}-{Path(data).stem}-{objective}").strip("-.")[:60]
+    return free_name(f"{Path(base).name}-{Path(data).stem}-{objective}")
+
+
+def free_name(stem: str) -> str:
+    """`stem` made a folder name, with -2, -3 … until it is free."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-.")[:60]
     for suffix in ["", *(f"-{i}" for i in range(2, 1000))]:
         try:
             return check_name(stem + suffix)

@@ -90,3 +90,31 @@ def test_prompts_measures_a_typed_instruction_for_a_model_without_prompts(cached
          _expected(cached["typed queries"], cached["corpus"], cached["typed sentences"]))
     at.text_input(key="ev_check_prompt").set_value("").run()
     assert "has no prompts" in at.info[0].value
+
+
+def test_a_static_model_is_distilled_in_the_queue_listed_and_compared_with_its_teacher(tiny_bert_folder):
+    from core.training.finetune import delete_model
+    from tests.conftest import app_test_on_model
+
+    at = app_test_on_model(str(tiny_bert_folder), PAGE)
+    at.radio(key="ev_section").set_value("Model checks").run()
+    at.radio(key="ev_check").set_value("Static model").run()
+    assert not at.exception and "No static model distilled" in at.info[0].value
+    at.number_input(key="ev_static_pca").set_value(16).run()
+    at.button(key="ev_distil").click().run()
+    from core.jobs import JOBS
+
+    assert JOBS.wait_idle(600)
+    at.run()
+    try:
+        assert not at.exception and not at.error
+        at.run()  # the comparison's vectors, embedded in the queue
+        assert JOBS.wait_idle(600)
+        at.run()
+        table = at.dataframe[0].value.set_index("model")
+        static_id = f"{tiny_bert_folder.name}-static"
+        assert list(table.index) == [str(tiny_bert_folder), static_id]
+        assert table.loc[static_id, "MB"] < table.loc[str(tiny_bert_folder), "MB"]
+        assert (table["texts/s"] > 0).all() and table["STS-B spearman"].notna().all()
+    finally:
+        delete_model(f"{tiny_bert_folder.name}-static")
