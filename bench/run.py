@@ -25,6 +25,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("EXPLORER_WARM_UP", "0")  # no start-up work in the background while pages are timed
 sys.path.insert(0, str(ROOT))
 
+from bench.checks import bench_checks  # noqa: E402
 from core.data.stsb import load_stsb, stsb_sentences  # noqa: E402
 from core.encoding.encoder import encode  # noqa: E402
 from core.models.loading import load_model  # noqa: E402
@@ -443,7 +444,8 @@ def bench_decoder(rows: list[Row]) -> None:
 
 SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": bench_search, "sts": bench_sts,
             "first_contact": bench_first_contact, "classroom": bench_classroom, "pages": bench_pages,
-            "tsne": bench_tsne, "map_scale": bench_map_scale, "memory": bench_memory, "explanation": bench_explanation}
+            "tsne": bench_tsne, "map_scale": bench_map_scale, "memory": bench_memory, "explanation": bench_explanation,
+            "checks": bench_checks}
 
 
 def main() -> int:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.data.corpus import CorpusError
 from core.evaluation.quantization import RESCORE_MULTIPLIER, CalibrationError
 from core.evaluation.retrieval import RetrievalTask
 from core.evaluation.sts import PairRows
@@ -36,7 +35,7 @@ from ui.background import corpus_job, distill_job, job_status
 from ui.cache import cached_catalog, cached_model, check_table, pair_rows_of
 from ui.downloads import csv_download
 from ui.persist import kept
-from ui.task_upload import chosen_task
+from ui.task_upload import usable_task
 
 PROMPTS, DIMENSIONS, QUANTISATION, STATIC = "Prompts", "Dimensions", "Quantisation", "Static model"
 SPEED_SAMPLE = 500  # sentences encoded to measure texts/s
@@ -208,15 +207,9 @@ CHECKS = {PROMPTS: prompts_check, DIMENSIONS: dimensions_check, QUANTISATION: qu
 def checks_section(settings: Settings, model: LoadedModel) -> None:
     check = kept(st.radio, "Check", key="ev_check", url=True, default=DIMENSIONS, options=list(CHECKS),
                  horizontal=True, help="Each is measured on the task below and on STS-B, from vectors encoded once.")
-    try:
-        task, split = chosen_task()
-    except (CorpusError, ValueError) as err:
-        st.error(str(err))
+    chosen = usable_task()
+    if chosen is None:
         return
-    if task is None:
-        return
-    if not task.queries:
-        st.error("No query has a relevant text; check the chosen columns.")
-        return
+    task, split = chosen
     kept_dims = model.kept_dims(settings.truncate_dim, settings.pooling)  # the sidebar's, where the model is wider
     CHECKS[check](task, pair_rows_of(split or "dev"), settings.with_(truncate_dim=kept_dims), model)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.data.corpus import corpus_texts
+from core.data.corpus import CorpusError, corpus_texts
 from core.data.pairs import PAIR_FILE_TYPES
 from core.data.stsb import Split, stsb_corpus
 from core.data.uploads import column, query_pairs, text_columns
@@ -30,6 +30,20 @@ def chosen_task() -> tuple[RetrievalTask | None, Split | None]:
     st.caption(f"{len(task.queries)} queries (sentence 2 of STS-B {split} pairs scored 4 or more) against "
                f"{len(task.corpus):,} sentence-1 texts of all splits; a query's own text never counts as a hit.")
     return task, split
+
+
+def usable_task() -> tuple[RetrievalTask, Split | None] | None:
+    """`chosen_task`, or None with what stops it said on the page (a file that cannot be read, no query with a
+    relevant text) or the upload hint shown."""
+    try:
+        task, split = chosen_task()
+    except (CorpusError, ValueError) as err:
+        st.error(str(err))
+        return None
+    if task is not None and not task.queries:
+        st.error("No query has a relevant text; check the chosen columns.")
+        return None
+    return None if task is None else (task, split)
 
 
 def uploaded_task() -> RetrievalTask | None:

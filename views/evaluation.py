@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.data.corpus import CorpusError
 from core.data.stsb import DataUnavailable
 from core.encoding.prompts import role_prompts
 from core.evaluation.grid import LAST, configuration_grid
@@ -23,7 +22,7 @@ from ui.persist import kept
 from ui.progress import progress_bar
 from ui.prompts import prompts_caption, without_prompts
 from ui.sidebar import page
-from ui.task_upload import chosen_task
+from ui.task_upload import usable_task
 
 RETRIEVAL, STS, CHECKS = "Retrieval (Recall@k)", "STS correlation", "Model checks"
 MAX_CONFIGURATIONS = 12
@@ -76,17 +75,15 @@ def evaluate_all(task: RetrievalTask, ks: list[int], settings, without_prompts: 
 
 
 def retrieval_section(settings) -> None:
+    chosen = usable_task()
+    if chosen is None:
+        return
+    task = chosen[0]
     try:
-        task, _ = chosen_task()
         ks = parse_ks(kept(st.columns([1, 2])[0].text_input, "k values", key="ev_ks", url=True,
                            default="1, 5, 10, 20, 50"))
-    except (CorpusError, ValueError) as err:
+    except ValueError as err:
         st.error(str(err))
-        return
-    if task is None:
-        return
-    if not task.queries:
-        st.error("No query has a relevant text; check the chosen columns.")
         return
     if task.queries_with_missing:
         st.warning(f"{len(task.queries_with_missing)} query(ies) have relevant texts that are not in the corpus; "

@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from core.models.catalog import find_entry, finetuned_dir, finetuned_entries
+from core.models.catalog import find_entry, finetuned_entries
 from core.models.loading import LoadedModel
-from core.paths import atomic_folder
-from core.training.finetune import FinetuneError, check_name, free_name, read_card, write_card
+from core.training.finetune import FinetuneError, check_name, free_name, read_card, save_model
 
 DEFAULT_PCA_DIMS = 256
 STATIC = "static"  # the card's kind
@@ -55,15 +54,7 @@ def distill_static(model: LoadedModel, *, pca_dims: int | None = DEFAULT_PCA_DIM
     seconds = time.perf_counter() - start
     card = {"base": model.model_id, "kind": STATIC, "data": f"its vocabulary (model2vec, PCA {pca_dims or 'off'})",
             "pca_dims": pca_dims, "seconds": round(seconds, 1), "created": datetime.now(UTC).isoformat()}
-    target = finetuned_dir() / name
-    try:
-        with atomic_folder(target) as folder:
-            static.save_pretrained(str(folder))
-            write_card(folder, card)
-    except OSError as err:
-        raise DistillError(f"Could not save the static model ({err.strerror or err}); nothing was kept. Free some "
-                           "disk space and distil again.") from err
-    return Distilled(name, target, seconds)
+    return Distilled(name, save_model(static, name, card), seconds)
 
 
 def static_models_of(teacher: str) -> list[str]:

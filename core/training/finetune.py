@@ -285,15 +285,16 @@ def write_card(folder: Path, card: dict) -> None:
 
 
 def save_model(model, name: str, card: dict) -> Path:
-    """Write the model and its card into a temporary folder that becomes `finetuned/NAME` only when complete."""
+    """Write the model (a SentenceTransformer, or a model2vec StaticModel) and its card into a temporary folder that
+    becomes `finetuned/NAME` only when complete."""
     target = finetuned_dir() / name
     try:
         with atomic_folder(target) as folder:
-            model.save(str(folder))
+            (model.save if hasattr(model, "save") else model.save_pretrained)(str(folder))
             write_card(folder, card)
     except OSError as err:
         raise FinetuneError(f"Could not save the model ({err.strerror or err}); nothing was kept. "
-                            "Free some disk space and run again.") from err
+                            "Free some disk space and try again.") from err
     return target
 
 
