@@ -14,7 +14,7 @@ import streamlit as st
 
 from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.explanation import explain_pair, reference_texts
-from core.analysis.projection import Projection, density_clusters
+from core.analysis.projection import Projection, ProjectionParams, density_clusters
 from core.analysis.projection_cache import (
     aligned_key,
     cached_aligned,
@@ -65,19 +65,20 @@ def corpus_job(model: LoadedModel, texts: Sequence[str], settings: Settings) -> 
                    inline=(lambda: embed_corpus(model, texts, settings)) if len(texts) < BACKGROUND_FROM else None)
 
 
-def projection_job(vectors: np.ndarray, params: dict) -> Projection | Job:
+def projection_job(vectors: np.ndarray, params: ProjectionParams) -> Projection | Job:
     """The map's projection at once when it is quick (PCA), small or stored; else the shared background job."""
-    if params["method"] == "PCA" or len(vectors) < BACKGROUND_FROM:
-        return projection_of(vectors, **params)
-    key = projection_key(vectors, params)
-    return _queued(("project", key), f"{params['method']} of {len(vectors):,} points",
-                   lambda _: cached_project(vectors, **params), stored=lambda: read_stored(key, len(vectors)))
+    options = params.options()
+    if params.method == "PCA" or len(vectors) < BACKGROUND_FROM:
+        return projection_of(vectors, **options)
+    key = projection_key(vectors, options)
+    return _queued(("project", key), f"{params.method} of {len(vectors):,} points",
+                   lambda _: cached_project(vectors, **options), stored=lambda: read_stored(key, len(vectors)))
 
 
-def aligned_job(a: np.ndarray, b: np.ndarray, params: dict) -> tuple[Projection, Projection] | Job:
+def aligned_job(a: np.ndarray, b: np.ndarray, params: ProjectionParams) -> tuple[Projection, Projection] | Job:
     """The aligned UMAP pair of two spaces when it is stored, else the shared background job (10 s for 1,500
     points, so always queued)."""
-    umap_params = {name: params[name] for name in ("neighbours", "min_dist", "seed")}
+    umap_params = params.umap_options()
     key = aligned_key(a, b, umap_params)
     return _queued(("aligned", key), f"AlignedUMAP of {len(a):,} points in two spaces",
                    lambda _: cached_aligned(a, b, **umap_params), stored=lambda: read_aligned(key, len(a)))

@@ -3,14 +3,14 @@ with the reason), how to colour the points, and the trust numbers."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from core.analysis.neighbours import align
-from core.analysis.projection import METHODS, Projection, Trust
+from core.analysis.projection import METHODS, Projection, ProjectionParams, Trust
 from core.data.corpus import labelled_corpus, lines
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample
 from core.data.uploads import column, text_columns
@@ -107,7 +107,7 @@ def map_corpus() -> MapCorpus | None:
     return MapCorpus(frame, {label_col: "label"} if labels is not None else {})
 
 
-def projection_inputs() -> dict[str, float | int | str]:
+def projection_inputs() -> ProjectionParams:
     method = kept(st.radio, "Projection", key="map_method", url=True, default="PCA", options=list(METHODS),
                   horizontal=True,
                   help="PCA: linear, instant, keeps large distances. t-SNE and UMAP: non-linear, keep local "
@@ -123,14 +123,14 @@ def projection_inputs() -> dict[str, float | int | str]:
                     max_value=1.0, step=0.05, disabled=method != "UMAP", help="How tightly points may pack.")
     seed = kept(st.number_input, "Random seed", key="map_seed", url=True, default=0, min_value=0, max_value=2**31 - 1,
                 help="Fixes t-SNE, UMAP, k-means and any sampling, so the same settings give the same map.")
-    return {"method": method, "perplexity": float(perplexity), "neighbours": int(neighbours),
-            "min_dist": float(min_dist), "seed": int(seed)}
+    return ProjectionParams(method, float(perplexity), int(neighbours), float(min_dist), int(seed))
 
 
-def projected(vectors: np.ndarray, params: dict, *, meanwhile: bool = True) -> Projection | None:
+def projected(vectors: np.ndarray, params: ProjectionParams, *, meanwhile: bool = True) -> Projection | None:
     """The chosen projection. A t-SNE or UMAP of many points runs in the server's queue, PCA shown `meanwhile`
     (else nothing); when it cannot run on these points, say why and fall back to PCA."""
-    method = params["method"]
+    method = params.method
+    pca = replace(params, method="PCA").options()
     try:
         with st.spinner(f"Running {method} on {len(vectors):,} points…"):
             ready = projection_job(vectors, params)
@@ -140,14 +140,14 @@ def projected(vectors: np.ndarray, params: dict, *, meanwhile: bool = True) -> P
         if not meanwhile:
             return None
         st.caption(f"PCA meanwhile: the {method} map takes its place when it is done.")
-        return projection_of(vectors, **{**params, "method": "PCA"})
+        return projection_of(vectors, **pca)
     except ValueError as err:
         if method == "PCA":
             st.error(str(err))
             return None
         message = str(err)
     try:
-        fallback = projection_of(vectors, **{**params, "method": "PCA"})
+        fallback = projection_of(vectors, **pca)
     except ValueError as err:
         st.error(f"{message} PCA cannot run either: {err}")
         return None
@@ -156,7 +156,7 @@ def projected(vectors: np.ndarray, params: dict, *, meanwhile: bool = True) -> P
 
 
 def compared(space: np.ndarray, b_space: np.ndarray, projection: Projection,
-             params: dict) -> tuple[Projection, np.ndarray] | None:
+             params: ProjectionParams) -> tuple[Projection, np.ndarray] | None:
     """A's map and B's coordinates beside it: for UMAP both laid out together by AlignedUMAP (a queued job), else B
     projected alone and Procrustes-aligned onto A. None while B's map is not ready."""
     if projection.method == "UMAP":
@@ -165,7 +165,7 @@ def compared(space: np.ndarray, b_space: np.ndarray, projection: Projection,
             job_status(pair)
             return None
         return pair[0], pair[1].coords
-    b_projection = projected(b_space, {**params, "method": projection.method}, meanwhile=False)
+    b_projection = projected(b_space, replace(params, method=projection.method), meanwhile=False)
     return None if b_projection is None else (projection, align(projection.coords, b_projection.coords))
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from core.analysis.clusters import matching, query_in_space, spherize
-from core.analysis.projection import MAX_POINTS, PlacedQuery, Projection, Trust, place_query
+from core.analysis.projection import MAX_POINTS, PlacedQuery, Projection, ProjectionParams, Trust, place_query
 from core.data.corpus import CorpusError
 from core.data.sampling import sample_indices
 from core.encoding.prompts import with_role
@@ -104,7 +104,7 @@ def single_view(texts: list[str], projection: Projection, report: Trust, colouri
 
 
 def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, projection: Projection,
-                 colouring: Colouring, params: dict, a: tuple[Settings, LoadedModel], query: str, top: int,
+                 colouring: Colouring, params: ProjectionParams, a: tuple[Settings, LoadedModel], query: str, top: int,
                  centred: bool) -> None:
     chosen = configuration_b(a[0], prefix="map", default_model=a[0].model_id, default_pooling=a[0].pooling,
                              default_layer="middle",
@@ -121,7 +121,7 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
     if pair is None:
         return
     projection, b_coords = pair
-    report, b_report = (trust_of(points, coords, params["seed"]) for points, coords in ((space, projection.coords),
+    report, b_report = (trust_of(points, coords, params.seed) for points, coords in ((space, projection.coords),
                                                                                          (b_space, b_coords)))
     slots = st.columns(4)
     trust_metrics(report, slots[:2], " (A)")
@@ -144,7 +144,7 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
                + (" The star is the query, placed by each configuration." if query else ""))
     csv_download(compare_points(texts, projection.coords, b_coords, colouring), "map-compare.csv",
                  index=False, key="map_compare_csv")
-    movers_panel(texts, space, b_space, projection.coords, b_coords, alignment, params["seed"])
+    movers_panel(texts, space, b_space, projection.coords, b_coords, alignment, params.seed)
 
 
 def main() -> None:
@@ -167,9 +167,9 @@ def main() -> None:
         return
     frame, raw = corpus.frame, corpus.vectors
     if len(frame) > MAX_POINTS:
-        picked = sample_indices(len(frame), limit=MAX_POINTS, seed=params["seed"])
+        picked = sample_indices(len(frame), limit=MAX_POINTS, seed=params.seed)
         st.info(f"The corpus has {len(frame):,} texts; the map shows a random sample of {len(picked):,} "
-                f"(seed {params['seed']}), drawn with WebGL.")
+                f"(seed {params.seed}), drawn with WebGL.")
         frame, raw = frame.iloc[picked].reset_index(drop=True), None if raw is None else raw[picked]
     with colour_col:
         chosen = map_inputs(corpus, len(frame), model.hidden_size)
@@ -182,10 +182,10 @@ def main() -> None:
     projection = projected(space, params)
     if projection is None:
         return
-    report = trust_of(space, projection.coords, params["seed"])
+    report = trust_of(space, projection.coords, params.seed)
     chosen["k"] = min(int(chosen["k"]), len(frame))
     colouring = colouring_of(chosen["choice"], frame, corpus.colourings, space, projection.coords, chosen,
-                             params["seed"], report.overlap)
+                             params.seed, report.overlap)
     try:
         highlight = matching(texts, chosen["find"], regex=chosen["regex"]) if chosen["find"] else None
         highlight = selection_mask(len(texts), highlight)

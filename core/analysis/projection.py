@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -23,6 +23,24 @@ from core.analysis.search import top_k, unit_rows
 from core.data.sampling import sample_indices
 
 Method = Literal["PCA", "t-SNE", "UMAP"]
+
+
+@dataclass(frozen=True)
+class ProjectionParams:
+    """What a map's projection depends on besides its points: the keywords `project` takes."""
+
+    method: Method = "PCA"
+    perplexity: float = 30.0
+    neighbours: int = 15
+    min_dist: float = 0.1
+    seed: int = 0
+
+    def options(self) -> dict[str, object]:
+        return asdict(self)
+
+    def umap_options(self) -> dict[str, object]:
+        """What an aligned UMAP of two spaces depends on."""
+        return {"neighbours": self.neighbours, "min_dist": self.min_dist, "seed": self.seed}
 METHODS: tuple[Method, ...] = ("PCA", "t-SNE", "UMAP")
 MAX_POINTS = 100_000  # drawn with WebGL: payload and draw time at this size are in `make bench`
 TRUST_NEIGHBOURS = 10

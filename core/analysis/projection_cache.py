@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.analysis.projection import Method, Projection, aligned_umap, project
+from core.analysis.projection import Method, Projection, ProjectionParams, aligned_umap, project
 from core.hashing import array_digest
 from core.paths import atomic_write, cache_dir
 
@@ -66,7 +66,7 @@ def _write(key: str, projection: Projection) -> None:
 def cached_project(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, neighbours: int = 15,
                    min_dist: float = 0.1, seed: int = 0) -> Projection:
     """`project`, read from disk when these vectors were projected with these parameters before."""
-    params = {"method": method, "perplexity": perplexity, "neighbours": neighbours, "min_dist": min_dist, "seed": seed}
+    params = ProjectionParams(method, perplexity, neighbours, min_dist, seed).options()
     key = projection_key(vectors, params)
     found = read_stored(key, len(vectors))
     if found is not None:
@@ -92,7 +92,7 @@ def read_aligned(key: str, n: int) -> tuple[Projection, Projection] | None:
 def cached_aligned(a: np.ndarray, b: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
                    seed: int = 0) -> tuple[Projection, Projection]:
     """`aligned_umap`, read from disk when these two spaces were aligned with these parameters before."""
-    params = {"neighbours": neighbours, "min_dist": min_dist, "seed": seed}
+    params = ProjectionParams(neighbours=neighbours, min_dist=min_dist, seed=seed).umap_options()
     key = aligned_key(a, b, params)
     found = read_aligned(key, len(a))
     if found is not None:

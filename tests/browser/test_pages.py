@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import stsb_counts
 from tests.browser.harness import check_and_shoot, choose, fill, open_page, plot_data, wait_for_idle
 
 pytestmark = pytest.mark.browser
@@ -85,7 +86,7 @@ def test_evaluation_runs_the_sts_benchmark(page, server):
     wait_for_idle(page, LONG)
     page.get_by_text("Spearman", exact=True).first.wait_for()
     assert float(_metric(page, "Spearman")) > 0.8
-    assert sum(len(trace["x"]) for trace in plot_data(page, 0)) == 1500  # one dot per STS-B dev pair
+    assert sum(len(trace["x"]) for trace in plot_data(page, 0)) == stsb_counts.PUBLISHED_PAIRS["dev"]  # a dot a pair
     check_and_shoot(page, "evaluation")
 
 

@@ -65,3 +65,21 @@ def test_an_aligned_pair_is_read_back_from_disk_and_keyed_by_both_spaces(monkeyp
     assert read_aligned(aligned_key(b, VECTORS, params), len(b)) is None  # A and B swapped
     assert read_aligned(aligned_key(VECTORS, b, {**params, "neighbours": 6}), len(b)) is None
     assert aligned_key(VECTORS, b, {}) != aligned_key(VECTORS[:, :4], np.hstack([VECTORS[:, 4:], b]), {})
+
+
+def test_projection_params_are_the_keywords_project_takes_and_key_as_the_plain_dict_did():
+    import inspect
+    from dataclasses import fields
+
+    from core.analysis.projection import ProjectionParams, project
+    from core.analysis.projection_cache import projection_key
+
+    keywords = {name: p.default for name, p in inspect.signature(project).parameters.items()
+                if p.kind is p.KEYWORD_ONLY}
+    defaults = {f.name: f.default for f in fields(ProjectionParams)}
+    assert defaults.keys() == keywords.keys()
+    assert {k: v for k, v in defaults.items() if k != "method"} == {k: v for k, v in keywords.items() if k != "method"}
+    vectors = np.arange(12.0).reshape(4, 3)
+    plain = {"method": "UMAP", "perplexity": 30.0, "neighbours": 5, "min_dist": 0.2, "seed": 3}
+    assert projection_key(vectors, ProjectionParams("UMAP", 30.0, 5, 0.2, 3).options()) == \
+        projection_key(vectors, plain)

@@ -1,6 +1,7 @@
 import pytest
 
 from core.data.pairs import POSITIVE_MIN, PairsError, PairSet, read_pairs, stsb_train
+from tests import stsb_counts
 
 
 def csv(*rows: str) -> bytes:
@@ -9,11 +10,11 @@ def csv(*rows: str) -> bytes:
 
 def test_stsb_train_has_every_pair_scaled_to_0_1_and_ranking_keeps_pairs_scored_4_or_more():
     pairs = stsb_train()
-    assert len(pairs) == 5749
+    assert len(pairs) == stsb_counts.PUBLISHED_PAIRS["train"]
     assert min(pairs.scores) == 0.0 and max(pairs.scores) == 1.0
     positives = pairs.for_objective("mnrl")
     assert positives.scores is None
-    assert len(positives) == sum(s >= POSITIVE_MIN for s in pairs.scores) == 1406
+    assert len(positives) == sum(s >= POSITIVE_MIN for s in pairs.scores) == stsb_counts.pairs_scored_4_or_more("train")
 
 
 def test_a_scored_csv_in_sts_range_is_scaled_by_a_fifth():
