@@ -3,11 +3,11 @@
 import streamlit as st
 
 from core.jobs import JOBS
-from ui.background import warm_up
-from ui.icon import app_icon
-from ui.page_registry import PAGES as PAGE_REGISTRY
-from ui.persist import forget_other_pages
-from ui.sidebar import render_sidebar
+from ui.components.icon import app_icon
+from ui.components.sidebar import render_sidebar
+from ui.state.page_registry import PAGES as PAGE_REGISTRY
+from ui.state.persist import forget_other_pages
+from ui.work.background import warm_up
 
 st.set_page_config(page_title="Embedding Explorer", page_icon=app_icon(), layout="wide")
 

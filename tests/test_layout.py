@@ -11,7 +11,7 @@ def test_there_is_no_top_level_pages_folder():
 
 
 def test_every_page_file_is_in_the_registry_and_every_entry_is_a_file():
-    from ui.page_registry import PAGES
+    from ui.state.page_registry import PAGES
 
     files = {f"views/{path.name}" for path in (ROOT / "views").glob("*.py")}
     assert {page.file for page in PAGES} == files

@@ -14,15 +14,15 @@ from core.evaluation.sts import by_genre, correlation, layer_sweep, sts_frame
 from core.jobs import Job
 from core.plots.evaluation import rank_buckets, rank_figure, recall_figure, sts_scatter, sweep_figure
 from core.settings import POOLINGS, layer_used
-from ui.background import corpus_job, job_status
-from ui.cache import available_ids, cached_model, embedding_scores, lexical_scores
-from ui.downloads import csv_download
-from ui.model_checks import checks_section
-from ui.persist import kept
-from ui.progress import progress_bar
-from ui.prompts import prompts_caption, without_prompts
-from ui.sidebar import page
-from ui.task_upload import usable_task
+from ui.components.downloads import csv_download
+from ui.components.prompts import prompts_caption, without_prompts
+from ui.components.sidebar import page
+from ui.pages.evaluation_checks import checks_section
+from ui.pages.evaluation_tasks import usable_task
+from ui.state.persist import kept
+from ui.work.background import corpus_job, job_status
+from ui.work.cache import available_ids, cached_model, embedding_scores, lexical_scores
+from ui.work.progress import progress_bar
 
 RETRIEVAL, STS, CHECKS = "Retrieval (Recall@k)", "STS correlation", "Model checks"
 MAX_CONFIGURATIONS = 12

@@ -17,11 +17,11 @@ from core.training.finetune import (
     start_in_background,
     suggest_name,
 )
-from ui.cache import available_ids, cached_catalog
-from ui.downloads import csv_download
-from ui.finetune_parts import delete_control, heatmaps, live_progress
-from ui.persist import kept
-from ui.sidebar import page
+from ui.components.downloads import csv_download
+from ui.components.sidebar import page
+from ui.pages.finetune import delete_control, heatmaps, live_progress
+from ui.state.persist import kept
+from ui.work.cache import available_ids, cached_catalog
 
 DATA_CHOICES = {"stsb": "STS-B train (5,749 scored pairs)", "upload": "My pairs file (.csv / .jsonl)"}
 DEFAULTS = TrainOptions()

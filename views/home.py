@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from core.models.anatomy import facts_frame, model_facts
-from ui.downloads import csv_download
-from ui.sidebar import page
+from ui.components.downloads import csv_download
+from ui.components.sidebar import page
 
 
 def main() -> None:

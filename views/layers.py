@@ -21,12 +21,12 @@ from core.deployment import load_config
 from core.encoding.encoder import TokenStates
 from core.plots.labels import shorten
 from core.plots.layers import layer_curves, pair_colour
-from ui.cache import token_states_of
-from ui.downloads import csv_download
-from ui.layer_tabs import agreement_view, alignment_view, attention_view
-from ui.persist import kept, texts_key
-from ui.prompts import text_prompt
-from ui.sidebar import page
+from ui.components.downloads import csv_download
+from ui.components.prompts import text_prompt
+from ui.components.sidebar import page
+from ui.pages.layers import agreement_view, alignment_view, attention_view
+from ui.state.persist import kept, texts_key
+from ui.work.cache import token_states_of
 
 AGREEMENT_TEXTS = 100
 MARKDOWN_CHARS = set("\\`*_{}[]()#+-.!|~<>$:")

@@ -7,8 +7,8 @@ import streamlit as st
 from core.lessons.lessons import LESSONS
 from core.lessons.report import lessons_markdown
 from core.settings import layer_used
-from ui.lessons import checked_here, lesson_section
-from ui.sidebar import page
+from ui.components.sidebar import page
+from ui.pages.lessons import checked_here, lesson_section
 
 
 def main() -> None:

@@ -26,11 +26,10 @@ from core.plots.map import (
     trust_figure,
 )
 from core.settings import Settings
-from ui.background import corpus_job, job_status
-from ui.cache import trust_of
-from ui.compare import configuration_b, describe
-from ui.downloads import csv_download
-from ui.map_parts import (
+from ui.components.compare import configuration_b, describe
+from ui.components.downloads import csv_download
+from ui.components.sidebar import page
+from ui.pages.map import (
     ALIGNMENT,
     CLUSTERS,
     DENSITY,
@@ -42,7 +41,7 @@ from ui.map_parts import (
     projection_inputs,
     trust_metrics,
 )
-from ui.map_tools import (
+from ui.pages.map_tools import (
     cluster_labels,
     cluster_panel,
     compare_selection,
@@ -53,8 +52,9 @@ from ui.map_tools import (
     selection_mask,
     selection_panel,
 )
-from ui.persist import kept
-from ui.sidebar import page
+from ui.state.persist import kept
+from ui.work.background import corpus_job, job_status
+from ui.work.cache import trust_of
 
 
 def query_on(query: str, vector: np.ndarray | None, texts: list[str], space: np.ndarray, projection: Projection,

@@ -10,9 +10,9 @@ from core.analysis.tokenization import special_tokens, tokenize_text, unknown_sp
 from core.deployment import load_config
 from core.models.anatomy import facts_frame, model_facts, parameter_breakdown, sentence_transformers_modules
 from core.models.loading import LoadedModel
-from ui.downloads import csv_download
-from ui.persist import kept
-from ui.sidebar import page
+from ui.components.downloads import csv_download
+from ui.components.sidebar import page
+from ui.state.persist import kept
 
 SAMPLE = "Tokenizers split unbelievably rare words; naïve café 🤖 and 東京 show what happens to the rest."
 

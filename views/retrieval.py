@@ -15,14 +15,14 @@ from core.jobs import Job
 from core.plots.labels import shorten
 from core.plots.retrieval import hits_figure
 from core.settings import layer_used
-from ui.background import corpus_job, job_status
-from ui.cache import lexical_index
-from ui.downloads import csv_download
-from ui.explain import explanation_panel
-from ui.persist import kept, texts_key
-from ui.prompts import prompts_caption, without_prompts
-from ui.sidebar import page
-from ui.upload import uploaded_corpus
+from ui.components.downloads import csv_download
+from ui.components.explain import explanation_panel
+from ui.components.prompts import prompts_caption, without_prompts
+from ui.components.sidebar import page
+from ui.components.upload import uploaded_corpus
+from ui.state.persist import kept, texts_key
+from ui.work.background import corpus_job, job_status
+from ui.work.cache import lexical_index
 
 BUILTIN, UPLOAD, PASTE = "STS-B sentences (7,977)", "Upload a file", "Paste texts"
 EXAMPLE_PASTE = "A man is playing a guitar.\nA woman is slicing an onion.\nThe stock market fell sharply today."

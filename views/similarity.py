@@ -22,15 +22,15 @@ from core.models.catalog import DEFAULT_MODEL_ID, L3_ID
 from core.models.loading import LoadedModel
 from core.plots.heatmap import difference_heatmap
 from core.settings import Settings
-from ui import similarity_texts
-from ui.cache import available_ids
-from ui.compare import configuration_b, describe
-from ui.downloads import csv_download
-from ui.explain import pair_section
-from ui.persist import kept, set_kept
-from ui.prompts import text_prompt
-from ui.sidebar import page
-from ui.similarity_parts import CAPTIONS, Look, baseline, compared, heatmap, mean_label, value_text
+from ui.components import similarity_texts
+from ui.components.compare import configuration_b, describe
+from ui.components.downloads import csv_download
+from ui.components.explain import pair_section
+from ui.components.prompts import text_prompt
+from ui.components.sidebar import page
+from ui.pages.similarity import CAPTIONS, Look, baseline, compared, heatmap, mean_label, value_text
+from ui.state.persist import kept, set_kept
+from ui.work.cache import available_ids
 
 RANGES = {"fixed": "fixed [−1, 1]", "fitted": "fitted to the data"}
 

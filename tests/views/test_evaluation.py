@@ -94,7 +94,7 @@ def test_display_only_reruns_reuse_the_scores(monkeypatch):
     at = app_test(PAGE)
     computed = []
     monkeypatch.setattr("core.evaluation.retrieval.evaluate_task", lambda *args, **kwargs: computed.append("evaluate"))
-    monkeypatch.setattr("ui.cache.fit_baseline", lambda *args, **kwargs: computed.append("fit"))
+    monkeypatch.setattr("ui.work.cache.fit_baseline", lambda *args, **kwargs: computed.append("fit"))
     at.checkbox(key="ev_failures").check().run()
     at.selectbox(key="ev_diag_config").set_value("bag of words").run()
     assert not at.exception and not computed

@@ -67,7 +67,7 @@ def test_the_heavy_checks_run_on_request_and_the_sheet_collects_every_finding():
 
 def _opened_by_link(lesson, settings):
     """The lesson's page opened fresh from its shared link (a new session, the query string only)."""
-    from ui.lessons import lesson_query
+    from ui.pages.lessons import lesson_query
 
     query = lesson_query(lesson, settings)
     return app_test(OPENED[lesson.page], **query)

@@ -159,7 +159,7 @@ def test_compare_mode_shows_both_configurations_their_difference_and_moved_pairs
 
 def test_a_link_opens_the_same_view_and_the_page_keeps_its_link_current():
     from core.data.examples import EXAMPLES
-    from ui.url_codec import encode
+    from ui.state.url_codec import encode
 
     bank = "\n".join(EXAMPLES["One word, several senses (bank)"])
     at = app_test(PAGE, sim_texts=encode(bank), sim_cluster="1", sim_metric="euclidean", ret_query="stale")

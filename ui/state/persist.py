@@ -9,8 +9,8 @@ from typing import Any
 import streamlit as st
 
 from core.hashing import texts_digest
-from ui.page_registry import PAGES
-from ui.url_codec import decode, encode
+from ui.state.page_registry import PAGES
+from ui.state.url_codec import decode, encode
 
 PAGE_KEYS = {page.url_path: page.prefix for page in PAGES}  # each page's widget keys start so
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
-from ui.persist import kept_value
+from ui.state.persist import kept_value
 
 KEY = "sim_texts"
 DEFAULT = "\n".join(EXAMPLES[PARAPHRASE_CLUSTERS])

@@ -13,12 +13,12 @@ from core.lessons.lessons import LESSONS, Lesson
 from core.models.catalog import ModelUnavailable
 from core.models.loading import LoadedModel
 from core.settings import Settings
-from ui.cache import cached_model
-from ui.page_registry import BY_PATH
-from ui.persist import set_kept
-from ui.progress import progress_bar
-from ui.url_codec import encode
-from ui.url_state import settings_to_query
+from ui.state.page_registry import BY_PATH
+from ui.state.persist import set_kept
+from ui.state.url_codec import encode
+from ui.state.url_state import settings_to_query
+from ui.work.cache import cached_model
+from ui.work.progress import progress_bar
 
 CHECKED = "les_checks"  # session key: (weights, settings) -> {lesson number: Check}, for the sheet
 

@@ -3,12 +3,12 @@ from streamlit.testing.v1 import AppTest
 
 from core.encoding import embedding_cache
 from core.settings import Settings
-from ui.background import BACKGROUND_FROM, corpus_job
+from ui.work.background import BACKGROUND_FROM, corpus_job
 
 
 def _page_with_a_failed_job() -> None:
     from core.jobs import JOBS
-    from ui.background import job_status
+    from ui.work.background import job_status
 
     def fail(progress) -> None:
         raise OSError("No space left on device")

@@ -17,11 +17,11 @@ from core.data.uploads import column, text_columns
 from core.data.vectors import FILES_HINT, VECTOR_FILE_TYPES, read_vector_files
 from core.jobs import Job
 from core.plots.map import NOISE, Colouring, categories, fits_legend, numbers
-from ui.background import aligned_job, density_job, job_status, projection_job
-from ui.cache import clusters_of, projection_of
-from ui.persist import kept, set_kept
-from ui.similarity_texts import similarity_texts
-from ui.upload import uploaded_corpus
+from ui.components.similarity_texts import similarity_texts
+from ui.components.upload import uploaded_corpus
+from ui.state.persist import kept, set_kept
+from ui.work.background import aligned_job, density_job, job_status, projection_job
+from ui.work.cache import clusters_of, projection_of
 
 SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file",
            "similarity": "Texts of the Similarity page", "vectors": "A vectors file (no model needed)"}

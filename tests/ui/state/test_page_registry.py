@@ -4,8 +4,8 @@ the page's prefix (else `forget_other_pages` would keep that key in other pages'
 import pytest
 
 from tests.conftest import app_test
-from ui.page_registry import PAGES
-from ui.persist import PAGE_KEYS
+from ui.state.page_registry import PAGES
+from ui.state.persist import PAGE_KEYS
 
 KINDS = ("button", "checkbox", "multiselect", "number_input", "radio", "select_slider", "selectbox", "slider",
          "text_area", "text_input", "toggle")

@@ -1,5 +1,5 @@
 from core.settings import Settings
-from ui.url_state import settings_from_query, settings_to_query
+from ui.state.url_state import settings_from_query, settings_to_query
 
 
 def test_settings_round_trip_through_the_query_string():

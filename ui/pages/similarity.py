@@ -14,10 +14,10 @@ from core.models.catalog import UNTRAINED_ID
 from core.models.loading import LoadedModel
 from core.plots.heatmap import similarity_heatmap
 from core.settings import Settings
-from ui.cache import cached_model
-from ui.downloads import csv_download
-from ui.explain import cell_picker
-from ui.progress import progress_bar
+from ui.components.downloads import csv_download
+from ui.components.explain import cell_picker
+from ui.work.cache import cached_model
+from ui.work.progress import progress_bar
 
 
 class Look(NamedTuple):

@@ -1,6 +1,6 @@
 import pytest
 
-from ui.url_codec import LIMIT, decode, encode
+from ui.state.url_codec import LIMIT, decode, encode
 
 
 @pytest.mark.parametrize("value", [True, False, 7, 0.35, "A man is playing a guitar.", "",

@@ -4,7 +4,7 @@ from streamlit.testing.v1 import AppTest
 def _page() -> None:
     import streamlit as st
 
-    from ui.persist import kept, kept_value, set_kept
+    from ui.state.persist import kept, kept_value, set_kept
 
     if st.session_state.get("show", True):
         options = st.session_state.get("options", ["a", "b"])

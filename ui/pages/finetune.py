@@ -14,9 +14,9 @@ from core.plots.finetune import loss_curve
 from core.plots.heatmap import similarity_heatmap
 from core.progress import time_left
 from core.training.finetune import RunControl, delete_model
-from ui.cache import cached_catalog, cached_model
-from ui.downloads import csv_download
-from ui.persist import kept
+from ui.components.downloads import csv_download
+from ui.state.persist import kept
+from ui.work.cache import cached_catalog, cached_model
 
 PHASES = {"starting": "Starting…",
           "before": "Measuring the base model", "training": "Training", "saving": "Saving the model",

@@ -12,8 +12,8 @@ from core.analysis.projection import TRUST_POINTS, PlacedQuery
 from core.data.vectors import VectorCorpus, to_npy, to_parquet, to_projector
 from core.hashing import texts_digest
 from core.plots.map import NOISE
-from ui.cache import keywords_of, movers_of, selection_keywords_of, selection_of
-from ui.downloads import csv_download
+from ui.components.downloads import csv_download
+from ui.work.cache import keywords_of, movers_of, selection_keywords_of, selection_of
 
 SELECTED = "map_selected"  # session key: the point numbers selected on the map (kept across reruns and colourings)
 THREE = st.column_config.NumberColumn(format="%.3f")

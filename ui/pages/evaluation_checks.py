@@ -31,11 +31,11 @@ from core.plots.evaluation import dimension_figure, variant_figure
 from core.settings import Settings
 from core.training.distill import DEFAULT_PCA_DIMS, static_models_of, teacher_of
 from core.training.finetune import FinetuneError
-from ui.background import corpus_job, distill_job, job_status
-from ui.cache import cached_catalog, cached_model, check_table, pair_rows_of
-from ui.downloads import csv_download
-from ui.persist import kept
-from ui.task_upload import usable_task
+from ui.components.downloads import csv_download
+from ui.pages.evaluation_tasks import usable_task
+from ui.state.persist import kept
+from ui.work.background import corpus_job, distill_job, job_status
+from ui.work.cache import cached_catalog, cached_model, check_table, pair_rows_of
 
 PROMPTS, DIMENSIONS, QUANTISATION, STATIC = "Prompts", "Dimensions", "Quantisation", "Static model"
 SPEED_SAMPLE = 500  # sentences encoded to measure texts/s

@@ -8,8 +8,8 @@ import streamlit as st
 
 from core.models.loading import LoadedModel
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting, layer_used
-from ui.cache import available_ids, cached_model
-from ui.persist import kept, kept_value, set_kept
+from ui.state.persist import kept, kept_value, set_kept
+from ui.work.cache import available_ids, cached_model
 
 
 def _clamp_layer(key: str, last: int, default: int) -> None:

@@ -8,7 +8,7 @@ import streamlit as st
 from core.encoding.encoder import prompt_tokens_checked
 from core.encoding.prompts import role_prompts
 from core.models.loading import LoadedModel
-from ui.persist import kept
+from ui.state.persist import kept
 
 
 def without_prompts(model: LoadedModel, *, key: str) -> bool:

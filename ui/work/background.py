@@ -33,8 +33,8 @@ from core.models.loading import LoadedModel
 from core.progress import progress_text
 from core.settings import Settings
 from core.training.distill import Distilled, distill_static
-from ui.cache import cached_model, density_of, projection_of
-from ui.progress import embed_corpus
+from ui.work.cache import cached_model, density_of, projection_of
+from ui.work.progress import embed_corpus
 
 T = TypeVar("T")
 BACKGROUND_FROM = 1_000  # texts: a smaller corpus embeds in a second or two, inline

@@ -14,11 +14,11 @@ from core.models.loading import LoadedModel
 from core.plots.explanation import attribution_bars, contribution_heatmap, split_bar, token_strip
 from core.plots.labels import shorten
 from core.settings import Settings, layer_used
-from ui.background import attribution_job, job_status
-from ui.cache import explanation_of
-from ui.downloads import csv_download
-from ui.persist import texts_key
-from ui.sliders import layer_slider
+from ui.components.downloads import csv_download
+from ui.components.sliders import layer_slider
+from ui.state.persist import texts_key
+from ui.work.background import attribution_job, job_status
+from ui.work.cache import explanation_of
 
 TOP = 5
 PAIR_KEY = "sim_pair"  # in the URL: the explained pair as "i,j", line numbers from 1

@@ -10,9 +10,9 @@ from core.models.catalog import DEFAULT_MODEL_ID
 from core.models.devices import available_devices
 from core.models.loading import LoadedModel
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting
-from ui.cache import cached_catalog, cached_model
-from ui.sliders import layer_slider
-from ui.url_state import KEYS, settings_from_query, settings_to_query
+from ui.components.sliders import layer_slider
+from ui.state.url_state import KEYS, settings_from_query, settings_to_query
+from ui.work.cache import cached_catalog, cached_model
 
 POOLING_HELP = "; ".join(["default: the model's own pooling (its sentence-transformers config; mean for plain "
                           "checkpoints)", *(f"{mode.name}: {mode.help}" for mode in MODES.values())])

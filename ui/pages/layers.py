@@ -14,10 +14,10 @@ from core.models.loading import LoadedModel
 from core.plots.labels import shorten
 from core.plots.layers import layer_bars, token_heatmap
 from core.settings import Pooling, layer_used
-from ui.downloads import csv_download
-from ui.persist import texts_key
-from ui.progress import progress_bar
-from ui.sliders import layer_slider
+from ui.components.downloads import csv_download
+from ui.components.sliders import layer_slider
+from ui.state.persist import texts_key
+from ui.work.progress import progress_bar
 
 AGREEMENT_TEXTS = 100
 

@@ -10,9 +10,9 @@ from core.data.pairs import PAIR_FILE_TYPES
 from core.data.stsb import Split, stsb_corpus
 from core.data.uploads import column, query_pairs, text_columns
 from core.evaluation.retrieval import RetrievalTask, build_task
-from ui.cache import paraphrase_task_of
-from ui.persist import kept
-from ui.upload import read_table, uploaded_corpus
+from ui.components.upload import read_table, uploaded_corpus
+from ui.state.persist import kept
+from ui.work.cache import paraphrase_task_of
 
 PARAPHRASE, OWN = "STS-B paraphrase task", "Your query/relevant pairs"
 OWN_RELEVANT, OWN_STSB, OWN_UPLOAD = "the relevant texts of the file", "STS-B sentences", "an uploaded corpus"

@@ -1,0 +1,1 @@
+"""What the pages cache and the server's queue of heavy work, with progress."""
