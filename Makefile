@@ -21,6 +21,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 test: $(STAMP) lint
 	bash scripts/ensure-chromium.sh

@@ -44,7 +44,7 @@ def atomic_folder(target: Path) -> Iterator[Path]:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def atomic_write(target: Path, write: Callable[[Path], None]) -> None:
+def atomic_write(target: Path, write: Callable[[Path], object]) -> None:
     """Call `write(tmp_path)` and rename the result onto `target`, so readers never see half a file."""
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=target.parent)

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -46,7 +47,7 @@ class AttentionMaps:
 
 
 @contextmanager
-def eager_attention(network: torch.nn.Module) -> Iterator[None]:
+def eager_attention(network: Any) -> Iterator[None]:
     """Run `network` with eager attention inside the block and restore its implementation after."""
     with _EAGER_LOCK:
         previous = network.config._attn_implementation

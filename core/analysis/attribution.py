@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import torch
 
 from core.encoding.encoder import encode, pooler_for, tokenize
-from core.encoding.pooling import DEFAULT, pool
+from core.encoding.pooling import DEFAULT, STModule, pool
 from core.models.loading import LoadedModel
 from core.settings import Pooling, layer_used
 
@@ -54,7 +55,7 @@ class PairAttribution:
     score_layer: int
 
 
-def block_modules(network: torch.nn.Module) -> list[torch.nn.Module]:
+def block_modules(network: Any) -> list[torch.nn.Module]:
     """The network's transformer blocks in order: the module list as long as its number of layers."""
     count = int(network.config.num_hidden_layers)
     for module in network.modules():
@@ -63,7 +64,7 @@ def block_modules(network: torch.nn.Module) -> list[torch.nn.Module]:
     raise ValueError(f"Cannot find the {count} transformer blocks of {type(network).__name__}.")
 
 
-def _layer_module(network: torch.nn.Module, layer: int) -> torch.nn.Module:
+def _layer_module(network: Any, layer: int) -> torch.nn.Module:
     """Layer 0 is the embedding block's output; layer l the output of transformer block l."""
     if layer == 0:
         return getattr(network, "embeddings", None) or network.get_input_embeddings()
@@ -78,7 +79,7 @@ def _inputs(model: LoadedModel, text: str, limit: int) -> tuple[dict[str, torch.
         [bool(s) for s in row["special_tokens_mask"]], truncated
 
 
-def _attribute(model: LoadedModel, text: str, other: torch.Tensor, *, pooler: torch.nn.Module, head: bool,
+def _attribute(model: LoadedModel, text: str, other: torch.Tensor, *, pooler: STModule, head: bool,
                score_layer: int,
                attribution_layer: int, steps: int, limit: int) -> TokenAttribution:
     from captum.attr import LayerIntegratedGradients
@@ -92,7 +93,7 @@ def _attribute(model: LoadedModel, text: str, other: torch.Tensor, *, pooler: to
         batch = {k: v.expand(len(input_ids), -1) for k, v in extra.items()}
         hidden = model.network(input_ids=input_ids, **batch, output_hidden_states=True).hidden_states[score_layer]
         pooled = pool(pooler, hidden.float(), batch["attention_mask"])
-        if head:
+        if head and model.head is not None:
             pooled = model.head(pooled)
         return torch.nn.functional.cosine_similarity(pooled, other.expand_as(pooled), dim=-1)
 
@@ -122,14 +123,13 @@ def attribute_pair(model: LoadedModel, a: str, b: str, *, pooling: Pooling = "de
     pooler = pooler_for(model, pooling)[1]
     head = pooling == DEFAULT and model.head is not None and score_layer == model.num_layers
     limit = model.token_limit(max_length)
-    options = {"pooling": pooling, "layer": score_layer, "max_length": max_length}
-    fixed_a, fixed_b = (torch.from_numpy(v).to(model.device) for v in encode(model, [a, b], **options).vectors)
-    common = {"pooler": pooler, "head": head, "score_layer": score_layer, "attribution_layer": where, "steps": steps,
-              "limit": limit}
+    encoded = encode(model, [a, b], pooling=pooling, layer=score_layer, max_length=max_length).vectors
+    fixed_a, fixed_b = (torch.from_numpy(v).to(model.device) for v in encoded)
     results = []
     for done, (text, other) in enumerate(((a, fixed_b), (b, fixed_a))):
         with torch.enable_grad():
-            results.append(_attribute(model, text, other, **common))
+            results.append(_attribute(model, text, other, pooler=pooler, head=head, score_layer=score_layer,
+                                      attribution_layer=where, steps=steps, limit=limit))
         if progress is not None:
             progress(done + 1, 2)
     return PairAttribution(results[0], results[1], steps, where, score_layer)

@@ -45,7 +45,7 @@ def selection_keywords(texts: Sequence[str], chosen: Sequence[int], *, top: int 
     """What a selection is about: its top words against the other texts, by the same class-based TF-IDF."""
     inside = np.zeros(len(texts), dtype=bool)
     inside[np.asarray(chosen, dtype=np.int64)] = True
-    table = cluster_keywords(texts, np.where(inside, SELECTED, "rest"), top=top)
+    table = cluster_keywords(texts, np.where(inside, SELECTED, "rest").tolist(), top=top)
     return str(table.loc[table["cluster"] == SELECTED, "keywords"].iloc[0])
 
 

@@ -116,7 +116,7 @@ def _pooled_positions(model: LoadedModel, states: TokenStates) -> np.ndarray:
 
 
 def _side(model: LoadedModel, states: TokenStates, totals: np.ndarray) -> Side:
-    return Side(states.text, states.tokens, [tuple(span) for span in states.offsets], states.special, totals,
+    return Side(states.text, states.tokens, list(states.offsets), states.special, totals,
                 states.truncated, states.prompt_tokens, model.pipeline.include_prompt)
 
 

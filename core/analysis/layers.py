@@ -95,7 +95,7 @@ def pair_cosines(vectors: Sequence[np.ndarray | None], layers: int) -> np.ndarra
     """Cosine per layer for every pair (i < j) of per-layer vectors (layers, dims): (pairs, layers).
 
     A missing vector (None: the text lacks the token) gives NaN for its pairs."""
-    rows = [paired_cosine(vectors[i], vectors[j]) if vectors[i] is not None and vectors[j] is not None
+    rows = [paired_cosine(a, b) if (a := vectors[i]) is not None and (b := vectors[j]) is not None
             else np.full(layers, np.nan, np.float32) for i, j in sentence_pairs(len(vectors))]
     return np.stack(rows) if rows else np.zeros((0, layers), np.float32)
 

@@ -180,7 +180,7 @@ def place_queries(projection: Projection, vectors: np.ndarray, queries: np.ndarr
     """2-D positions for new points: PCA transforms them; t-SNE and UMAP have no transform, so each query
     goes to the mean 2-D position of its k nearest points (cosine, full space)."""
     queries = np.asarray(queries, dtype=np.float64)
-    if projection.method == "PCA":
+    if projection.method == "PCA" and projection.components is not None:
         return (queries - projection.mean) @ projection.components.T
     indices, _ = nearest(vectors, queries, k=k)
     return projection.coords[indices].mean(axis=1)

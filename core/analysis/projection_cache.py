@@ -8,6 +8,7 @@ import io
 import json
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +24,7 @@ def projection_key(vectors: np.ndarray, params: dict[str, object]) -> str:
 
 
 def _save(projection: Projection) -> bytes:
-    arrays = {"coords": projection.coords}
+    arrays: dict[str, Any] = {"coords": projection.coords}
     for name in ("explained_variance", "mean", "components"):
         value = getattr(projection, name)
         if value is not None:
@@ -71,7 +72,8 @@ def cached_project(vectors: np.ndarray, *, method: Method, perplexity: float = 3
     found = read_stored(key, len(vectors))
     if found is not None:
         return found
-    result = project(vectors, **params)
+    result = project(vectors, method=method, perplexity=perplexity, neighbours=neighbours, min_dist=min_dist,
+                     seed=seed)
     _write(key, result)
     return result
 
@@ -97,7 +99,7 @@ def cached_aligned(a: np.ndarray, b: np.ndarray, *, neighbours: int = 15, min_di
     found = read_aligned(key, len(a))
     if found is not None:
         return found
-    result = aligned_umap(a, b, **params)
+    result = aligned_umap(a, b, neighbours=neighbours, min_dist=min_dist, seed=seed)
     for part, projection in zip("ab", result):
         _write(f"{key}-{part}", projection)
     return result

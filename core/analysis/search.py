@@ -47,9 +47,7 @@ def _blocks(n_queries: int, n_corpus: int, budget: int) -> Iterator[tuple[slice,
 def dot_scores(queries: Matrix, corpus: Matrix) -> np.ndarray:
     """The cosine of unit rows, dense or sparse, as float32."""
     block = queries @ corpus.T
-    if sp.issparse(block):
-        block = block.toarray()
-    return np.asarray(block, dtype=np.float32)
+    return np.asarray(sp.csr_matrix(block).toarray() if sp.issparse(block) else block, dtype=np.float32)
 
 
 def _mask(block: np.ndarray, qs: slice, cs: slice, exclude: Sequence[Collection[int]] | None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import NoReturn
 
 from core.cli import distill, embed, evaluate, explain, finetune, models, project, search
 from core.models.catalog import ModelUnavailable
@@ -13,7 +14,7 @@ COMMANDS = [models, embed, project, evaluate, search, explain, finetune, distill
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one readable line, exit status 2
+    def error(self, message: str) -> NoReturn:  # one readable line, exit status 2
         command = " ".join(["python -m core", *self.prog.split()[1:], "--help"])
         sys.stderr.write(f"error: {message} (see `{command}`)\n")
         raise SystemExit(2)

@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
-        width = max(len(row["id"]) for row in rows)
+        width = max(len(str(row["id"])) for row in rows)
         for row in rows:
             print(f"{row['id']:<{width}}  {'yes' if row['available'] else 'no ':<3}  {row['reason']}")
     return 0

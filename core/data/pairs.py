@@ -68,7 +68,7 @@ class PairSet:
                              "add pairs or lower the batch size.")
 
     def frame(self) -> pd.DataFrame:
-        columns = {"sentence1": list(self.first), "sentence2": list(self.second)}
+        columns: dict[str, list] = {"sentence1": list(self.first), "sentence2": list(self.second)}
         if self.scores is not None:
             columns["score"] = list(self.scores)
         return pd.DataFrame(columns)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from core.encoding.pooling import DEFAULT, mode_named, pool, pooling_module
+from core.encoding.pooling import DEFAULT, STModule, mode_named, pool, pooling_module
 from core.encoding.prompts import prompt_length
 from core.models.loading import LoadedModel
 from core.settings import Settings
@@ -151,7 +151,7 @@ def checked_layer(model: LoadedModel, layer: int | None) -> int:
     return layer
 
 
-def pooler_for(model: LoadedModel, pooling: str) -> tuple[tuple[str, ...], torch.nn.Module]:
+def pooler_for(model: LoadedModel, pooling: str) -> tuple[tuple[str, ...], STModule]:
     """The pooling modes `pooling` means for this model, and the `Pooling` module that pools them: the model's own
     for "default", else one of that mode (leaving the prompt out where the model's own pooling does)."""
     if pooling == DEFAULT:
@@ -196,10 +196,10 @@ def pooled_layers(model: LoadedModel, texts: Sequence[str], *, pooling: str = DE
         for batch in _batches(model, rows, list(range(len(unique))), batch_size, notices, progress, layers):
             flat = batch.hidden.flatten(0, 1)  # (layers * batch, tokens, dims)
             mask = batch.mask.repeat(batch.hidden.shape[0], 1)
-            vectors = pool(module, flat, mask, prompt_count).view(len(layers), len(batch.indices), -1)
+            pooled = pool(module, flat, mask, prompt_count).view(len(layers), len(batch.indices), -1)
             # a compact copy: CLS pooling is a view into the whole batch's hidden states, which the memo would
             # otherwise keep alive (tens of MB per batch for a few KB of vectors)
-            vectors = vectors.transpose(0, 1).float().contiguous().cpu().numpy()
+            vectors = pooled.transpose(0, 1).float().contiguous().cpu().numpy()
             for j, u in enumerate(batch.indices):
                 for k, layer in enumerate(layers):
                     vector = vectors[j, k].copy()

@@ -6,11 +6,13 @@ any layer's token states."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, TypeAlias
 
 import torch
 
 Split = Literal["mean", "sqrt", "max"]
+
+STModule: TypeAlias = Any  # a sentence-transformers module (Pooling, Dense …), read by its attributes
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,10 @@ def pooling_module(names: tuple[str, ...], dims: int, *, include_prompt: bool = 
     return Pooling(dims, modes[0] if len(modes) == 1 else modes, include_prompt=include_prompt)
 
 
-def pool(module: torch.nn.Module, states: torch.Tensor, mask: torch.Tensor, prompt_length: int = 0) -> torch.Tensor:
+def pool(module: STModule, states: torch.Tensor, mask: torch.Tensor, prompt_length: int = 0) -> torch.Tensor:
     """Pool `states` (batch, tokens, dims) under `mask` (batch, tokens) with a `Pooling` module; `prompt_length`
     is how many leading tokens of each text are the prompt (the module leaves them out where it says so)."""
-    features = {"token_embeddings": states, "attention_mask": mask}
+    features: dict[str, torch.Tensor | int] = {"token_embeddings": states, "attention_mask": mask}
     if prompt_length:
         features["prompt_length"] = prompt_length
     return module(features)["sentence_embedding"]

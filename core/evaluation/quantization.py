@@ -59,7 +59,7 @@ def hamming_scores(queries: np.ndarray, corpus: np.ndarray) -> np.ndarray:
 
 def _binary_hits(queries: np.ndarray, corpus_bits: np.ndarray, k: int,
                  exclude: Sequence[Collection[int]] | None) -> Hits:
-    query_words = _words(quantize_embeddings(queries, precision="ubinary"))
+    query_words = _words(np.asarray(quantize_embeddings(queries, precision="ubinary")))
     corpus_words = _words(corpus_bits)
     budget = DEFAULT_BUDGET // (2 * corpus_words.shape[1])  # the XOR block holds a word per cell
     return top_k(query_words, corpus_words, k, exclude=exclude, budget=budget, score=hamming_scores)
@@ -79,7 +79,7 @@ def _search(queries: np.ndarray, corpus: np.ndarray, stored: np.ndarray, precisi
     if precision == "float32":
         return top_k(queries, stored, k, exclude=exclude)
     if precision == "int8":
-        codes = quantize_embeddings(queries, precision="int8", calibration_embeddings=corpus)
+        codes = np.asarray(quantize_embeddings(queries, precision="int8", calibration_embeddings=corpus))
         return top_k(codes.astype(np.float32), stored, k, exclude=exclude)
     if precision == "binary":
         return _binary_hits(queries, stored, k, exclude)
@@ -94,9 +94,9 @@ def quantized_search(queries: np.ndarray, corpus: np.ndarray, precision: Precisi
         raise CalibrationError(f"int8 takes each dimension's range from the corpus: {len(corpus)} text(s) are too "
                                f"few to calibrate it; use a corpus of {MIN_CALIBRATION} texts or more.")
     if precision == "int8":  # codes held as float32, whose integer inner products are exact up to 1,024 dimensions
-        stored = quantize_embeddings(corpus, precision="int8").astype(np.float32)
+        stored = np.asarray(quantize_embeddings(corpus, precision="int8")).astype(np.float32)
     else:
-        stored = corpus if precision == "float32" else quantize_embeddings(corpus, precision="ubinary")
+        stored = corpus if precision == "float32" else np.asarray(quantize_embeddings(corpus, precision="ubinary"))
     seconds = []
     for _ in range(repeat):  # the fastest of `repeat` runs, as timeit reports: the others met a busy machine
         start = time.perf_counter()

@@ -76,8 +76,9 @@ def tokenizer(ctx: Context) -> Check:
     pieces = [t for t in table["token"] if t.startswith("##")]
     unknown = int((table["token"] == tok.unk_token).sum()) if tok.unk_token else 0
     lowered = "café" not in " ".join(table["token"]) and "Café" not in " ".join(table["token"])
-    numbers = {"vocabulary": len(tok), "word pieces": len(pieces), "unknown tokens": unknown,
-               "special tokens": ", ".join(tok.all_special_tokens)}
+    numbers: dict[str, float | int | str] = {"vocabulary": len(tok), "word pieces": len(pieces),
+                                             "unknown tokens": unknown,
+                                             "special tokens": ", ".join(tok.all_special_tokens)}
     holds = bool(pieces) and unknown > 0 and lowered
     return Check(holds, f"{len(tok):,} vocabulary entries; “Unbelievably” and friends split into {len(pieces)} "
                         f"## pieces; {unknown} [UNK] (the emoji); accents {'stripped' if lowered else 'kept'}.",
@@ -154,10 +155,17 @@ def idiom(ctx: Context) -> Check:
                  {"literal last": round(float(literal[-1]), 4), "paraphrase last": round(float(paraphrase[-1]), 4)})
 
 
+def _mean_cosine(model: LoadedModel, texts: list[str]) -> float:
+    mean = mean_off_diagonal(similarity_matrix(encode(model, texts).vectors))
+    if mean is None:
+        raise ValueError("A mean cosine needs at least two texts.")
+    return mean
+
+
 def untrained(ctx: Context) -> Check:
     texts = EXAMPLES[PARAPHRASE_CLUSTERS]
     other = ctx.load(UNTRAINED_ID)
-    means = {m.model_id: mean_off_diagonal(similarity_matrix(encode(m, texts).vectors)) for m in (ctx.model, other)}
+    means = {m.model_id: _mean_cosine(m, texts) for m in (ctx.model, other)}
     spearman = {m.model_id: correlation(sts_frame(m, "dev", progress=ctx.progress))[STS_PRIMARY]
                 for m in (ctx.model, other)}
     trained = ctx.model.model_id
@@ -180,7 +188,7 @@ def pooling(ctx: Context) -> Check:
         return Check(None, f"Recall@1 on STS-B dev paraphrases: {', '.join(f'{m} {v:.3f}' for m, v in recall.items())}"
                            f"; {ctx.model.model_id} joins several poolings ({trained_with}), so none of these is its "
                            "own.", {mode: round(value, 4) for mode, value in recall.items()})
-    best = max(recall, key=recall.get)
+    best = max(recall, key=lambda mode: recall[mode])
     finding = ", ".join(f"{mode} {value:.3f}" for mode, value in recall.items())
     holds = best == trained_with or recall[trained_with] >= recall[best] - 0.005
     return Check(holds, f"Recall@1 on STS-B dev paraphrases: {finding}; {ctx.model.model_id} pools by {trained_with}"
@@ -240,7 +248,8 @@ def _variant(ctx: Context, prompts: Prompts, *, full: bool = False) -> tuple[Ret
     task, sts = paraphrase_task("dev"), pair_rows("dev")
     settings = ctx.settings.with_(truncate_dim=None if full else ctx.model.kept_dims(ctx.settings.truncate_dim,
                                                                                         ctx.settings.pooling))
-    bar = (lambda: nullcontext(ctx.progress)) if ctx.progress else nullcontext
+    progress = ctx.progress
+    bar = (lambda: nullcontext(progress)) if progress is not None else nullcontext
     return task, embed_variant(ctx.model, task, sts, settings, prompts, progress_bar=bar), sts
 
 

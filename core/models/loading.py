@@ -160,6 +160,8 @@ def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> Loaded
     folder = model_folder(model_id)
     pipeline = pipeline_of(model, model_id=model_id,
                            described=(folder / "modules.json").exists() and not entry.untrained)
+    network: Any
+    tokenizer: Any
     if type(model[0]).__name__ == "StaticEmbedding":
         network, tokenizer = StaticNetwork(model[0]).to(target), static_tokenizer(model[0])
     else:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from core.encoding.pooling import UnknownPooling, our_names, pooling_module
+from core.encoding.pooling import STModule, UnknownPooling, our_names, pooling_module
 from core.models.catalog import ModelUnavailable
 
 AFTER_POOLING = ("Dense", "Normalize", "LayerNorm", "Dropout")  # modules applied to the pooled vector as they are
@@ -44,7 +44,7 @@ class Pipeline:
     the app pools by the mean. `prompts` maps a prompt's name to its text (an empty one
     means "no prompt" for that name, as in sentence-transformers)."""
 
-    pooler: torch.nn.Module
+    pooler: STModule
     pooling: tuple[str, ...] = ("mean",)
     include_prompt: bool = True
     head: Head | None = None
@@ -60,7 +60,7 @@ class Pipeline:
         return " + ".join(self.pooling) + ("" if self.include_prompt else " (prompt left out)")
 
 
-def _detail(module: torch.nn.Module, max_seq_length: int | None) -> str:
+def _detail(module: STModule, max_seq_length: int | None) -> str:
     kind = type(module).__name__
     if kind == "Transformer":
         return f"{type(module.auto_model).__name__}, max {max_seq_length} tokens"
@@ -81,7 +81,7 @@ def _refuse(model_id: str, why: str, reason: str = "this app cannot reproduce th
     return ModelUnavailable(f"'{model_id}' {why}: {reason}, so it is not loaded; pick another model.")
 
 
-def _pooling_step(model_id: str, modules: list[torch.nn.Module], kinds: list[str]) -> tuple[torch.nn.Module, int]:
+def _pooling_step(model_id: str, modules: list[STModule], kinds: list[str]) -> tuple[STModule, int]:
     """The Pooling module and where the modules after it start: a static model's EmbeddingBag averages its token
     vectors, which is mean pooling over layer 0."""
     if kinds[0] in ("Router", "Asym"):
@@ -101,7 +101,7 @@ def _pooling_step(model_id: str, modules: list[torch.nn.Module], kinds: list[str
 def pipeline_of(model, *, model_id: str, described: bool = True) -> Pipeline:
     """The pipeline of a loaded `sentence_transformers.SentenceTransformer`; ModelUnavailable with the reason for
     one whose modules this app cannot reproduce (a Router, a module before pooling it does not know)."""
-    modules = list(model)
+    modules: list[STModule] = list(model)
     kinds = [type(m).__name__ for m in modules]
     pooler, start = _pooling_step(model_id, modules, kinds)
     after = modules[start:]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 from types import SimpleNamespace
+from typing import Any
 
 import torch
 
@@ -17,13 +18,13 @@ class StaticNetwork(torch.nn.Module):
     """The token-embedding table of a `StaticEmbedding`, answering the calls the encoder makes of a transformer:
     `last_hidden_state` and `hidden_states` (one entry: layer 0) for a padded batch of token ids."""
 
-    def __init__(self, static: torch.nn.Module) -> None:
+    def __init__(self, static: Any) -> None:  # a sentence-transformers StaticEmbedding
         super().__init__()
         from transformers import PretrainedConfig
 
         self.embed_tokens = torch.nn.Embedding.from_pretrained(static.embedding.weight, freeze=False)
-        self.config = PretrainedConfig(num_hidden_layers=0, hidden_size=static.embedding_dim,
-                                       max_position_embeddings=NO_LIMIT, model_type="static")
+        self.config = PretrainedConfig.from_dict({"num_hidden_layers": 0, "hidden_size": static.embedding_dim,
+                                                  "max_position_embeddings": NO_LIMIT, "model_type": "static"})
 
     def get_input_embeddings(self) -> torch.nn.Module:
         return self.embed_tokens
@@ -34,7 +35,7 @@ class StaticNetwork(torch.nn.Module):
         return SimpleNamespace(last_hidden_state=states, hidden_states=(states,) if output_hidden_states else None)
 
 
-def static_tokenizer(static: torch.nn.Module):
+def static_tokenizer(static: Any):
     """The module's tokenizer as a transformers fast tokenizer that adds no special token (sentence-transformers
     encodes static models with `add_special_tokens=False`) and pads with id 0, which pooling masks out."""
     from tokenizers.processors import TemplateProcessing

@@ -165,8 +165,8 @@ def compare_figure(left: np.ndarray, right: np.ndarray, texts: Sequence[str], co
     for col, coords in enumerate((np.asarray(left, float), np.asarray(right, float)), start=1):
         for trace in _point_traces(coords, texts, colouring, show_legend=col == 1, scale_x=1.02):
             fig.add_trace(trace, row=1, col=col)
-        if queries[col - 1] is not None:
-            for trace in _query_traces(coords, queries[col - 1]):
+        if (mark := queries[col - 1]) is not None:
+            for trace in _query_traces(coords, mark):
                 fig.add_trace(trace.update(showlegend=col == 1, legendgroup=trace.name), row=1, col=col)
         if len(highlight):
             fig.add_trace(_ring(coords, highlight, show_legend=col == 1), row=1, col=col)

@@ -19,6 +19,7 @@ from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import IO
 
 from core.data.pairs import OBJECTIVE_NAMES, Objective, PairSet
 from core.evaluation.metrics import STS_PRIMARY, shown_name
@@ -133,7 +134,7 @@ class TrainingLock:
     """An exclusive file lock under cache_dir(): one run at a time across processes and sessions."""
 
     def __init__(self) -> None:
-        self._file = None
+        self._file: IO[str] | None = None
 
     def acquire(self) -> None:
         handle = (cache_dir() / "finetune.lock").open("a+")

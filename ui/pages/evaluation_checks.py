@@ -45,14 +45,16 @@ THREE = st.column_config.NumberColumn(format="%.3f")
 
 
 def embedded(model: LoadedModel, task: RetrievalTask, sts: PairRows, settings: Settings,
-             prompts: Prompts) -> Embedded | None:
-    """`embed_variant`'s vectors through the server's queue: None (each job's line shown) while it embeds them."""
-    parts = [corpus_job(model, texts, settings.with_(prompt=prompt))
-             for texts, prompt in zip((task.queries, task.corpus, sts.sentences), prompts)]
-    pending = [part for part in parts if isinstance(part, Job)]
-    for job in pending:
+             variants: dict[str, Prompts]) -> dict[str, Embedded] | None:
+    """`embed_variant`'s vectors for each variant through the server's queue: None (each job's line shown once,
+    though variants share it) while it embeds them."""
+    parts = {name: [corpus_job(model, texts, settings.with_(prompt=prompt))
+                    for texts, prompt in zip((task.queries, task.corpus, sts.sentences), prompts)]
+             for name, prompts in variants.items()}
+    pending = {id(part): part for found in parts.values() for part in found if isinstance(part, Job)}
+    for job in pending.values():
         job_status(job)
-    return None if pending else Embedded(*parts)
+    return None if pending else {name: Embedded(*found) for name, found in parts.items()}
 
 
 def _table(frame: pd.DataFrame, name: str) -> None:
@@ -72,8 +74,8 @@ def prompts_check(task: RetrievalTask, sts: PairRows, settings: Settings, model:
     if len(variants) == 1:
         st.info(f"{model.model_id} has no prompts: type an instruction above to measure what one changes.")
         return
-    vectors = {name: embedded(model, task, sts, settings, prompts) for name, prompts in variants.items()}
-    if any(v is None for v in vectors.values()):
+    vectors = embedded(model, task, sts, settings, variants)
+    if vectors is None:
         return
     frame = check_table(("prompts", task.digest, model.fingerprint, settings, tuple(variants.items()), sts.split),
                         lambda: prompt_check(task, vectors, sts))
@@ -88,9 +90,10 @@ def prompts_check(task: RetrievalTask, sts: PairRows, settings: Settings, model:
 
 def dimensions_check(task: RetrievalTask, sts: PairRows, settings: Settings, model: LoadedModel) -> None:
     full = settings.with_(truncate_dim=None)
-    vectors = embedded(model, task, sts, full, own_prompts(model.pipeline))
-    if vectors is None:
+    found = embedded(model, task, sts, full, {"own": own_prompts(model.pipeline)})
+    if found is None:
         return
+    vectors = found["own"]
     text = kept(st.text_input, "Dimensions to keep", key="ev_check_dims", url=True,
                 default=", ".join(map(str, default_dimensions(vectors.width))),
                 help="The first d dimensions of each vector, as sentence-transformers' truncate_dim keeps them.")
@@ -113,9 +116,10 @@ def dimensions_check(task: RetrievalTask, sts: PairRows, settings: Settings, mod
 
 
 def quantisation_check(task: RetrievalTask, sts: PairRows, settings: Settings, model: LoadedModel) -> None:
-    vectors = embedded(model, task, sts, settings, own_prompts(model.pipeline))
-    if vectors is None:
+    found = embedded(model, task, sts, settings, {"own": own_prompts(model.pipeline)})
+    if found is None:
         return
+    vectors = found["own"]
     try:
         frame = check_table(("quantisation", task.digest, model.fingerprint, settings),
                             lambda: quantization_check(task, vectors))
@@ -186,9 +190,10 @@ def static_check(task: RetrievalTask, sts: PairRows, settings: Settings, model: 
     measured = {}
     for other in pair:
         own = settings.with_(model_id=other.model_id, pooling="default", layer=None, truncate_dim=None)
-        vectors = embedded(other, task, sts, own, own_prompts(other.pipeline))
-        if vectors is None:
+        found = embedded(other, task, sts, own, {"own": own_prompts(other.pipeline)})
+        if found is None:
             return
+        vectors = found["own"]
         measured[other.model_id] = check_table(("speed", other.fingerprint, own),
                                                lambda: measure(other, vectors, sts.sentences[:SPEED_SAMPLE], own))
     frame = check_table(("static", task.digest, sts.split, tuple(m.fingerprint for m in pair)),
