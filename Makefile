@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8501
 
-.PHONY: setup run lint test test-fast test-browser bench models-extra clean
+.PHONY: setup run lint test test-fast test-browser bench models-extra scale clean
 
 $(STAMP): requirements.txt requirements-nodeps.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -15,6 +15,13 @@ $(STAMP): requirements.txt requirements-nodeps.txt requirements-dev.txt
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+# Optional extra: Ray Data for `python -m core embed --engine ray` (its tests skip without it)
+$(VENV)/.scale-installed: $(STAMP) requirements-scale.txt
+	$(BIN)/pip install -q -r requirements-scale.txt
+	touch $@
+
+scale: $(VENV)/.scale-installed
 
 run: $(STAMP)
 	$(BIN)/streamlit run app.py --server.port $(PORT)

@@ -9,8 +9,9 @@ import pandas as pd
 
 from core.cli.options import add_model_options, add_prompt_options, chosen_prompt, positive_int
 from core.data.vectors import VectorCorpus, to_parquet
-from core.encoding.encoder import encode
-from core.models.loading import load_model
+from core.encoding.encoder import checked_layer, encode_with
+from core.models.loading import LoadedModel, load_model
+from core.settings import Settings
 
 
 def read_lines(path: Path) -> list[str]:
@@ -25,31 +26,68 @@ def read_lines(path: Path) -> list[str]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("embed", help="embed a file of texts (one per line) into a .npy array, or a "
-                                                 ".parquet table of texts and vectors")
+    parser = subparsers.add_parser("embed", help="embed a file of texts (one per line) into a .npy array or a "
+                                                 ".parquet table of texts and vectors; with --engine ray, many "
+                                                 ".txt or Parquet files into a folder of Parquet")
     add_model_options(parser)
     add_prompt_options(parser, roles=False)
     parser.add_argument("--normalize", action="store_true")
     parser.add_argument("--max-length", type=positive_int, default=None)
     parser.add_argument("--batch-size", type=positive_int, default=32)
-    parser.add_argument("--input", type=Path, required=True)
-    parser.add_argument("--output", type=Path, required=True)
+    parser.add_argument("--input", required=True, help="a .txt file (one text a line); with --engine ray, a path "
+                                                       "or glob of .txt and .parquet files on any filesystem pyarrow "
+                                                       "reads (s3://…)")
+    parser.add_argument("--output", required=True, help=".npy or .parquet; with --engine ray, a folder")
+    scale = parser.add_argument_group("Ray Data (--engine ray; install with `make scale`)")
+    scale.add_argument("--engine", choices=("local", "ray"), default="local")
+    scale.add_argument("--address", default=None, help="a running Ray cluster (host:6379 or ray://host:10001); "
+                                                       "without it, Ray starts on this machine")
+    scale.add_argument("--workers", type=positive_int, default=2, help="actors, each loading the model once")
+    scale.add_argument("--cpus-per-worker", type=float, default=1.0)
+    scale.add_argument("--gpus-per-worker", type=float, default=0.0)
+    scale.add_argument("--text-column", default="text", help="the column of Parquet inputs that holds the texts")
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def settings_of(model: LoadedModel, args: argparse.Namespace) -> Settings:
+    checked_layer(model, args.layer)
+    return Settings(model_id=args.model, pooling=args.pooling, layer=args.layer, normalize=args.normalize,
+                    max_length=args.max_length, device=args.device, truncate_dim=args.truncate_dim,
+                    prompt=chosen_prompt(model.pipeline, args, "document"))
+
+
+def run_ray(args: argparse.Namespace, settings: Settings) -> int:
+    from core.scale.ray_embed import Cluster, embed_files
+
+    cluster = Cluster(args.address, args.workers, args.cpus_per_worker, args.gpus_per_worker)
     try:
-        texts = read_lines(args.input)
+        embed_files(args.input, args.output, settings, text_column=args.text_column, cluster=cluster,
+                    batch_size=args.batch_size, say=lambda line: print(line, file=sys.stderr))
+    except KeyboardInterrupt:
+        print(f"Interrupted: the files listed above are complete in {args.output}; run the same command again to "
+              "embed the rest.", file=sys.stderr)
+        return 130
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.engine == "ray":
+        from core.scale.ray_embed import import_ray
+
+        import_ray()  # before the model loads: say at once when the extra is missing
+        return run_ray(args, settings_of(load_model(args.model, args.device), args))
+    path = Path(args.input)
+    try:
+        texts = read_lines(path)
     except UnicodeDecodeError as err:
-        raise ValueError(f"{args.input} is not UTF-8 text ({err.reason} at byte {err.start}).") from err
+        raise ValueError(f"{path} is not UTF-8 text ({err.reason} at byte {err.start}).") from err
     model = load_model(args.model, args.device)
-    result = encode(model, texts, pooling=args.pooling, layer=args.layer, normalize=args.normalize,
-                    max_length=args.max_length, prompt=chosen_prompt(model.pipeline, args, "document"),
-                    truncate_dim=args.truncate_dim, batch_size=args.batch_size)
-    if args.output.suffix.lower() == ".parquet":  # the layout Embedding Atlas and the map's import read
-        args.output.write_bytes(to_parquet(VectorCorpus(texts, result.vectors, pd.DataFrame(index=range(len(texts))))))
+    result = encode_with(model, texts, settings_of(model, args), batch_size=args.batch_size)
+    output = Path(args.output)
+    if output.suffix.lower() == ".parquet":  # the layout Embedding Atlas and the map's import read
+        output.write_bytes(to_parquet(VectorCorpus(texts, result.vectors, pd.DataFrame(index=range(len(texts))))))
     else:
-        np.save(args.output, result.vectors)
+        np.save(output, result.vectors)
     for notice in result.notices + ([result.truncation_notice] if result.truncated else []):
         print(f"note: {notice}", file=sys.stderr)
     return 0

@@ -1,0 +1,1 @@
+"""Corpora beyond one machine: input files embedded on Ray Data (an optional extra, `make scale`)."""

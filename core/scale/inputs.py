@@ -1,0 +1,90 @@
+"""The input files of a scaled embedding run: a path or glob on any filesystem pyarrow reads, each file checked
+for a text column before any work starts, and the output folder each one gets."""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+import pyarrow as pa
+import pyarrow.fs as pafs
+import pyarrow.parquet as pq
+
+from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
+
+KINDS = {".txt": "text", ".parquet": "parquet"}
+
+
+@dataclass(frozen=True)
+class InputFile:
+    path: str  # as the filesystem names it
+    kind: str  # "text" (one text a line) or "parquet"
+    name: str  # of its output folder
+
+
+def filesystem(location: str) -> tuple[pafs.FileSystem, str]:
+    """The filesystem and the path on it for a local path or a URI (s3://, gs://, hdfs://, file://)."""
+    if "://" in location:
+        return pafs.FileSystem.from_uri(location)
+    return pafs.LocalFileSystem(), str(PurePosixPath(location))
+
+
+def _matches(fs: pafs.FileSystem, pattern: str) -> list[str]:
+    if not any(ch in pattern for ch in "*?["):
+        return [pattern] if fs.get_file_info(pattern).type == pafs.FileType.File else []
+    parts = PurePosixPath(pattern).parts
+    fixed = next(i for i, part in enumerate(parts) if any(ch in part for ch in "*?["))
+    base = str(PurePosixPath(*parts[:fixed])) if fixed else "."
+    if fs.get_file_info(base).type != pafs.FileType.Directory:
+        return []
+    found = fs.get_file_info(pafs.FileSelector(base, recursive="**" in pattern or len(parts) - fixed > 1))
+    return sorted(info.path for info in found
+                  if info.type == pafs.FileType.File and fnmatch.fnmatch(info.path, pattern))
+
+
+def _check_parquet(fs: pafs.FileSystem, path: str, text_column: str) -> None:
+    """The text column exists, holds strings and no empty cell (by the row groups' statistics: no data is read)."""
+    schema = pq.read_schema(path, filesystem=fs)
+    if text_column not in schema.names:
+        raise ValueError(f"{path} has no column “{text_column}” (its columns: {', '.join(schema.names)}); name the "
+                         "text column with --text-column.")
+    if text_column != TEXT_COLUMN and TEXT_COLUMN in schema.names:
+        raise ValueError(f"{path} has a column “{TEXT_COLUMN}” beside the text column “{text_column}”; the output "
+                         f"names the texts “{TEXT_COLUMN}”, so rename one of them.")
+    if VECTOR_COLUMN in schema.names:
+        raise ValueError(f"{path} already has a column “{VECTOR_COLUMN}”, which the output would overwrite; rename it.")
+    kind = schema.field(text_column).type
+    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+        raise ValueError(f"The column “{text_column}” of {path} holds {kind}, not text.")
+    with fs.open_input_file(path) as handle:
+        meta = pq.ParquetFile(handle).metadata
+        chunks = [group.column(c) for group in map(meta.row_group, range(meta.num_row_groups))
+                  for c in range(group.num_columns) if group.column(c).path_in_schema == text_column]
+        nulls = sum(chunk.statistics.null_count or 0 for chunk in chunks if chunk.statistics is not None)
+    if nulls:
+        raise ValueError(f"{nulls:,} row(s) of {path} have no text in “{text_column}”; fill or remove them.")
+
+
+def input_files(location: str, text_column: str) -> tuple[pafs.FileSystem, list[InputFile]]:
+    """Every .txt and .parquet file `location` names, in path order; ValueError says what is wrong with them."""
+    fs, pattern = filesystem(location)
+    paths = _matches(fs, pattern)
+    if not paths:
+        raise ValueError(f"No file matches {location}; give a .txt file (one text a line), a Parquet file with a "
+                         "text column, or a glob such as 'texts/*.parquet'.")
+    files: list[InputFile] = []
+    names: dict[str, str] = {}
+    for path in paths:
+        suffix = PurePosixPath(path).suffix.lower()
+        if suffix not in KINDS:
+            raise ValueError(f"{path} is neither .txt (one text a line) nor .parquet; narrow the glob to those files.")
+        name = PurePosixPath(path).stem
+        if name in names:
+            raise ValueError(f"{names[name]} and {path} would write the same output folder “{name}”; give the input "
+                             "files different names.")
+        names[name] = path
+        if KINDS[suffix] == "parquet":
+            _check_parquet(fs, path, text_column)
+        files.append(InputFile(path, KINDS[suffix], name))
+    return fs, files

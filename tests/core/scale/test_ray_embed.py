@@ -1,0 +1,97 @@
+"""`core embed --engine ray` against the local command: Ray runs on this machine (installed by `make scale`)."""
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.dataset as pads
+import pyarrow.parquet as pq
+import pytest
+
+from core.cli import main
+from core.data.stsb import stsb_corpus
+from core.encoding.encoder import encode_with
+from core.settings import Settings
+
+ray = pytest.importorskip("ray", reason="Ray is an optional extra: `make scale`")
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_ray():
+    ray.init(num_cpus=3, include_dashboard=False, logging_level="WARNING")
+    yield
+    ray.shutdown()
+
+
+def read_folder(folder) -> tuple[pa.Table, np.ndarray]:
+    table = pads.dataset(str(folder), format="parquet").to_table()
+    return table, np.asarray(table.column("vector").to_pylist(), dtype=np.float32)
+
+
+def test_two_thousand_stsb_sentences_equal_the_local_command(tmp_path):
+    texts = stsb_corpus()[:2000]
+    source = tmp_path / "stsb.txt"
+    source.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    model = ["--model", "all-MiniLM-L6-v2", "--pooling", "default", "--input", str(source)]
+    assert main(["embed", *model, "--output", str(tmp_path / "local.npy")]) == 0
+    assert main(["embed", *model, "--engine", "ray", "--output", str(tmp_path / "out")]) == 0
+    table, vectors = read_folder(tmp_path / "out" / "stsb")
+    assert table.column("text").to_pylist() == texts
+    np.testing.assert_allclose(vectors, np.load(tmp_path / "local.npy"), atol=1e-5)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["_embedding.json", "stsb"]
+
+
+def test_parquet_columns_are_kept_and_every_option_reaches_the_actors(tmp_path, minilm):
+    texts = ["A man plays a guitar.", "A woman slices an onion.", "Stocks fell."] * 5
+    pq.write_table(pa.table({"body": texts, "genre": ["a", "b", "c"] * 5}), tmp_path / "in.parquet")
+    assert main(["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "mean", "--layer", "4", "--normalize",
+                 "--truncate-dim", "64", "--prompt", "query: ", "--engine", "ray", "--workers", "1",
+                 "--text-column", "body",
+                 "--input", str(tmp_path / "in.parquet"), "--output", str(tmp_path / "out")]) == 0
+    table, vectors = read_folder(tmp_path / "out" / "in")
+    assert table.column_names == ["text", "genre", "vector"]
+    assert table.column("genre").to_pylist() == ["a", "b", "c"] * 5
+    settings = Settings(pooling="mean", layer=4, normalize=True, truncate_dim=64, prompt="query: ")
+    np.testing.assert_allclose(vectors, encode_with(minilm, texts, settings).vectors, atol=1e-5)
+
+
+def test_a_rerun_embeds_only_the_files_whose_output_is_missing(tmp_path, capsys):
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.txt").write_text(f"{name} one\n{name} two\n")
+    args = ["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "default", "--engine", "ray", "--workers", "1",
+            "--input", str(tmp_path / "*.txt"), "--output", str(tmp_path / "out")]
+    assert main(args) == 0
+    kept = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "out" / "a").iterdir()}
+    for part in (tmp_path / "out" / "b").iterdir():
+        part.unlink()
+    (tmp_path / "out" / "b").rmdir()
+    (tmp_path / "out" / "_partial" / "b").mkdir(parents=True)  # what an interrupted run leaves
+    (tmp_path / "out" / "_partial" / "b" / "half.parquet").write_bytes(b"cut off")
+    capsys.readouterr()
+    assert main(args) == 0
+    said = capsys.readouterr().err
+    assert "1 of 2 input file(s) already embedded" in said and "b.txt: 2 texts" in said and "a.txt" not in said
+    assert {p.name: p.stat().st_mtime_ns for p in (tmp_path / "out" / "a").iterdir()} == kept
+    assert read_folder(tmp_path / "out" / "b")[0].column("text").to_pylist() == ["b one", "b two"]
+    assert not (tmp_path / "out" / "_partial").exists()
+
+
+def test_an_output_folder_of_other_settings_is_refused(tmp_path, capsys):
+    (tmp_path / "a.txt").write_text("one\n")
+    args = ["embed", "--model", "all-MiniLM-L6-v2", "--engine", "ray", "--workers", "1",
+            "--input", str(tmp_path / "a.txt"), "--output", str(tmp_path / "out"), "--pooling"]
+    assert main([*args, "default"]) == 0
+    assert main([*args, "cls"]) == 1
+    assert "holds vectors made with other settings (all-MiniLM-L6-v2, default pooling)" in capsys.readouterr().err
+
+
+def test_an_address_that_does_not_answer_is_said_at_once(tmp_path, capsys):
+    (tmp_path / "a.txt").write_text("one\n")
+    ray.shutdown()
+    try:
+        assert main(["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "default", "--engine", "ray",
+                     "--address", "127.0.0.1:1", "--input", str(tmp_path / "a.txt"),
+                     "--output", str(tmp_path / "out")]) == 1
+    finally:
+        ray.init(num_cpus=3, include_dashboard=False, logging_level="WARNING")
+    assert "No Ray cluster answers at 127.0.0.1:1" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
