@@ -8,6 +8,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+CHUNK_BYTES = 64 * 2**20
+
 
 def texts_digest(texts: Iterable[str], *, prefix: bytes = b"") -> str:
     """blake2b over `prefix` and each text with its length, so no two different lists of texts collide by
@@ -23,7 +25,9 @@ def texts_digest(texts: Iterable[str], *, prefix: bytes = b"") -> str:
 def array_digest(array: np.ndarray, header: dict[str, object]) -> str:
     """blake2b over `header` (as sorted JSON, with the array's shape) and the array's values as little-endian
     float64, so equal values give equal keys whatever their dtype."""
-    data = np.ascontiguousarray(array, dtype="<f8")
-    digest = hashlib.blake2b(json.dumps({**header, "shape": data.shape}, sort_keys=True).encode(), digest_size=20)
-    digest.update(data.tobytes())
+    array = np.atleast_1d(np.asarray(array))
+    digest = hashlib.blake2b(json.dumps({**header, "shape": array.shape}, sort_keys=True).encode(), digest_size=20)
+    rows = max(1, CHUNK_BYTES // max(1, 8 * int(np.prod(array.shape[1:]))))  # in blocks: a million vectors
+    for start in range(0, len(array), rows):  # never a float64 copy of the whole
+        digest.update(np.ascontiguousarray(array[start:start + rows], dtype="<f8").tobytes())
     return digest.hexdigest()

@@ -46,6 +46,7 @@ from ui.pages.map_tools import (
     cluster_panel,
     compare_selection,
     export_panel,
+    full_set_neighbours,
     movers_panel,
     query_table,
     remember_selection,
@@ -213,6 +214,9 @@ def main() -> None:
         cluster_panel(clusters[0])
     if found is not None:
         query_table(found[1], projection.method)
+        if corpus.dataset is not None:  # from the stored vectors, never the spherized ones
+            full_set_neighbours(corpus.dataset, raw[chosen["row"]] if "row" in chosen else
+                                query_in_space(model, query, with_role(settings, model.pipeline, "query"), None), top)
     export_panel(frame, raw)
 
 

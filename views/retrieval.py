@@ -20,9 +20,10 @@ from ui.components.explain import explanation_panel
 from ui.components.prompts import prompts_caption, without_prompts
 from ui.components.sidebar import page
 from ui.components.upload import uploaded_corpus
+from ui.pages.retrieval_dataset import dataset_search
 from ui.state.persist import kept, texts_key
 from ui.work.background import corpus_job, job_status
-from ui.work.cache import lexical_index
+from ui.work.cache import lexical_index, listed_datasets_now
 
 BUILTIN, UPLOAD, PASTE = "STS-B sentences (7,977)", "Upload a file", "Paste texts"
 EXAMPLE_PASTE = "A man is playing a guitar.\nA woman is slicing an onion.\nThe stock market fell sharply today."
@@ -133,13 +134,21 @@ def main() -> None:
     st.markdown("Search a corpus with a query: the model ranks every text by cosine similarity to the query. "
                 "TF-IDF and bag-of-words rank the same corpus by shared words, so you can see what the model "
                 "finds that word overlap misses (and the reverse).")
-    source = kept(st.radio, "Corpus", key="ret_source", url=True, default=BUILTIN, options=[BUILTIN, UPLOAD, PASTE],
-                  horizontal=True)
+    datasets, problems = listed_datasets_now()
+    named = {f"Dataset: {info.name}": info for info in datasets}
+    source = kept(st.radio, "Corpus", key="ret_source", url=True, default=BUILTIN, must_be_option=True,
+                  options=[BUILTIN, UPLOAD, PASTE, *named], horizontal=True,
+                  format_func=lambda option: f"Dataset: {named[option].label}" if option in named else option)
+    for problem in problems:
+        st.warning(problem)
     left, middle, right = st.columns([3, 1, 1])  # drawn before the corpus, so they never vanish and reset
     query = kept(left.text_input, "Query", key="ret_query", url=True, default="A man is playing a guitar.").strip()
     k = int(kept(middle.number_input, "Top k", key="ret_k", url=True, default=10, min_value=1, max_value=200, step=1))
     threshold = kept(right.slider, "Score threshold", key="ret_threshold", url=True, default=0.0, min_value=-1.0,
                      max_value=1.0, step=0.05, help="Model hits with a lower cosine similarity are hidden.")
+    if source in named:
+        dataset_search(named[source], query, k, threshold)
+        return
     corpus = read_corpus(source)
     if corpus is None:
         return

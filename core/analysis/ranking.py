@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from core.analysis.search import Matrix, top_k, unit_rows
+from core.analysis.search import Hits, Matrix, top_k, unit_rows
 from core.evaluation.lexical import LexicalIndex
 
 COLUMNS = ["ranker", "rank", "index", "score", "hit", "text"]
@@ -79,6 +79,12 @@ class QueryRanking:
         return not self.table.loc[self.table["ranker"] == ranker, "hit"].any()
 
 
+def _ranked(name: str, indices: np.ndarray, scores: np.ndarray, texts: Sequence[str], lexical: bool) -> pd.DataFrame:
+    scores = scores.astype(np.float64)
+    return pd.DataFrame({"ranker": name, "rank": np.arange(1, len(indices) + 1), "index": indices, "score": scores,
+                         "hit": scores > 0 if lexical else np.ones(len(indices), bool), "text": list(texts)})[COLUMNS]
+
+
 def rank_query(corpus: Sequence[str], rankers: Mapping[str, Ranker], *, k: int, primary: str) -> QueryRanking:
     """The top `k` (at most the corpus size) of each ranker, best first; ties keep the lower corpus index."""
     if primary not in rankers:
@@ -87,9 +93,11 @@ def rank_query(corpus: Sequence[str], rankers: Mapping[str, Ranker], *, k: int, 
     frames = []
     for name, ranker in rankers.items():
         hits = top_k(ranker.query, ranker.corpus, k)
-        indices, scores = hits.indices[0], hits.scores[0].astype(np.float64)
-        frames.append(pd.DataFrame({
-            "ranker": name, "rank": np.arange(1, len(indices) + 1), "index": indices, "score": scores,
-            "hit": scores > 0 if ranker.lexical else np.ones(len(indices), bool),
-            "text": [corpus[i] for i in indices]}))
-    return QueryRanking(pd.concat(frames, ignore_index=True)[COLUMNS], primary, k)
+        frames.append(_ranked(name, hits.indices[0], hits.scores[0], [corpus[i] for i in hits.indices[0]],
+                              ranker.lexical))
+    return QueryRanking(pd.concat(frames, ignore_index=True), primary, k)
+
+
+def hits_ranking(name: str, hits: Hits, texts: Sequence[str]) -> QueryRanking:
+    """One query's hits from a vector index as a ranking of one ranker; `texts` are the hits' own, in order."""
+    return QueryRanking(_ranked(name, hits.indices[0], hits.scores[0], texts, False), name, len(texts))

@@ -5,10 +5,22 @@ so the manifest and unfinished parts are never read as data."""
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path, PurePath
 
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as pads
 import pyarrow.fs as pafs
 
+from core.data.sampling import sample_indices
+from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
+from core.hashing import texts_digest
+from core.paths import atomic_write, cache_dir
 from core.settings import Settings
 
 MANIFEST = "_embedding.json"
@@ -45,3 +57,123 @@ def read_manifest(fs: pafs.FileSystem, folder: str) -> Manifest | None:
 def write_manifest(fs: pafs.FileSystem, folder: str, manifest: Manifest) -> None:
     with fs.open_output_stream(f"{folder.rstrip('/')}/{MANIFEST}") as stream:
         stream.write(manifest.to_json().encode("utf-8"))
+
+
+class DatasetError(ValueError):
+    """A dataset folder that cannot be opened, said in one sentence."""
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """What a corpus picker shows of a listed folder, read from file metadata only."""
+
+    name: str
+    folder: Path
+    rows: int
+    manifest: Manifest | None
+
+    @property
+    def label(self) -> str:
+        if self.manifest is None:
+            return f"{self.name} ({self.rows:,} texts, vectors made elsewhere)"
+        settings = self.manifest.settings
+        return f"{self.name} ({self.rows:,} texts, {settings.model_id}, {settings.pooling} pooling)"
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """Texts and metadata as an Arrow table (never a Python list per row) and the vectors as a read-only array
+    memory-mapped from the cache: one copy per server, however many sessions search it."""
+
+    info: DatasetInfo
+    table: pa.Table
+    vectors: np.ndarray
+
+    def texts(self, rows: Sequence[int]) -> list[str]:
+        return [str(text) for text in self.table.column(TEXT_COLUMN).take(pa.array(rows, pa.int64())).to_pylist()]
+
+
+def _parquet(folder: Path) -> pads.Dataset:
+    return pads.dataset(str(folder), format="parquet")
+
+
+def dataset_info(folder: Path) -> DatasetInfo:
+    if not folder.is_dir():
+        raise DatasetError(f"The listed dataset folder {folder} does not exist; embed into it with "
+                           "`python -m core embed --engine ray --output` or remove it from explorer.toml.")
+    fs, path = pafs.LocalFileSystem(), str(folder)
+    return DatasetInfo(folder.name, folder, _parquet(folder).count_rows(), read_manifest(fs, path))
+
+
+def listed_datasets(folders: Sequence[Path]) -> tuple[list[DatasetInfo], list[str]]:
+    """The listed folders that open, and a sentence for each that does not."""
+    found, problems = [], []
+    for folder in folders:
+        try:
+            found.append(dataset_info(folder))
+        except (DatasetError, OSError, pa.ArrowInvalid) as err:
+            problems.append(str(err))
+    return found, problems
+
+
+def checked_folder(folder: Path, listed: Sequence[Path]) -> Path:
+    """`folder` if it is one of the listed dataset folders (or inside one); the browser never names another."""
+    resolved = folder.resolve()
+    if not any(resolved == allowed or resolved.is_relative_to(allowed) for allowed in listed):
+        raise DatasetError(f"{folder} is not a listed dataset folder; add it to `datasets` in explorer.toml.")
+    return resolved
+
+
+def _widths(folder: Path) -> dict[int, str]:
+    """Each vector width in the folder and a file that has it."""
+    seen: dict[int, str] = {}
+    for fragment in _parquet(folder).get_fragments():
+        lengths = pc.list_value_length(fragment.to_table(columns=[VECTOR_COLUMN]).column(VECTOR_COLUMN))
+        for width in pc.unique(lengths).to_pylist():
+            seen.setdefault(width, PurePath(fragment.path).name)
+    return seen
+
+
+def _vector_file(folder: Path, dims: int) -> Path:
+    """The cache file of the folder's vectors, keyed by its files' names, sizes and times."""
+    stats = {f.path: os.stat(f.path) for f in _parquet(folder).get_fragments()}
+    files = sorted(f"{path}:{stat.st_size}:{stat.st_mtime_ns}" for path, stat in stats.items())
+    return cache_dir() / "datasets" / f"{texts_digest(files, prefix=f'{folder}:{dims}'.encode())}.npy"
+
+
+def open_dataset(folder: Path, listed: Sequence[Path]) -> Dataset:
+    """The dataset in a listed folder; its vectors are copied once into a cache file that is then memory-mapped."""
+    folder = checked_folder(folder, listed)
+    info = dataset_info(folder)
+    parquet = _parquet(folder)
+    if VECTOR_COLUMN not in parquet.schema.names or TEXT_COLUMN not in parquet.schema.names:
+        raise DatasetError(f"{folder} needs a “{TEXT_COLUMN}” and a “{VECTOR_COLUMN}” column (it has "
+                           f"{', '.join(parquet.schema.names)}).")
+    widths = _widths(folder)
+    if len(widths) != 1:
+        raise DatasetError(f"The files of {folder} hold vectors of different dimensions ("
+                           + ", ".join(f"{file}: {width}" for width, file in sorted(widths.items()))
+                           + "); embed them again with one model and one --truncate-dim.")
+    dims = next(iter(widths))
+    target = _vector_file(folder, dims)
+    if not target.exists():
+        def write(tmp: Path) -> None:
+            out = np.lib.format.open_memmap(tmp, mode="w+", dtype=np.float32, shape=(info.rows, dims))
+            start = 0
+            for batch in parquet.to_batches(columns=[VECTOR_COLUMN]):
+                values = pc.list_flatten(batch.column(0)).to_numpy(zero_copy_only=False)
+                out[start:start + batch.num_rows] = values.reshape(batch.num_rows, dims)
+                start += batch.num_rows
+            out.flush()
+        atomic_write(target, write)
+    columns = [name for name in parquet.schema.names if name != VECTOR_COLUMN]
+    return Dataset(info, parquet.to_table(columns=columns), np.load(target, mmap_mode="r"))
+
+
+def dataset_sample(dataset: Dataset, size: int, seed: int = 0) -> tuple[np.ndarray, pd.DataFrame, np.ndarray]:
+    """A seeded sample of the dataset's rows (all of them when it has `size` or fewer): their row numbers, their
+    table (text first, metadata as text) and their vectors."""
+    rows = sample_indices(len(dataset.vectors), limit=size, seed=seed)
+    frame = dataset.table.take(pa.array(rows, pa.int64())).to_pandas()
+    frame = frame[[TEXT_COLUMN, *(c for c in frame.columns if c != TEXT_COLUMN)]]
+    return rows, frame.astype(str), np.asarray(dataset.vectors[rows], dtype=np.float32)

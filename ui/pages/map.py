@@ -10,8 +10,9 @@ import pandas as pd
 import streamlit as st
 
 from core.analysis.neighbours import align
-from core.analysis.projection import METHODS, Projection, ProjectionParams, Trust
-from core.data.corpus import labelled_corpus, lines
+from core.analysis.projection import MAX_POINTS, METHODS, Projection, ProjectionParams, Trust
+from core.data.corpus import CorpusError, labelled_corpus, lines
+from core.data.datasets import Dataset, DatasetError, DatasetInfo, dataset_sample
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample
 from core.data.uploads import column, text_columns
 from core.data.vectors import FILES_HINT, VECTOR_FILE_TYPES, read_vector_files
@@ -21,7 +22,7 @@ from ui.components.similarity_texts import similarity_texts
 from ui.components.upload import uploaded_corpus
 from ui.state.persist import kept, set_kept
 from ui.work.background import aligned_job, density_job, job_status, projection_job
-from ui.work.cache import clusters_of, projection_of
+from ui.work.cache import clusters_of, dataset_of, listed_datasets_now, projection_of
 
 SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file",
            "similarity": "Texts of the Similarity page", "vectors": "A vectors file (no model needed)"}
@@ -36,6 +37,7 @@ ALIGNMENT = {"PCA": "B rotated, reflected and scaled onto A (Procrustes)",
                      "other map"}
 READ_FILES = "map_read_vector_files"  # session key: the uploaded files' ids and the corpus read from them
 LISTED_ROWS = 2_000  # a vectors file with more texts takes its query by number
+DATASET_POINTS = 20_000  # a dataset's default sample on the map (t-SNE of 20,000 points: under a minute)
 
 
 def _colour_by_label() -> None:
@@ -54,6 +56,7 @@ class MapCorpus:
     colourings: dict[str, str]
     vectors: np.ndarray | None = None
     files: str = ""  # the vectors' file names, for the map's title
+    dataset: Dataset | None = None  # the whole dataset the points are a sample of
 
 
 def _vector_corpus() -> MapCorpus | None:
@@ -74,10 +77,30 @@ def _vector_corpus() -> MapCorpus | None:
                      " + ".join(file.name for file in files))
 
 
+def _dataset_corpus(info: DatasetInfo) -> MapCorpus:
+    try:
+        dataset = dataset_of(str(info.folder), info.rows)
+    except (DatasetError, OSError) as err:
+        raise CorpusError(str(err)) from err
+    most = min(MAX_POINTS, info.rows)
+    size = int(kept(st.number_input, "Texts on the map", key="map_dataset_size", url=True,
+                    default=min(DATASET_POINTS, most), min_value=2, max_value=most, step=1000))
+    _, frame, vectors = dataset_sample(dataset, size)
+    shown = (f"A seeded random sample of {len(frame):,} of the dataset's {info.rows:,} texts (seed 0)"
+             if len(frame) < info.rows else f"All {info.rows:,} texts of the dataset")
+    st.caption(f"{shown}, with their stored vectors; the query's nearest texts are searched among all of them below "
+               "the map.")
+    return MapCorpus(frame, {str(c): str(c) for c in frame.columns[1:]}, vectors, info.name, dataset)
+
+
 def map_corpus() -> MapCorpus | None:
     """The corpus to map; None until it is ready. Raises CorpusError for a file that cannot be read."""
-    source = kept(st.radio, "Corpus", key="map_source", url=True, default="stsb", options=list(SOURCES),
-                  format_func=SOURCES.get)
+    datasets = {f"dataset:{info.name}": info for info in listed_datasets_now()[0]}
+    source = kept(st.radio, "Corpus", key="map_source", url=True, default="stsb", must_be_option=True,
+                  options=[*SOURCES, *datasets],
+                  format_func=lambda name: SOURCES.get(name) or f"Dataset: {datasets[name].label}")
+    if source in datasets:
+        return _dataset_corpus(datasets[source])
     if source == "stsb":
         total = len(stsb_genres())
         size = kept(st.number_input, "Sentences in the sample", key="map_size", url=True, default=MAP_SAMPLE_SIZE,

@@ -9,10 +9,14 @@ import streamlit as st
 
 from core.analysis.neighbours import point_neighbours
 from core.analysis.projection import TRUST_POINTS, PlacedQuery
+from core.analysis.ranking import hits_ranking
+from core.data.datasets import Dataset
 from core.data.vectors import VectorCorpus, to_npy, to_parquet, to_projector
 from core.hashing import texts_digest
+from core.jobs import Job
 from core.plots.map import NOISE
 from ui.components.downloads import csv_download
+from ui.work.background import index_job, job_status
 from ui.work.cache import keywords_of, movers_of, selection_keywords_of, selection_of
 
 SELECTED = "map_selected"  # session key: the point numbers selected on the map (kept across reruns and colourings)
@@ -139,6 +143,21 @@ def compare_selection(key: str) -> list[int]:
     points = state.selection.points if state is not None and "selection" in state else []
     data = [point.get("customdata") for point in points]
     return sorted({int(d[0] if isinstance(d, list) else d) for d in data if d is not None})
+
+
+def full_set_neighbours(dataset: Dataset, vector: np.ndarray, k: int) -> None:
+    """The query's nearest texts among all of the dataset's rows, not only the sample on the map."""
+    st.subheader(f"The query's nearest texts in all {len(dataset.vectors):,} of {dataset.info.name}")
+    index = index_job(dataset)
+    if isinstance(index, Job):
+        job_status(index)
+        return
+    hits = index.search(vector, k)
+    table = hits_ranking(dataset.info.name, hits, dataset.texts(hits.indices[0])).ranked(dataset.info.name)
+    st.dataframe(table.drop(columns=["hit"]).rename(columns={"index": "row"}), hide_index=True,
+                 column_config={"score": st.column_config.NumberColumn(format="%.3f")})
+    st.caption(f"Answered by {index.caption}. 'row' numbers the dataset's rows; most of these texts are not on the "
+               "map, which shows a sample.")
 
 
 def query_table(placed: PlacedQuery, method: str) -> None:

@@ -14,6 +14,7 @@ import streamlit as st
 
 from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.explanation import explain_pair, reference_texts
+from core.analysis.index_store import stored_index
 from core.analysis.projection import Projection, ProjectionParams, density_clusters
 from core.analysis.projection_cache import (
     aligned_key,
@@ -23,6 +24,8 @@ from core.analysis.projection_cache import (
     read_aligned,
     read_stored,
 )
+from core.analysis.vector_index import IndexParams, VectorIndex
+from core.data.datasets import Dataset
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_corpus, stsb_sample
 from core.deployment import load_config
 from core.encoding.embedding_cache import cached_embeddings_with, settings_key, stored_embeddings
@@ -33,7 +36,7 @@ from core.models.loading import LoadedModel
 from core.progress import progress_text
 from core.settings import Settings
 from core.training.distill import Distilled, distill_static
-from ui.work.cache import cached_model, density_of, projection_of
+from ui.work.cache import cached_model, density_of, exact_index_of, projection_of
 from ui.work.progress import embed_corpus
 
 T = TypeVar("T")
@@ -82,6 +85,15 @@ def aligned_job(a: np.ndarray, b: np.ndarray, params: ProjectionParams) -> tuple
     key = aligned_key(a, b, umap_params)
     return _queued(("aligned", key), f"AlignedUMAP of {len(a):,} points in two spaces",
                    lambda _: cached_aligned(a, b, **umap_params), stored=lambda: read_aligned(key, len(a)))
+
+
+def index_job(dataset: Dataset) -> VectorIndex | Job:
+    """The dataset's search index: exact search at once up to the threshold, else the HNSW graph read from disk or
+    built in the shared background job (kept on disk, keyed by the vectors' content hash)."""
+    info, params = dataset.info, IndexParams.for_rows(len(dataset.vectors))
+    inline = (lambda: exact_index_of(str(info.folder), info.rows, dataset.vectors)) if params.kind == "exact" else None
+    return _queued(("index", str(info.folder), info.rows), f"Indexing the {info.rows:,} vectors of {info.name}",
+                   lambda progress: stored_index(dataset.vectors, params, progress), inline=inline)
 
 
 def density_job(coords: np.ndarray, min_size: int) -> np.ndarray | Job:

@@ -15,7 +15,11 @@ from core.analysis.explanation import PairExplanation, explain_pair, reference_t
 from core.analysis.neighbours import movers, selection_table
 from core.analysis.projection import Projection, Trust, density_clusters, kmeans_clusters, trust
 from core.analysis.projection_cache import cached_project
+from core.analysis.search import unit_rows
+from core.analysis.vector_index import IndexParams, VectorIndex
+from core.data.datasets import Dataset, DatasetInfo, listed_datasets, open_dataset
 from core.data.stsb import Split
+from core.deployment import dataset_folders, load_config
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import TokenStates, encode_tokens
 from core.evaluation.lexical import Baseline, LexicalIndex, fit_baseline
@@ -31,6 +35,25 @@ from core.settings import Pooling, Settings
 @st.cache_resource(show_spinner="Loading the model…", max_entries=4)
 def cached_model(model_id: str, device: str) -> LoadedModel:
     return load_model(model_id, device)
+
+
+@st.cache_data(ttl=30, show_spinner=False)
+def listed_datasets_now() -> tuple[list[DatasetInfo], list[str]]:
+    """The deployment's dataset folders (re-read every 30 s, so a folder embedded meanwhile appears)."""
+    return listed_datasets(dataset_folders(load_config()))
+
+
+@st.cache_resource(show_spinner="Opening the dataset…", max_entries=4)
+def dataset_of(folder: str, rows: int) -> Dataset:
+    """One copy per server, shared by every session; `rows` reopens a folder that grew."""
+    from pathlib import Path
+
+    return open_dataset(Path(folder), dataset_folders(load_config()))
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def exact_index_of(folder: str, rows: int, _vectors: np.ndarray) -> VectorIndex:
+    return VectorIndex(unit_rows(_vectors), IndexParams("exact"))
 
 
 @st.cache_data(ttl=30, show_spinner=False)

@@ -1,0 +1,62 @@
+"""HNSW indexes kept on disk, keyed by the content hash of the vectors and the index parameters (with a format
+version): a restart reads the graph instead of building it again. Written atomically; a file that does not read
+back is built again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from core.analysis.search import unit_rows
+from core.analysis.vector_index import IndexParams, Progress, VectorIndex, build_index
+from core.hashing import array_digest
+from core.paths import atomic_write, cache_dir
+
+VERSION = 1
+
+
+def index_key(vectors: np.ndarray, params: IndexParams) -> str:
+    return array_digest(vectors, {"version": VERSION, **params.options()})
+
+
+def _files(key: str) -> tuple[Path, Path]:
+    folder = cache_dir() / "indexes"
+    return folder / f"{key}.faiss", folder / f"{key}.json"
+
+
+def read_index(key: str, vectors: np.ndarray, params: IndexParams) -> VectorIndex | None:
+    """The stored index of these vectors under `key`, or None (nothing is built)."""
+    if params.kind == "exact":
+        return VectorIndex(unit_rows(vectors), params)
+    graph_file, meta_file = _files(key)
+    if not (graph_file.exists() and meta_file.exists()):
+        return None
+    import faiss
+
+    try:
+        graph = faiss.read_index(str(graph_file))
+        meta = json.loads(meta_file.read_text())
+    except (RuntimeError, ValueError):
+        return None
+    if graph.ntotal != len(vectors):
+        return None
+    return VectorIndex(unit_rows(vectors), params, graph, float(meta["recall_at_10"]))
+
+
+def stored_index(vectors: np.ndarray, params: IndexParams, progress: Progress | None = None, *,
+                 key: str | None = None) -> VectorIndex:
+    """`build_index`, read from disk when these vectors were indexed with these parameters before."""
+    key = key or index_key(vectors, params)
+    found = read_index(key, vectors, params)
+    if found is not None:
+        return found
+    index = build_index(vectors, params, progress)
+    if index.graph is not None:
+        import faiss
+
+        graph_file, meta_file = _files(key)
+        atomic_write(graph_file, lambda tmp: faiss.write_index(index.graph, str(tmp)))
+        atomic_write(meta_file, lambda tmp: tmp.write_text(json.dumps({"recall_at_10": index.recall_at_10})))
+    return index

@@ -1,0 +1,73 @@
+"""Dataset folders as the app opens them: vectors read back equal, one sentence for each folder that cannot open."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.data.datasets import (
+    DatasetError,
+    Manifest,
+    dataset_sample,
+    listed_datasets,
+    open_dataset,
+    write_manifest,
+)
+from core.data.vectors import VectorCorpus, to_parquet
+from core.scale.inputs import filesystem
+from core.settings import Settings
+
+
+def write_part(folder, name, texts, vectors, **columns):
+    folder.mkdir(parents=True, exist_ok=True)
+    meta = pd.DataFrame(columns) if columns else pd.DataFrame(index=range(len(texts)))
+    (folder / f"{name}.parquet").write_bytes(to_parquet(VectorCorpus(texts, vectors, meta)))
+
+
+def test_a_folder_of_parts_opens_with_its_vectors_texts_and_settings(tmp_path):
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((3, 8)).astype(np.float32), rng.standard_normal((2, 8)).astype(np.float32)
+    folder = tmp_path / "tickets"
+    write_part(folder / "x", "part-0", ["a1", "a2", "a3"], a, genre=["p", "q", "r"])
+    write_part(folder / "y", "part-0", ["b1", "b2"], b, genre=["s", "t"])
+    write_manifest(*filesystem(str(folder)), Manifest(Settings(pooling="mean", normalize=True)))
+    dataset = open_dataset(folder, [folder])
+    np.testing.assert_array_equal(dataset.vectors, np.vstack([a, b]))
+    assert not dataset.vectors.flags.writeable  # memory-mapped, shared read-only
+    assert dataset.texts([4, 0]) == ["b2", "a1"]
+    assert dataset.table.column("genre").to_pylist() == ["p", "q", "r", "s", "t"]
+    assert dataset.info.label == "tickets (5 texts, all-MiniLM-L6-v2, mean pooling)"
+    again = open_dataset(folder, [folder])  # from the cache file
+    np.testing.assert_array_equal(again.vectors, dataset.vectors)
+
+
+def test_files_with_vectors_of_different_dimensions_are_refused(tmp_path):
+    write_part(tmp_path / "d", "small", ["a"], np.ones((1, 4), np.float32))
+    write_part(tmp_path / "d", "large", ["b"], np.ones((1, 6), np.float32))
+    with pytest.raises(DatasetError, match=r"different dimensions \((small|large)\.parquet: 4, .*6\)"):
+        open_dataset(tmp_path / "d", [tmp_path / "d"])
+
+
+def test_a_folder_outside_the_listed_ones_is_refused(tmp_path):
+    write_part(tmp_path / "listed", "p", ["a"], np.ones((1, 4), np.float32))
+    write_part(tmp_path / "other", "p", ["a"], np.ones((1, 4), np.float32))
+    with pytest.raises(DatasetError, match="is not a listed dataset folder"):
+        open_dataset(tmp_path / "listed" / ".." / "other", [tmp_path / "listed"])
+
+
+def test_listed_folders_that_are_missing_are_said_and_the_rest_listed(tmp_path):
+    write_part(tmp_path / "ok", "p", ["a", "b"], np.ones((2, 4), np.float32))
+    found, problems = listed_datasets([tmp_path / "ok", tmp_path / "gone"])
+    assert [(info.name, info.rows, info.manifest) for info in found] == [("ok", 2, None)]
+    assert found[0].label == "ok (2 texts, vectors made elsewhere)"
+    assert len(problems) == 1 and "gone does not exist" in problems[0]
+
+
+def test_a_sample_takes_seeded_rows_with_their_texts_metadata_and_vectors(tmp_path):
+    vectors = np.arange(40, dtype=np.float32).reshape(10, 4)
+    write_part(tmp_path / "d", "p", [f"t{i}" for i in range(10)], vectors, genre=[f"g{i}" for i in range(10)])
+    dataset = open_dataset(tmp_path / "d", [tmp_path / "d"])
+    rows, frame, sampled = dataset_sample(dataset, 4, seed=3)
+    assert rows.tolist() == sorted(np.random.default_rng(3).choice(10, 4, replace=False).tolist())
+    assert frame["text"].tolist() == [f"t{i}" for i in rows] and frame["genre"].tolist() == [f"g{i}" for i in rows]
+    np.testing.assert_array_equal(sampled, vectors[rows])
+    assert dataset_sample(dataset, 50)[0].tolist() == list(range(10))

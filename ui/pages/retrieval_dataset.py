@@ -1,0 +1,60 @@
+"""Retrieval over a dataset folder the deployment lists: the query embedded as the dataset was (when the server has
+its model), else one of the dataset's own texts as the query; answered by the dataset's index, which is named."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from core.analysis.ranking import hits_ranking
+from core.data.datasets import Dataset, DatasetError, DatasetInfo
+from core.encoding.encoder import encode_with
+from core.encoding.prompts import role_prompts
+from core.jobs import Job
+from core.models.sources import availability
+from core.plots.retrieval import hits_figure
+from ui.components.downloads import csv_download
+from ui.state.persist import kept
+from ui.work.background import index_job, job_status
+from ui.work.cache import cached_model, dataset_of
+
+
+def dataset_query(dataset: Dataset, query: str) -> np.ndarray:
+    """The query's vector in the dataset's space: the typed query with the dataset's model and settings (and the
+    model's query prompt), or, without that model on this server, the vector of a text the user picks by row."""
+    manifest = dataset.info.manifest
+    if manifest is not None and availability(manifest.settings.model_id).available:
+        model = cached_model(manifest.settings.model_id, "auto")
+        settings = manifest.settings.with_(prompt=role_prompts(model.pipeline)[0])
+        prompted = " with the model's query prompt" if settings.prompt else ""
+        st.caption(f"The query is embedded as the dataset was: {settings.model_id}, {settings.pooling} pooling"
+                   f"{prompted} (the sidebar's model and settings are not used here).")
+        return encode_with(model, [query], settings).vectors
+    whose = ("another machine's model" if manifest is None
+             else f"{manifest.settings.model_id}, which this server lacks")
+    st.info(f"This dataset was embedded with {whose}, so a typed query cannot be placed in its space: it is searched "
+            "by its own texts. Pick a row as the query.")
+    row = int(kept(st.number_input, "Query: the text in row", key="ret_dataset_row", default=0, min_value=0,
+                   max_value=len(dataset.vectors) - 1, step=1))
+    st.caption(f"Row {row:,}: {dataset.texts([row])[0]}")
+    return np.asarray(dataset.vectors[row:row + 1])
+
+
+def dataset_search(info: DatasetInfo, query: str, k: int, threshold: float) -> None:
+    try:
+        dataset = dataset_of(str(info.folder), info.rows)
+    except (DatasetError, OSError) as err:
+        st.error(str(err))
+        return
+    index = index_job(dataset)
+    if isinstance(index, Job):
+        job_status(index)
+        return
+    hits = index.search(dataset_query(dataset, query), k)
+    ranking = hits_ranking(info.name, hits, dataset.texts(hits.indices[0]))
+    st.plotly_chart(hits_figure(ranking, threshold=threshold), key="ret_dataset_hits")
+    st.caption(f"Top {ranking.k} of the {info.rows:,} texts of {info.name}, answered by {index.caption}. TF-IDF and "
+               "bag of words are left out for datasets: they would hold every text's words in memory.")
+    table = ranking.ranked(info.name).drop(columns=["hit"])
+    st.dataframe(table, hide_index=True, column_config={"score": st.column_config.NumberColumn(format="%.3f")})
+    csv_download(table, "retrieval.csv", index=False)
