@@ -26,7 +26,7 @@ os.environ.setdefault("EXPLORER_WARM_UP", "0")  # no start-up work in the backgr
 sys.path.insert(0, str(ROOT))
 
 from bench.checks import bench_checks  # noqa: E402
-from bench.scale import bench_index, bench_ray  # noqa: E402
+from bench.scale import bench_dataset_sessions, bench_index, bench_ray  # noqa: E402
 from core.data.stsb import load_stsb, stsb_sentences  # noqa: E402
 from core.encoding.encoder import encode  # noqa: E402
 from core.models.loading import load_model  # noqa: E402
@@ -446,7 +446,8 @@ def bench_decoder(rows: list[Row]) -> None:
 SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": bench_search, "sts": bench_sts,
             "first_contact": bench_first_contact, "classroom": bench_classroom, "pages": bench_pages,
             "tsne": bench_tsne, "map_scale": bench_map_scale, "memory": bench_memory, "explanation": bench_explanation,
-            "checks": bench_checks, "ray": bench_ray, "index": bench_index}
+            "checks": bench_checks, "ray": bench_ray, "index": bench_index,
+            "dataset_sessions": bench_dataset_sessions}
 
 
 def main() -> int:

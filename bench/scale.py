@@ -87,3 +87,64 @@ def bench_index(rows: list[Row], n: int = INDEX_ROWS) -> None:
                  f"{hnsw.params.label}, built in {built / 60:.1f} min", f"p50 {h50:.2f} ms, p95 {h95:.2f} ms; "
                  f"recall@10 {recall:.3f} on 100 queries ({hnsw.recall_at_10:.3f} at build time)",
                  f"exact search: p50 {e50:.1f} ms, p95 {e95:.1f} ms", f"{e50 / h50:,.0f}× (p50)"))
+
+
+def _write_dataset(folder: Path, vectors: np.ndarray) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from core.data.datasets import Manifest, write_manifest
+    from core.scale.inputs import filesystem
+    from core.settings import Settings
+
+    folder.mkdir(parents=True)
+    for start in range(0, len(vectors), 100_000):
+        part = vectors[start:start + 100_000]
+        flat = pa.array(part.ravel())
+        lists = pa.ListArray.from_arrays(pa.array(np.arange(0, len(flat) + 1, part.shape[1], dtype=np.int32)), flat)
+        texts = [f"synthetic text {i}" for i in range(start, start + len(part))]
+        pq.write_table(pa.table({"text": texts, "vector": lists}), folder / f"part-{start // 100_000:03d}.parquet")
+    write_manifest(*filesystem(str(folder)), Manifest(Settings()))
+
+
+def bench_dataset_sessions(rows: list[Row], n: int = INDEX_ROWS, sessions: int = 30) -> None:
+    """Sessions of one process as AppTest runs them (Streamlit's caches are per process, as on a server), each with
+    the dataset chosen on Retrieval and its query answered."""
+    import os
+
+    import psutil
+    from streamlit.testing.v1 import AppTest
+
+    from core.analysis.index_store import stored_index
+    from core.analysis.vector_index import IndexParams
+    from core.deployment import load_config
+    from core.jobs import JOBS
+
+    vectors, _ = synthetic(n)
+    with tempfile.TemporaryDirectory() as folder:
+        _write_dataset(Path(folder) / "synthetic", vectors)
+        stored_index(vectors, IndexParams.for_rows(n))  # built once ahead, as a server's queue would have
+        del vectors
+        os.environ["EXPLORER_DATASETS"] = str(Path(folder) / "synthetic")
+        load_config.cache_clear()
+        process, opened = psutil.Process(), []
+        before = process.memory_info().rss / 2**20
+        for number in range(sessions):
+            at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
+            at.run()
+            at.switch_page("views/retrieval.py").run()
+            at.radio(key="ret_source").set_value("Dataset: synthetic").run()
+            if JOBS.unfinished():
+                JOBS.wait_idle(1200)
+                at.run()
+            assert not at.exception and at.dataframe, "the dataset did not answer"
+            opened.append(at)
+            if number == 0:
+                one = process.memory_info().rss / 2**20
+        every = process.memory_info().rss / 2**20
+    del os.environ["EXPLORER_DATASETS"]
+    load_config.cache_clear()
+    rows.append((f"Resident memory with a {n:,}-vector dataset open on Retrieval in {sessions} sessions of one "
+                 "server process (vectors memory-mapped, index shared)", f"{every:,.0f} MB",
+                 f"one session: {one:,.0f} MB (the process before: {before:,.0f} MB)",
+                 f"+{every - one:,.0f} MB for {sessions - 1} more sessions"))

@@ -101,8 +101,11 @@ def dataset_info(folder: Path) -> DatasetInfo:
     if not folder.is_dir():
         raise DatasetError(f"The listed dataset folder {folder} does not exist; embed into it with "
                            "`python -m core embed --engine ray --output` or remove it from explorer.toml.")
-    fs, path = pafs.LocalFileSystem(), str(folder)
-    return DatasetInfo(folder.name, folder, _parquet(folder).count_rows(), read_manifest(fs, path))
+    rows = _parquet(folder).count_rows()
+    if rows == 0:
+        raise DatasetError(f"The listed dataset folder {folder} holds no vectors yet (a run still going, or none "
+                           "finished); it appears once a first input file is embedded.")
+    return DatasetInfo(folder.name, folder, rows, read_manifest(pafs.LocalFileSystem(), str(folder)))
 
 
 def listed_datasets(folders: Sequence[Path]) -> tuple[list[DatasetInfo], list[str]]:

@@ -11,6 +11,7 @@ SHORT = {"TF-IDF": "TF-IDF", "bag of words": "BoW"}
 OVERLAP_COLOURS = {"also TF-IDF and BoW": "#2b8a3e", "also TF-IDF": "#1c7ed6", "also BoW": "#f59f00",
                    "only this ranker": "#adb5bd"}
 LABEL_CHARS = 60
+ALONE = "#1c7ed6"  # a ranker with nothing beside it to compare with
 
 
 def overlap_label(found_by: list[str]) -> str:
@@ -32,11 +33,13 @@ def hits_figure(ranking: QueryRanking, *, threshold: float | None = None, title:
     texts, scores, overlap = overlap_labels(ranking, threshold=-1.0 if threshold is None else threshold)
     labels = [f"{rank}. {label(text, LABEL_CHARS)}" for rank, text in enumerate(texts, start=1)]
     figure = go.Figure()
+    alone = not ranking.others
     for name, colour in OVERLAP_COLOURS.items():
         rows = [i for i, o in enumerate(overlap) if o == name]
         figure.add_bar(
             x=[scores[i] for i in rows], y=[labels[i] for i in rows], orientation="h", name=name,
-            marker_color=colour, customdata=[hover_text(texts[i], limit=300) for i in rows],
+            marker_color=ALONE if alone else colour, showlegend=not alone,
+            customdata=[hover_text(texts[i], limit=300) for i in rows],
             hovertemplate="%{customdata}<br>cosine %{x:.3f}<extra>" + name + "</extra>")
     if threshold is not None and threshold > 0:
         figure.add_vline(x=threshold, line_dash="dash", line_color="#c92a2a",

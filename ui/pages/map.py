@@ -84,7 +84,7 @@ def _dataset_corpus(info: DatasetInfo) -> MapCorpus:
         raise CorpusError(str(err)) from err
     most = min(MAX_POINTS, info.rows)
     size = int(kept(st.number_input, "Texts on the map", key="map_dataset_size", url=True,
-                    default=min(DATASET_POINTS, most), min_value=2, max_value=most, step=1000))
+                    default=min(DATASET_POINTS, most), min_value=min(2, most), max_value=most, step=1000))
     _, frame, vectors = dataset_sample(dataset, size)
     shown = (f"A seeded random sample of {len(frame):,} of the dataset's {info.rows:,} texts (seed 0)"
              if len(frame) < info.rows else f"All {info.rows:,} texts of the dataset")

@@ -56,10 +56,11 @@ def test_a_folder_outside_the_listed_ones_is_refused(tmp_path):
 
 def test_listed_folders_that_are_missing_are_said_and_the_rest_listed(tmp_path):
     write_part(tmp_path / "ok", "p", ["a", "b"], np.ones((2, 4), np.float32))
-    found, problems = listed_datasets([tmp_path / "ok", tmp_path / "gone"])
+    (tmp_path / "running" / "_partial" / "a").mkdir(parents=True)  # a Ray run with no file finished yet
+    found, problems = listed_datasets([tmp_path / "ok", tmp_path / "gone", tmp_path / "running"])
     assert [(info.name, info.rows, info.manifest) for info in found] == [("ok", 2, None)]
     assert found[0].label == "ok (2 texts, vectors made elsewhere)"
-    assert len(problems) == 1 and "gone does not exist" in problems[0]
+    assert len(problems) == 2 and "gone does not exist" in problems[0] and "holds no vectors yet" in problems[1]
 
 
 def test_a_sample_takes_seeded_rows_with_their_texts_metadata_and_vectors(tmp_path):

@@ -21,3 +21,13 @@ def test_hits_figure_keeps_rank_order_escapes_text_and_marks_the_threshold():
     assert list(by_name["also TF-IDF"].y) == ["2. second"]
     assert list(by_name["only this ranker"].y) == ["1. &lt;script&gt;x&lt;/script&gt;"]
     assert figure.layout.shapes[0].x0 == 0.3
+
+
+def test_a_ranker_alone_draws_every_hit_in_one_colour_without_a_legend():
+    from core.analysis.ranking import hits_ranking
+    from core.analysis.search import Hits
+
+    ranking = hits_ranking("index", Hits(np.array([[2, 0]]), np.array([[0.9, 0.5]], np.float32)), ["b", "a"])
+    bars = [trace for trace in hits_figure(ranking).data if len(trace.y)]
+    assert [list(trace.y) for trace in bars] == [["1. b", "2. a"]]
+    assert bars[0].marker.color == "#1c7ed6" and not any(trace.showlegend for trace in hits_figure(ranking).data)
