@@ -17,6 +17,8 @@ import scipy.sparse as sp
 Matrix: TypeAlias = np.ndarray | sp.spmatrix | sp.sparray
 BlockScore: TypeAlias = Callable[[Matrix, Matrix], np.ndarray]  # a block of query rows against corpus rows
 DEFAULT_BUDGET = 64 * 2**20  # bytes for one block of float32 scores
+NORM_BLOCK = 65_536  # rows whose lengths are computed at once
+UNIT_TOLERANCE = 1e-6  # a float32 row this close to length 1 is taken as unit
 
 
 @dataclass
@@ -27,11 +29,21 @@ class Hits:
     scores: np.ndarray
 
 
+def row_norms(vectors: np.ndarray) -> np.ndarray:
+    """Euclidean length of each row, in blocks: no temporary the size of millions of vectors."""
+    return np.concatenate([np.sqrt(np.einsum("ij,ij->i", vectors[start:start + NORM_BLOCK],
+                                             vectors[start:start + NORM_BLOCK]))
+                           for start in range(0, len(vectors), NORM_BLOCK)] or [np.zeros(0, vectors.dtype)])
+
+
 def unit_rows(vectors: np.ndarray) -> np.ndarray:
-    """float32 rows scaled to length 1 (all-zero rows stay zero)."""
+    """float32 rows scaled to length 1 (all-zero rows stay zero). Rows already of unit length come back as they
+    are, not copied: a memory-mapped dataset of millions of vectors is searched where it lies."""
     vectors = np.asarray(vectors, dtype=np.float32)
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return vectors / np.maximum(norms, np.float32(1e-12))
+    norms = row_norms(vectors)
+    if np.all(np.abs(norms - 1) <= UNIT_TOLERANCE):
+        return vectors
+    return vectors / np.maximum(norms, np.float32(1e-12))[:, None]
 
 
 def _blocks(n_queries: int, n_corpus: int, budget: int) -> Iterator[tuple[slice, slice]]:

@@ -58,6 +58,21 @@ def test_unit_rows_keeps_zero_rows_zero():
     np.testing.assert_allclose(out, [[0.6, 0.8], [0.0, 0.0]])
 
 
+
+def test_unit_rows_share_rows_already_unit_and_scale_the_rest_like_numpy(tmp_path):
+    rng = np.random.default_rng(1)
+    raw = rng.standard_normal((70_000, 8)).astype(np.float32)  # more rows than one block of lengths
+    expected = raw / np.linalg.norm(raw, axis=1, keepdims=True)
+    scaled = unit_rows(raw)
+    np.testing.assert_allclose(scaled, expected, rtol=1e-6)
+    assert not np.shares_memory(scaled, raw)
+    np.save(tmp_path / "unit.npy", expected)
+    mapped = np.load(tmp_path / "unit.npy", mmap_mode="r")
+    assert np.shares_memory(unit_rows(mapped), mapped)
+    nearly = expected.copy()
+    nearly[-1] *= 1.001  # one row off unit length: every row is scaled again
+    assert not np.shares_memory(unit_rows(nearly), nearly)
+
 def test_best_relevant_rank_counts_every_better_text_in_the_whole_corpus(vectors):
     q, c = vectors
     order, _ = _reference(q, c, 1000)
