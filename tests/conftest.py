@@ -50,6 +50,27 @@ def tiny_bert(tiny_bert_folder):
     return load_model(str(tiny_bert_folder), "cpu")
 
 
+
+SHARED_MODELS = ("minilm", "tiny_bert")
+
+
+def _model_state(model) -> tuple:
+    """What a test could change on a shared model: its settings, its mode and a checksum of its weights (the
+    embedding memo is meant to fill)."""
+    weights = sum(float(parameter.detach().double().sum()) for parameter in model.network.parameters())
+    return model.max_length, model.device, model.dimensions, model.network.training, weights
+
+
+@pytest.fixture(autouse=True)
+def shared_models_stay_as_loaded(request):
+    """The session's models are shared by every test, so a test that changes one fails here, not a later test
+    that meets the change (sentence-transformers gives each test a copy; a copy per test costs more here)."""
+    used = {name: request.getfixturevalue(name) for name in SHARED_MODELS if name in request.fixturenames}
+    before = {name: _model_state(model) for name, model in used.items()}
+    yield
+    for name, model in used.items():
+        assert _model_state(model) == before[name], f"this test changed the shared model `{name}`"
+
 @pytest.fixture
 def two_levels_below_a_plain_folder(tmp_path, monkeypatch) -> None:
     """Work two folders below tmp_path, so "../../etc" names a real folder that holds no model, wherever the clone

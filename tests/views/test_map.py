@@ -31,8 +31,8 @@ def metrics(at) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
-@pytest.fixture(scope="module")
-def opened():
+@pytest.fixture
+def opened():  # a fresh page per test: tests change its inputs
     at = app_test(PAGE)
     assert not at.exception
     return at
@@ -141,7 +141,9 @@ def test_compare_mode_with_umap_lays_both_maps_out_together_in_the_queue(opened)
     from core.jobs import JOBS
 
     at = opened
-    at.radio(key="map_method").set_value("UMAP").run()  # 300 points, compare on: from the test before
+    at.number_input(key="map_size").set_value(300).run()
+    at.toggle(key="map_compare").set_value(True).run()
+    at.radio(key="map_method").set_value("UMAP").run()
     assert not at.exception
     JOBS.wait_idle(600)
     at.run()
@@ -151,7 +153,6 @@ def test_compare_mode_with_umap_lays_both_maps_out_together_in_the_queue(opened)
     left = sorted(i for t in point_traces(fig) if t.xaxis == "x" for i in values(t.customdata))
     right = sorted(i for t in point_traces(fig) if t.xaxis == "x2" for i in values(t.customdata))
     assert left == right == list(range(300))
-    at.radio(key="map_method").set_value("PCA").run()
 
 
 def test_selected_points_are_listed_ringed_and_survive_a_change_of_colouring(opened):

@@ -19,8 +19,8 @@ def _texts(at, text: str):
     return at
 
 
-@pytest.fixture(scope="module")
-def page():
+@pytest.fixture
+def page():  # a fresh page per test: tests change its inputs
     return app_test(PAGE)
 
 

@@ -13,7 +13,9 @@ def best_relevant(queries, corpus, relevant, *, exclude=None, budget=None):
 @pytest.fixture(scope="module")
 def vectors():
     rng = np.random.default_rng(0)
-    return unit_rows(rng.standard_normal((7, 24))), unit_rows(rng.standard_normal((1000, 24)))
+    queries, corpus = unit_rows(rng.standard_normal((7, 24))), unit_rows(rng.standard_normal((1000, 24)))
+    queries.flags.writeable = corpus.flags.writeable = False  # shared by the module's tests: never changed
+    return queries, corpus
 
 
 def _reference(q, c, k):

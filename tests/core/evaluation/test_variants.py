@@ -35,6 +35,8 @@ def space():
     queries = np.stack([corpus[(q * 7) % 300] + rng.standard_normal(64).astype(np.float32) for q in range(60)])
     sentences = rng.standard_normal((len(sts.sentences), 64)).astype(np.float32)
     sentences[sts.second] = sentences[sts.first] + (5 - sts.gold[:, None]) * rng.standard_normal((len(sts.gold), 64))
+    for shared in (queries, corpus, sentences):
+        shared.flags.writeable = False  # shared by the module's tests: never changed
     return build_task("synthetic", pairs, [f"c{i}" for i in range(300)]), Embedded(queries, corpus, sentences), sts
 
 
