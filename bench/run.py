@@ -275,7 +275,7 @@ def bench_pages(rows: list[Row]) -> None:
 
 
 def bench_tsne(rows: list[Row]) -> None:
-    from core.analysis.projection import pca_projection, tsne_projection
+    from core.analysis.map.projection import pca_projection, tsne_projection
     from core.encoding.embedding_cache import cached_embeddings
 
     texts = list(dict.fromkeys(stsb_sentences("train") + stsb_sentences("dev")))[:5000]
@@ -293,7 +293,7 @@ def bench_opentsne(rows: list[Row]) -> None:
     sentences: time, and trustworthiness on the same seeded 2,000 points."""
     from sklearn.manifold import TSNE
 
-    from core.analysis.projection import trust, tsne_projection
+    from core.analysis.map.projection import trust, tsne_projection
     from core.data.stsb import stsb_genres
     from core.encoding.embedding_cache import cached_embeddings
 
@@ -320,7 +320,7 @@ def bench_map_scale(rows: list[Row]) -> None:
     from playwright.sync_api import sync_playwright
 
     from bench.map_browser import time_map, vector_files
-    from core.analysis.projection import MAX_POINTS
+    from core.analysis.map.projection import MAX_POINTS
     from core.data.stsb import stsb_genres
     from core.encoding.embedding_cache import cached_embeddings
     from tests.browser.harness import start_server

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.analysis.clusters import matching, query_in_space, spherize
-from core.analysis.projection import MAX_POINTS, PlacedQuery, Projection, ProjectionParams, Trust, place_query
+from core.analysis.map.clusters import matching, query_in_space, spherize
+from core.analysis.map.projection import MAX_POINTS, PlacedQuery, Projection, ProjectionParams, Trust, place_query
 from core.data.corpus import CorpusError
 from core.data.sampling import sample_indices
 from core.encoding.prompts import with_role

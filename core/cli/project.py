@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from core.analysis.projection import METHODS, trust
-from core.analysis.projection_cache import cached_project
+from core.analysis.map.projection import METHODS, trust
+from core.analysis.map.projection_cache import cached_project
 from core.cli.options import positive_int
 from core.data.vectors import read_vector_files
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.analysis.projection import MAX_POINTS
+from core.analysis.map.projection import MAX_POINTS
 from tests.browser.harness import check_and_shoot, fill, open_page, wait_for_idle
 
 pytestmark = pytest.mark.browser

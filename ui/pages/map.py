@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.analysis.neighbours import align
-from core.analysis.projection import MAX_POINTS, METHODS, Projection, ProjectionParams, Trust
+from core.analysis.map.neighbours import align
+from core.analysis.map.projection import MAX_POINTS, METHODS, Projection, ProjectionParams, Trust
 from core.data.corpus import CorpusError, labelled_corpus, lines
 from core.data.datasets import Dataset, DatasetError, DatasetInfo, dataset_sample
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample

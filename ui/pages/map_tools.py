@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.analysis.neighbours import point_neighbours
-from core.analysis.projection import TRUST_POINTS, PlacedQuery
+from core.analysis.map.neighbours import point_neighbours
+from core.analysis.map.projection import TRUST_POINTS, PlacedQuery
 from core.analysis.ranking import hits_ranking
 from core.data.datasets import Dataset
 from core.data.vectors import VectorCorpus, to_npy, to_parquet, to_projector

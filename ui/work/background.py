@@ -15,8 +15,8 @@ import streamlit as st
 from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.explanation import explain_pair, reference_texts
 from core.analysis.index_store import stored_index
-from core.analysis.projection import Projection, ProjectionParams, density_clusters
-from core.analysis.projection_cache import (
+from core.analysis.map.projection import Projection, ProjectionParams, density_clusters
+from core.analysis.map.projection_cache import (
     aligned_key,
     cached_aligned,
     cached_project,

@@ -10,11 +10,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.analysis.clusters import cluster_keywords, selection_keywords
 from core.analysis.explanation import PairExplanation, explain_pair, reference_texts
-from core.analysis.neighbours import movers, selection_table
-from core.analysis.projection import Projection, Trust, density_clusters, kmeans_clusters, trust
-from core.analysis.projection_cache import cached_project
+from core.analysis.map.clusters import cluster_keywords, selection_keywords
+from core.analysis.map.neighbours import movers, selection_table
+from core.analysis.map.projection import Projection, Trust, density_clusters, kmeans_clusters, trust
+from core.analysis.map.projection_cache import cached_project
 from core.analysis.search import unit_rows
 from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import Dataset, DatasetInfo, listed_datasets, open_dataset

@@ -96,7 +96,7 @@ def test_project_writes_the_maps_coordinates_and_reads_a_projection_the_app_stor
     import pandas as pd
     from sklearn.decomposition import PCA
 
-    from core.analysis import projection_cache
+    from core.analysis.map import projection_cache
     from core.data.vectors import VectorCorpus, to_parquet
 
     vectors = np.random.default_rng(0).normal(size=(40, 6)).astype(np.float32)

@@ -1,6 +1,6 @@
 import numpy as np
 
-from core.analysis.projection import MAX_POINTS
+from core.analysis.map.projection import MAX_POINTS
 from core.plots.labels import hover_text
 from core.plots.map import (
     HOVER_MAX,

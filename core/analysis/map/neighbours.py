@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy.linalg import orthogonal_procrustes
 
-from core.analysis.projection import TRUST_POINTS, map_neighbours
+from core.analysis.map.projection import TRUST_POINTS, map_neighbours
 from core.analysis.search import top_k, unit_rows
 from core.data.sampling import sample_indices
 

@@ -4,7 +4,7 @@ import pytest
 from scipy.spatial import procrustes
 from sklearn.metrics.pairwise import cosine_similarity
 
-from core.analysis.neighbours import align, movers, point_neighbours, selection_table
+from core.analysis.map.neighbours import align, movers, point_neighbours, selection_table
 from core.data.sampling import sample_indices
 
 rng = np.random.default_rng(0)

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from core.analysis.clusters import cluster_keywords, matching, query_in_space, selection_keywords, spherize
+from core.analysis.map.clusters import cluster_keywords, matching, query_in_space, selection_keywords, spherize
 
 TEXTS = ["the cat sleeps on the sofa", "a cat chases a mouse", "my cat purrs",
          "stocks fell sharply", "the market and stocks rose", "interest rates and stocks"]

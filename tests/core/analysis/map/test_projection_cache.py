@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
-from core.analysis import projection_cache
-from core.analysis.projection import project
-from core.analysis.projection_cache import (
+from core.analysis.map import projection_cache
+from core.analysis.map.projection import project
+from core.analysis.map.projection_cache import (
     aligned_key,
     cached_aligned,
     cached_project,
@@ -71,8 +71,8 @@ def test_projection_params_are_the_keywords_project_takes_and_key_as_the_plain_d
     import inspect
     from dataclasses import fields
 
-    from core.analysis.projection import ProjectionParams, project
-    from core.analysis.projection_cache import projection_key
+    from core.analysis.map.projection import ProjectionParams, project
+    from core.analysis.map.projection_cache import projection_key
 
     keywords = {name: p.default for name, p in inspect.signature(project).parameters.items()
                 if p.kind is p.KEYWORD_ONLY}

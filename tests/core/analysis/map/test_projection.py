@@ -3,8 +3,8 @@ import pytest
 from sklearn.decomposition import PCA
 from sklearn.manifold import trustworthiness
 
-from core.analysis.neighbours import align
-from core.analysis.projection import (
+from core.analysis.map.neighbours import align
+from core.analysis.map.projection import (
     aligned_umap,
     check_vectors,
     density_clusters,

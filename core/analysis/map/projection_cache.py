@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from core.analysis.projection import Method, Projection, ProjectionParams, aligned_umap, project
+from core.analysis.map.projection import Method, Projection, ProjectionParams, aligned_umap, project
 from core.hashing import array_digest
 from core.paths import atomic_write, cache_dir
 

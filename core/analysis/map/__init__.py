@@ -1,0 +1,1 @@
+"""The map: projections and their disk store, cluster keywords and search, neighbourhoods."""
