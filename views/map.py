@@ -216,7 +216,8 @@ def main() -> None:
         query_table(found[1], projection.method)
         if corpus.dataset is not None:  # from the stored vectors, never the spherized ones
             full_set_neighbours(corpus.dataset, raw[chosen["row"]] if "row" in chosen else
-                                query_in_space(model, query, with_role(settings, model.pipeline, "query"), None), top)
+                                query_in_space(model, query, with_role(settings, model.pipeline, "query"), None), top,
+                                len(frame))
     export_panel(frame, raw)
 
 

@@ -36,5 +36,6 @@ def test_retrieval_answers_from_the_folder_ray_wrote_and_the_map_draws_it(page, 
     open_page(page, dataset_server, "map?map_source=dataset%3Astsb-2000")
     page.get_by_text("All 2,000 texts of the dataset", exact=False).first.wait_for()
     page.get_by_text("The query's nearest texts in all 2,000 of stsb-2000").first.wait_for()
+    page.get_by_text("every row is on the map", exact=False).first.wait_for()
     check_and_shoot(page, "map-dataset")
     assert "Traceback" not in dataset_server.log()

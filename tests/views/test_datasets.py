@@ -103,3 +103,4 @@ def test_the_map_draws_a_seeded_sample_and_finds_the_querys_neighbours_in_the_wh
     full = at.dataframe[-1].value
     assert full["row"].tolist() == numpy_top(vectors, vectors[rows[0]], len(full))
     assert full["row"].iloc[0] == rows[0]
+    assert any("the map shows a sample of 100, so some of these texts may not be on it" in c.value for c in at.caption)

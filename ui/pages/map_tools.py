@@ -145,7 +145,7 @@ def compare_selection(key: str) -> list[int]:
     return sorted({int(d[0] if isinstance(d, list) else d) for d in data if d is not None})
 
 
-def full_set_neighbours(dataset: Dataset, vector: np.ndarray, k: int) -> None:
+def full_set_neighbours(dataset: Dataset, vector: np.ndarray, k: int, on_map: int) -> None:
     """The query's nearest texts among all of the dataset's rows, not only the sample on the map."""
     st.subheader(f"The query's nearest texts in all {len(dataset.vectors):,} of {dataset.info.name}")
     index = index_job(dataset)
@@ -156,8 +156,9 @@ def full_set_neighbours(dataset: Dataset, vector: np.ndarray, k: int) -> None:
     table = hits_ranking(dataset.info.name, hits, dataset.texts(hits.indices[0])).ranked(dataset.info.name)
     st.dataframe(table.drop(columns=["hit"]).rename(columns={"index": "row"}), hide_index=True,
                  column_config={"score": st.column_config.NumberColumn(format="%.3f")})
-    st.caption(f"Answered by {index.caption}. 'row' numbers the dataset's rows; most of these texts are not on the "
-               "map, which shows a sample.")
+    sample = (f"the map shows a sample of {on_map:,}, so some of these texts may not be on it"
+              if on_map < len(dataset.vectors) else "every row is on the map")
+    st.caption(f"Answered by {index.caption}. 'row' numbers the dataset's rows; {sample}.")
 
 
 def query_table(placed: PlacedQuery, method: str) -> None:
