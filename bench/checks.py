@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-Row = tuple[str, str, str, str]
+from bench.common import Row
 
 
 def _cold(run: Callable[[object], object], model) -> float:
@@ -48,10 +48,12 @@ def bench_checks(rows: list[Row]) -> None:
     sweep = _cold(lambda m: dimension_check(task, Embedded(*task_vectors(m, task, settings)), dims), model)
     quantised = _cold(lambda m: quantization_check(task, Embedded(*task_vectors(m, task, settings))), model)
     anchor = f"one plain evaluation: {plain:.1f} s"
-    rows.append((f"Dimensions check ({len(dims)} sizes, {dims[0]} to {dims[-1]}), {texts}", f"{sweep:.1f} s", anchor,
-                 f"{sweep / plain:.2f}× (goal: under 1.5×)"))
-    rows.append((f"Quantisation check (float32, int8, binary, binary rescored; each search timed 3 times), {texts}",
-                 f"{quantised:.1f} s", anchor, f"{quantised / plain:.2f}× (goal: under 1.5×)"))
+    rows.append(Row(f"Dimensions check ({len(dims)} sizes, {dims[0]} to {dims[-1]}), {texts}", f"{sweep:.1f} s", anchor,
+                    f"{sweep / plain:.2f}× (goal: under 1.5×)",
+                    raw={"check_s": sweep, "plain_evaluation_s": plain, "dimensions": len(dims)}))
+    rows.append(Row(f"Quantisation check (float32, int8, binary, binary rescored; each search timed 3 times), {texts}",
+                    f"{quantised:.1f} s", anchor, f"{quantised / plain:.2f}× (goal: under 1.5×)",
+                    raw={"check_s": quantised, "plain_evaluation_s": plain}))
     made = distill_static(model, name="bench-minilm-static")
     static = load_model(made.id, "cpu")
     sts = pair_rows("dev")
@@ -62,10 +64,15 @@ def bench_checks(rows: list[Row]) -> None:
     frame = model_check(task, measured).set_index("model")
     teacher, student = frame.loc[model.model_id], frame.loc[made.id]
     corpus_seconds = len(task.corpus) / teacher["texts/s"]
-    rows.append(("Distil a static model from all-MiniLM-L6-v2 (model2vec, PCA 256, its 30,522-entry vocabulary)",
-                 f"{made.seconds:.0f} s", f"encoding the {len(task.corpus):,} corpus texts with the teacher: "
-                 f"{corpus_seconds:.0f} s", f"{made.seconds / corpus_seconds:.1f}×"))
-    rows.append((f"The static model encodes {len(sample):,} STS-B sentences (Recall@1 {student['recall@1']:.3f}, "
-                 f"{student['MB']:.0f} MB)", f"{student['texts/s']:,.0f} texts/s",
-                 f"all-MiniLM-L6-v2 (Recall@1 {teacher['recall@1']:.3f}, {teacher['MB']:.0f} MB): "
-                 f"{teacher['texts/s']:,.0f} texts/s", f"{student['texts/s'] / teacher['texts/s']:,.0f}× faster"))
+    rows.append(Row("Distil a static model from all-MiniLM-L6-v2 (model2vec, PCA 256, its 30,522-entry vocabulary)",
+                    f"{made.seconds:.0f} s", f"encoding the {len(task.corpus):,} corpus texts with the teacher: "
+                    f"{corpus_seconds:.0f} s", f"{made.seconds / corpus_seconds:.1f}×",
+                    raw={"distil_s": float(made.seconds), "teacher_corpus_s": float(corpus_seconds)}))
+    rows.append(Row(f"The static model encodes {len(sample):,} STS-B sentences (Recall@1 {student['recall@1']:.3f}, "
+                    f"{student['MB']:.0f} MB)", f"{student['texts/s']:,.0f} texts/s",
+                    f"all-MiniLM-L6-v2 (Recall@1 {teacher['recall@1']:.3f}, {teacher['MB']:.0f} MB): "
+                    f"{teacher['texts/s']:,.0f} texts/s", f"{student['texts/s'] / teacher['texts/s']:,.0f}× faster",
+                    raw={"static_texts_s": float(student["texts/s"]), "teacher_texts_s": float(teacher["texts/s"]),
+                         "static_recall_at_1": float(student["recall@1"]),
+                         "teacher_recall_at_1": float(teacher["recall@1"]), "static_mb": float(student["MB"]),
+                         "teacher_mb": float(teacher["MB"])}))

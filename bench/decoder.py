@@ -10,7 +10,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.common import ROOT
+
 TEXTS = 1000
 QWEN3_EMBEDDING_0_6B = dict(hidden_size=1024, num_hidden_layers=28, num_attention_heads=16, num_key_value_heads=8,
                             head_dim=128, intermediate_size=3072, max_position_embeddings=32768, rope_theta=1000000,

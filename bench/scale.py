@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-Row = tuple[str, str, str, str]
-ROOT = Path(__file__).resolve().parent.parent
+from bench.common import ROOT, Row
+
 RAY_TEXTS = 20_000
 INDEX_ROWS = 1_000_000
 INDEX_SIZES = (INDEX_ROWS, 5_000_000)  # 5M: 7.7 GB of vectors and the graph's own copy, on 24 GB
@@ -36,10 +36,11 @@ def bench_ray(rows: list[Row]) -> None:
         local = _command_seconds(["--input", str(source), "--output", f"{folder}/local.npy"])
         ray = _command_seconds(["--engine", "ray", "--workers", "2", "--input", str(source),
                                 "--output", f"{folder}/ray"])
-    rows.append((f"Embed {RAY_TEXTS:,} STS-B texts, whole command (model load and, for Ray, start-up included): "
-                 "`core embed --engine ray`, 2 workers on this machine", f"{RAY_TEXTS / ray:,.0f} texts/s",
-                 f"single-process `core embed`: {RAY_TEXTS / local:,.0f} texts/s",
-                 f"{local / ray:.2f}× (what the engine costs on one machine)"))
+    rows.append(Row(f"Embed {RAY_TEXTS:,} STS-B texts, whole command (model load and, for Ray, start-up included): "
+                    "`core embed --engine ray`, 2 workers on this machine", f"{RAY_TEXTS / ray:,.0f} texts/s",
+                    f"single-process `core embed`: {RAY_TEXTS / local:,.0f} texts/s",
+                    f"{local / ray:.2f}× (what the engine costs on one machine)",
+                    raw={"ray_s": ray, "local_s": local, "texts": RAY_TEXTS}))
 
 
 def synthetic(rows: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -90,10 +91,13 @@ def _bench_index_of(rows: list[Row], n: int) -> None:
     recall = np.mean([len(set(t) & set(f)) / 10 for t, f in zip(truth, found)])
     e50, e95 = _latencies(lambda q: exact.search(q, 10), queries)
     h50, h95 = _latencies(lambda q: hnsw.search(q, 10), queries)
-    rows.append((f"Top-10 of one query over {n:,} synthetic 384-dim vectors (STS-B vectors plus noise): "
-                 f"{hnsw.params.label}, built in {built / 60:.1f} min", f"p50 {h50:.2f} ms, p95 {h95:.2f} ms; "
-                 f"recall@10 {recall:.3f} on 100 queries ({hnsw.recall_at_10:.3f} at build time)",
-                 f"exact search: p50 {e50:.1f} ms, p95 {e95:.1f} ms", f"{e50 / h50:,.0f}× (p50)"))
+    rows.append(Row(f"Top-10 of one query over {n:,} synthetic 384-dim vectors (STS-B vectors plus noise): "
+                    f"{hnsw.params.label}, built in {built / 60:.1f} min", f"p50 {h50:.2f} ms, p95 {h95:.2f} ms; "
+                    f"recall@10 {recall:.3f} on 100 queries ({hnsw.recall_at_10:.3f} at build time)",
+                    f"exact search: p50 {e50:.1f} ms, p95 {e95:.1f} ms", f"{e50 / h50:,.0f}× (p50)",
+                    raw={"vectors": n, "build_s": built, "hnsw_p50_ms": h50, "hnsw_p95_ms": h95, "exact_p50_ms": e50,
+                         "exact_p95_ms": e95, "recall_at_10": float(recall),
+                         "recall_at_10_at_build": hnsw.recall_at_10}))
 
 
 def _write_dataset(folder: Path, vectors: np.ndarray) -> None:
@@ -151,7 +155,8 @@ def bench_dataset_sessions(rows: list[Row], n: int = INDEX_ROWS, sessions: int =
         every = process.memory_info().rss / 2**20
     del os.environ["EXPLORER_DATASETS"]
     load_config.cache_clear()
-    rows.append((f"Resident memory with a {n:,}-vector dataset open on Retrieval in {sessions} sessions of one "
-                 "server process (vectors memory-mapped, index shared)", f"{every:,.0f} MB",
-                 f"one session: {one:,.0f} MB (the process before: {before:,.0f} MB)",
-                 f"+{every - one:,.0f} MB for {sessions - 1} more sessions"))
+    rows.append(Row(f"Resident memory with a {n:,}-vector dataset open on Retrieval in {sessions} sessions of one "
+                    "server process (vectors memory-mapped, index shared)", f"{every:,.0f} MB",
+                    f"one session: {one:,.0f} MB (the process before: {before:,.0f} MB)",
+                    f"+{every - one:,.0f} MB for {sessions - 1} more sessions",
+                    raw={"every_mb": every, "one_mb": one, "before_mb": before, "vectors": n, "sessions": sessions}))
