@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 
 Figure = float | int | str | bool | None
@@ -37,6 +39,17 @@ def best_of(fn: Callable[[], object], repeats: int) -> float:
         fn()
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def latency_percentiles_ms(search: Callable[[np.ndarray], object], queries: np.ndarray) -> tuple[float, float]:
+    """p50 and p95 of one query at a time, in ms, after one query to warm up."""
+    search(queries[:1])
+    times = []
+    for query in queries:
+        start = time.perf_counter()
+        search(query[None])
+        times.append((time.perf_counter() - start) * 1000)
+    return float(np.percentile(times, 50)), float(np.percentile(times, 95))
 
 
 def machine() -> str:

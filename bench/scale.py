@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.common import ROOT, Row
+from bench.common import ROOT, Row, latency_percentiles_ms
 
 RAY_TEXTS = 20_000
 INDEX_ROWS = 1_000_000
@@ -64,16 +64,6 @@ def synthetic(rows: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     return vectors, queries
 
 
-def _latencies(search, queries: np.ndarray) -> tuple[float, float]:
-    search(queries[:1])
-    times = []
-    for query in queries:
-        start = time.perf_counter()
-        search(query[None])
-        times.append((time.perf_counter() - start) * 1000)
-    return float(np.percentile(times, 50)), float(np.percentile(times, 95))
-
-
 def bench_index(rows: list[Row]) -> None:
     for n in INDEX_SIZES:
         _bench_index_of(rows, n)
@@ -89,8 +79,8 @@ def _bench_index_of(rows: list[Row], n: int) -> None:
     built = time.perf_counter() - start
     truth, found = exact.search(queries, 10).indices, hnsw.search(queries, 10).indices
     recall = np.mean([len(set(t) & set(f)) / 10 for t, f in zip(truth, found)])
-    e50, e95 = _latencies(lambda q: exact.search(q, 10), queries)
-    h50, h95 = _latencies(lambda q: hnsw.search(q, 10), queries)
+    e50, e95 = latency_percentiles_ms(lambda q: exact.search(q, 10), queries)
+    h50, h95 = latency_percentiles_ms(lambda q: hnsw.search(q, 10), queries)
     rows.append(Row(f"Top-10 of one query over {n:,} synthetic 384-dim vectors (STS-B vectors plus noise): "
                     f"{hnsw.params.label}, built in {built / 60:.1f} min", f"p50 {h50:.2f} ms, p95 {h95:.2f} ms; "
                     f"recall@10 {recall:.3f} on 100 queries ({hnsw.recall_at_10:.3f} at build time)",

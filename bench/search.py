@@ -3,12 +3,9 @@ evaluator."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import numpy as np
 
-from bench.common import Row, best_of
+from bench.common import Row, best_of, latency_percentiles_ms
 from core.data.stsb import load_stsb
 from core.models.loading import load_model
 from core.models.packages import packaged_minilm_folder
@@ -28,28 +25,17 @@ def bench_search(rows: list[Row]) -> None:
     flat = faiss.IndexFlatIP(corpus.shape[1])
     flat.add(corpus)
 
-    def timings(fn: Callable[[np.ndarray], object]) -> list[float]:
-        fn(queries[:1])
-        out = []
-        for q in queries:
-            start = time.perf_counter()
-            fn(q[None])
-            out.append((time.perf_counter() - start) * 1000)
-        return out
-
-    ours = timings(lambda q: top_k(q, corpus, 10))
+    p50, p95 = latency_percentiles_ms(lambda q: top_k(q, corpus, 10), queries)
     same = all(set(top_k(q[None], corpus, 10).indices[0]) == set(knn.kneighbors(q[None], 10)[1][0])
                == set(flat.search(q[None], 10)[1][0]) for q in queries[:10])
-    p50, p95 = np.percentile(ours, 50), np.percentile(ours, 95)
     for name, search in (("FAISS IndexFlatIP (exact)", lambda q: flat.search(q, 10)),
                          ("scikit-learn NearestNeighbors brute cosine", lambda q: knn.kneighbors(q, 10))):
-        ref = timings(search)
-        r50, r95 = np.percentile(ref, 50), np.percentile(ref, 95)
+        r50, r95 = latency_percentiles_ms(search, queries)
         rows.append(Row("Top-10 of one query over 100,000 cached vectors (384 dims)"
                         + ("" if same else " (RESULTS DIFFER)"), f"p50 {p50:.1f} ms, p95 {p95:.1f} ms",
                         f"{name}: p50 {r50:.1f} ms, p95 {r95:.1f} ms", f"{r50 / p50:.1f}× (p50)",
-                        raw={"ours_p50_ms": float(p50), "ours_p95_ms": float(p95), "reference_p50_ms": float(r50),
-                             "reference_p95_ms": float(r95), "same_results": same}))
+                        raw={"ours_p50_ms": p50, "ours_p95_ms": p95, "reference_p50_ms": r50,
+                             "reference_p95_ms": r95, "same_results": same}))
 
 
 def bench_sts(rows: list[Row]) -> None:
