@@ -148,5 +148,5 @@ def bench_dataset_sessions(rows: list[Row], n: int = INDEX_ROWS, sessions: int =
     rows.append(Row(f"Resident memory with a {n:,}-vector dataset open on Retrieval in {sessions} sessions of one "
                     "server process (vectors memory-mapped, index shared)", f"{every:,.0f} MB",
                     f"one session: {one:,.0f} MB (the process before: {before:,.0f} MB)",
-                    f"+{every - one:,.0f} MB for {sessions - 1} more sessions",
+                    f"{every - one:+,.0f} MB for {sessions - 1} more sessions",
                     raw={"every_mb": every, "one_mb": one, "before_mb": before, "vectors": n, "sessions": sessions}))

@@ -5,7 +5,9 @@ back is built again."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -14,7 +16,7 @@ from core.analysis.vector_index import IndexParams, Progress, VectorIndex, build
 from core.hashing import array_digest
 from core.paths import atomic_write, cache_dir
 
-VERSION = 1
+VERSION = 2  # 2: efSearch raised at build time until recall@10 reaches TARGET_RECALL
 
 
 def index_key(vectors: np.ndarray, params: IndexParams) -> str:
@@ -35,6 +37,7 @@ def read_index(key: str, vectors: np.ndarray, params: IndexParams) -> VectorInde
         return None
     import faiss
 
+    graph: Any  # an IndexHNSWFlat; faiss's stubs name only the base Index
     try:
         graph = faiss.read_index(str(graph_file))
         meta = json.loads(meta_file.read_text())
@@ -42,7 +45,8 @@ def read_index(key: str, vectors: np.ndarray, params: IndexParams) -> VectorInde
         return None
     if graph.ntotal != len(vectors):
         return None
-    return VectorIndex(unit_rows(vectors), params, graph, float(meta["recall_at_10"]))
+    tuned = replace(params, ef_search=int(graph.hnsw.efSearch))  # as build_index raised it, kept in the file
+    return VectorIndex(unit_rows(vectors), tuned, graph, float(meta["recall_at_10"]))
 
 
 def stored_index(vectors: np.ndarray, params: IndexParams, progress: Progress | None = None, *,

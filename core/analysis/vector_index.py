@@ -5,7 +5,7 @@ IndexFlatIP (`make bench`). An HNSW index carries its recall@10 against exact se
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -15,6 +15,8 @@ from core.analysis.search import Hits, top_k, unit_rows
 EXACT_UP_TO = 200_000  # exact search grows 8.3 ms a query per 100,000 vectors (`make bench`): ~17 ms here
 RECALL_QUERIES = 200  # sampled texts whose 10 nearest others HNSW must find
 ADD_STEP = 20_000  # vectors added to the graph between progress reports
+TARGET_RECALL = 0.95  # recall@10 an HNSW index is tuned to reach at build time
+EF_SEARCH_STEPS = (128, 256, 512)  # efSearch tried in turn; each step costs search time, not memory
 
 Progress = Callable[[int, int], None]
 
@@ -90,9 +92,17 @@ def measured_recall(index: VectorIndex, *, queries: int = RECALL_QUERIES, seed: 
 
 
 def build_index(vectors: np.ndarray, params: IndexParams, progress: Progress | None = None) -> VectorIndex:
+    """Exact search, or an HNSW graph whose efSearch is raised step by step (EF_SEARCH_STEPS) until its measured
+    recall@10 reaches TARGET_RECALL: at 5,000,000 vectors efSearch 128 finds 0.875 (`make bench`)."""
     vectors = unit_rows(vectors)
     if params.kind == "exact":
         return VectorIndex(vectors, params)
     index = VectorIndex(vectors, params, hnsw_graph(vectors, params, progress))
     index.recall_at_10 = measured_recall(index)
+    for ef_search in (step for step in EF_SEARCH_STEPS if step > params.ef_search):
+        if index.recall_at_10 >= TARGET_RECALL:
+            break
+        index.graph.hnsw.efSearch = ef_search
+        index.params = replace(params, ef_search=ef_search)
+        index.recall_at_10 = measured_recall(index)
     return index

@@ -49,6 +49,22 @@ def test_hnsw_scores_are_the_cosines_of_the_texts_it_returns_and_its_recall_is_m
     assert measured_recall(build_index(vectors, IndexParams("exact"))) == 1.0
 
 
+
+def test_a_graph_short_of_the_target_recall_searches_wider_until_it_reaches_it_and_is_read_back_so():
+    vectors = clustered(4000, seed=5)
+    params = IndexParams("hnsw", m=4, ef_construction=8, ef_search=8)
+    untuned = build_index(vectors, params)
+    graph_alone = vector_index.VectorIndex(untuned.vectors, params, vector_index.hnsw_graph(untuned.vectors, params))
+    assert measured_recall(graph_alone) < vector_index.TARGET_RECALL  # the starting efSearch falls short
+    assert untuned.params.ef_search in vector_index.EF_SEARCH_STEPS
+    assert untuned.graph.hnsw.efSearch == untuned.params.ef_search
+    assert untuned.recall_at_10 == pytest.approx(measured_recall(untuned))
+    assert untuned.recall_at_10 >= vector_index.TARGET_RECALL or untuned.params.ef_search == 512
+    assert f"efSearch {untuned.params.ef_search})" in untuned.caption
+    first = stored_index(vectors, params)
+    again = index_store.read_index(index_store.index_key(vectors, params), vectors, params)
+    assert again is not None and again.params == first.params and again.recall_at_10 == first.recall_at_10
+
 def test_an_index_is_read_back_from_disk_not_built_again(monkeypatch):
     vectors = clustered(1500)
     params = IndexParams("hnsw", m=8, ef_construction=16)
