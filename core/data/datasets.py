@@ -71,6 +71,7 @@ class DatasetInfo:
     folder: Path
     rows: int
     manifest: Manifest | None
+    version: str  # folder_version when read: a server reopens the folder when it changes
 
     @property
     def label(self) -> str:
@@ -97,6 +98,21 @@ def _parquet(folder: Path) -> pads.Dataset:
     return pads.dataset(str(folder), format="parquet")
 
 
+def _file_stats(folder: Path) -> list[str]:
+    """Each Parquet file of the folder (as pyarrow finds them: no "_" or "." names) with its size and time."""
+    stats = {path: os.stat(path) for path in _parquet(folder).files}
+    return sorted(f"{path}:{stat.st_size}:{stat.st_mtime_ns}" for path, stat in stats.items())
+
+
+def folder_version(folder: Path) -> str:
+    """Changes when a Parquet file of the folder is added, replaced or removed; "" for a folder that does not
+    open (dataset_info says why)."""
+    try:
+        return texts_digest(_file_stats(folder), prefix=str(folder).encode())
+    except (OSError, pa.ArrowInvalid):
+        return ""
+
+
 def dataset_info(folder: Path) -> DatasetInfo:
     if not folder.is_dir():
         raise DatasetError(f"The listed dataset folder {folder} does not exist; embed into it with "
@@ -105,7 +121,8 @@ def dataset_info(folder: Path) -> DatasetInfo:
     if rows == 0:
         raise DatasetError(f"The listed dataset folder {folder} holds no vectors yet (a run still going, or none "
                            "finished); it appears once a first input file is embedded.")
-    return DatasetInfo(folder.name, folder, rows, read_manifest(pafs.LocalFileSystem(), str(folder)))
+    return DatasetInfo(folder.name, folder, rows, read_manifest(pafs.LocalFileSystem(), str(folder)),
+                       folder_version(folder))
 
 
 def listed_datasets(folders: Sequence[Path]) -> tuple[list[DatasetInfo], list[str]]:
@@ -139,9 +156,7 @@ def _widths(folder: Path) -> dict[int, str]:
 
 def _vector_file(folder: Path, dims: int) -> Path:
     """The cache file of the folder's vectors, keyed by its files' names, sizes and times."""
-    stats = {f.path: os.stat(f.path) for f in _parquet(folder).get_fragments()}
-    files = sorted(f"{path}:{stat.st_size}:{stat.st_mtime_ns}" for path, stat in stats.items())
-    return cache_dir() / "datasets" / f"{texts_digest(files, prefix=f'{folder}:{dims}'.encode())}.npy"
+    return cache_dir() / "datasets" / f"{texts_digest(_file_stats(folder), prefix=f'{folder}:{dims}'.encode())}.npy"
 
 
 def open_dataset(folder: Path, listed: Sequence[Path]) -> Dataset:

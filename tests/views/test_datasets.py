@@ -36,18 +36,14 @@ def write_dataset(folder, texts, vectors, model_id):
 
 @pytest.fixture
 def listed(tmp_path, monkeypatch, embedded):
-    from ui.work.cache import listed_datasets_now
-
     texts, vectors = embedded
     write_dataset(tmp_path / "sts", texts, vectors, "all-MiniLM-L6-v2")
     write_dataset(tmp_path / "elsewhere", texts, vectors, "a-model-this-server-lacks")
     monkeypatch.setenv("EXPLORER_DATASETS", f"{tmp_path / 'sts'}:{tmp_path / 'elsewhere'}:{tmp_path / 'gone'}")
     load_config.cache_clear()
-    listed_datasets_now.clear()
     yield
     monkeypatch.delenv("EXPLORER_DATASETS")
     load_config.cache_clear()
-    listed_datasets_now.clear()
 
 
 def numpy_top(vectors: np.ndarray, query: np.ndarray, k: int) -> list[int]:
@@ -104,3 +100,15 @@ def test_the_map_draws_a_seeded_sample_and_finds_the_querys_neighbours_in_the_wh
     assert full["row"].tolist() == numpy_top(vectors, vectors[rows[0]], len(full))
     assert full["row"].iloc[0] == rows[0]
     assert any("the map shows a sample of 100, so some of these texts may not be on it" in c.value for c in at.caption)
+
+
+def test_a_file_finished_in_a_listed_folder_appears_on_the_next_rerun(listed, tmp_path, embedded):
+    at = app_test(PAGE)
+    at.radio(key="ret_source").set_value("Dataset: sts").run()
+    assert any("of the 400 texts of sts" in c.value for c in at.caption)
+    texts, vectors = embedded
+    (tmp_path / "sts" / "part-1.parquet").write_bytes(to_parquet(VectorCorpus(texts[:50], vectors[:50],
+                                                                              pd.DataFrame({"genre": ["x"] * 50}))))
+    at.run()
+    assert not at.exception and not at.error
+    assert any("of the 450 texts of sts" in c.value for c in at.caption)

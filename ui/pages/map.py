@@ -79,7 +79,7 @@ def _vector_corpus() -> MapCorpus | None:
 
 def _dataset_corpus(info: DatasetInfo) -> MapCorpus:
     try:
-        dataset = dataset_of(str(info.folder), info.rows)
+        dataset = dataset_of(str(info.folder), info.version)
     except (DatasetError, OSError) as err:
         raise CorpusError(str(err)) from err
     most = min(MAX_POINTS, info.rows)

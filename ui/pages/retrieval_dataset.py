@@ -42,7 +42,7 @@ def dataset_query(dataset: Dataset, query: str) -> np.ndarray:
 
 def dataset_search(info: DatasetInfo, query: str, k: int, threshold: float) -> None:
     try:
-        dataset = dataset_of(str(info.folder), info.rows)
+        dataset = dataset_of(str(info.folder), info.version)
     except (DatasetError, OSError) as err:
         st.error(str(err))
         return

@@ -91,8 +91,9 @@ def index_job(dataset: Dataset) -> VectorIndex | Job:
     """The dataset's search index: exact search at once up to the threshold, else the HNSW graph read from disk or
     built in the shared background job (kept on disk, keyed by the vectors' content hash)."""
     info, params = dataset.info, IndexParams.for_rows(len(dataset.vectors))
-    inline = (lambda: exact_index_of(str(info.folder), info.rows, dataset.vectors)) if params.kind == "exact" else None
-    return _queued(("index", str(info.folder), info.rows), f"Indexing the {info.rows:,} vectors of {info.name}",
+    key = (str(info.folder), info.version)
+    inline = (lambda: exact_index_of(*key, dataset.vectors)) if params.kind == "exact" else None
+    return _queued(("index", *key), f"Indexing the {info.rows:,} vectors of {info.name}",
                    lambda progress: stored_index(dataset.vectors, params, progress), inline=inline)
 
 

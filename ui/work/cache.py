@@ -1,10 +1,11 @@
 """What the pages cache, in one place: models and lexical indexes built once for all sessions of the server,
-the catalog (briefly), tasks and their scores, model checks, token states, and the map's projections, trust,
-clusters, keywords, selections and movers."""
+the catalog (briefly), dataset folders (until a file in them changes), tasks and their scores, model checks, token
+states, and the map's projections, trust, clusters, keywords, selections and movers."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -17,7 +18,7 @@ from core.analysis.map.projection import Projection, Trust, density_clusters, km
 from core.analysis.map.projection_cache import cached_project
 from core.analysis.search import unit_rows
 from core.analysis.vector_index import IndexParams, VectorIndex
-from core.data.datasets import Dataset, DatasetInfo, listed_datasets, open_dataset
+from core.data.datasets import Dataset, DatasetInfo, folder_version, listed_datasets, open_dataset
 from core.data.stsb import Split
 from core.deployment import dataset_folders, load_config
 from core.encoding.embedding_cache import ProgressBar
@@ -37,22 +38,26 @@ def cached_model(model_id: str, device: str) -> LoadedModel:
     return load_model(model_id, device)
 
 
-@st.cache_data(ttl=30, show_spinner=False)
 def listed_datasets_now() -> tuple[list[DatasetInfo], list[str]]:
-    """The deployment's dataset folders (re-read every 30 s, so a folder embedded meanwhile appears)."""
-    return listed_datasets(dataset_folders(load_config()))
+    """The deployment's dataset folders, read again as soon as a file in one of them is added or replaced (a
+    listing reads every file's footer; the versions only list and stat the files)."""
+    folders = tuple(dataset_folders(load_config()))
+    return _listed(folders, tuple(folder_version(folder) for folder in folders))
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _listed(folders: tuple[Path, ...], versions: tuple[str, ...]) -> tuple[list[DatasetInfo], list[str]]:
+    return listed_datasets(folders)
 
 
 @st.cache_resource(show_spinner="Opening the dataset…", max_entries=4)
-def dataset_of(folder: str, rows: int) -> Dataset:
-    """One copy per server, shared by every session; `rows` reopens a folder that grew."""
-    from pathlib import Path
-
+def dataset_of(folder: str, version: str) -> Dataset:
+    """One copy per server, shared by every session; a new `version` (a file added or replaced) reopens it."""
     return open_dataset(Path(folder), dataset_folders(load_config()))
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
-def exact_index_of(folder: str, rows: int, _vectors: np.ndarray) -> VectorIndex:
+def exact_index_of(folder: str, version: str, _vectors: np.ndarray) -> VectorIndex:
     return VectorIndex(unit_rows(_vectors), IndexParams("exact"))
 
 

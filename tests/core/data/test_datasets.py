@@ -8,6 +8,7 @@ from core.data.datasets import (
     DatasetError,
     Manifest,
     dataset_sample,
+    folder_version,
     listed_datasets,
     open_dataset,
     write_manifest,
@@ -72,3 +73,17 @@ def test_a_sample_takes_seeded_rows_with_their_texts_metadata_and_vectors(tmp_pa
     assert frame["text"].tolist() == [f"t{i}" for i in rows] and frame["genre"].tolist() == [f"g{i}" for i in rows]
     np.testing.assert_array_equal(sampled, vectors[rows])
     assert dataset_sample(dataset, 50)[0].tolist() == list(range(10))
+
+
+def test_a_folders_version_changes_when_a_file_is_added_or_replaced_and_not_otherwise(tmp_path):
+    folder = tmp_path / "grows"
+    assert folder_version(folder) == ""
+    write_part(folder, "p0", ["a"], np.ones((1, 4), np.float32))
+    first = folder_version(folder)
+    write_manifest(*filesystem(str(folder)), Manifest(Settings()))
+    (folder / "_partial").mkdir()  # a file being written is not part of the folder yet
+    assert folder_version(folder) == first
+    write_part(folder, "p1", ["b"], np.ones((1, 4), np.float32))
+    second = folder_version(folder)
+    write_part(folder, "p1", ["b", "c"], np.ones((2, 4), np.float32))
+    assert len({first, second, folder_version(folder)}) == 3
