@@ -176,7 +176,7 @@ def test_selected_points_are_listed_ringed_and_survive_a_change_of_colouring(ope
 
 
 def test_a_selection_of_more_points_than_are_listed_offers_all_of_them_for_download(opened):
-    from ui.pages.map_tools import LISTED
+    from ui.pages.map.tools import LISTED
 
     at = opened
     at.radio(key="map_source").set_value("stsb").run()
@@ -265,7 +265,7 @@ def test_a_typed_query_is_placed_among_a_vectors_file_made_by_the_sidebar_model(
     from core.data.stsb import stsb_sentences
     from core.data.vectors import VectorCorpus, to_parquet
     from core.models.packages import packaged_minilm_folder
-    from ui.pages.map import TYPED
+    from ui.pages.map.inputs import TYPED
 
     reference = SentenceTransformer(str(packaged_minilm_folder()), device="cpu")
     texts, query = stsb_sentences("dev")[:60], "A woman is slicing an onion."

@@ -1,0 +1,119 @@
+"""Which corpus the map shows, with the labels it brings: the built-in sentences, an upload, the Similarity
+page's texts, a vectors file or a listed dataset."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core.analysis.map.projection import (
+    MAX_POINTS,
+)
+from core.data.corpus import CorpusError, labelled_corpus, lines
+from core.data.datasets import Dataset, DatasetError, DatasetInfo, dataset_sample
+from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample
+from core.data.uploads import column, text_columns
+from core.data.vectors import FILES_HINT, VECTOR_FILE_TYPES, read_vector_files
+from ui.components.similarity_texts import similarity_texts
+from ui.components.upload import uploaded_corpus
+from ui.state.persist import kept, set_kept
+from ui.work.cache import dataset_of, listed_datasets_now
+
+SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file",
+           "similarity": "Texts of the Similarity page", "vectors": "A vectors file (no model needed)"}
+NO_LABEL = "(none)"
+READ_FILES = "map_read_vector_files"  # session key: the uploaded files' ids and the corpus read from them
+DATASET_POINTS = 20_000  # a dataset's default sample on the map (t-SNE of 20,000 points: under a minute)
+
+
+def _colour_by_label() -> None:
+    """Picking a label column means: colour by it."""
+    label = st.session_state.map_label_col
+    if label != NO_LABEL:
+        set_kept("map_colour", label)
+
+
+@dataclass(frozen=True)
+class MapCorpus:
+    """The points' table (`text` and any label columns), the colourings it brings (shown name -> column), and the
+    vectors when they came with the file (then no model embeds them)."""
+
+    frame: pd.DataFrame
+    colourings: dict[str, str]
+    vectors: np.ndarray | None = None
+    files: str = ""  # the vectors' file names, for the map's title
+    dataset: Dataset | None = None  # the whole dataset the points are a sample of
+
+
+def _vector_corpus() -> MapCorpus | None:
+    files = st.file_uploader("Vector files", type=list(VECTOR_FILE_TYPES), accept_multiple_files=True,
+                             key="map_vector_files", help=FILES_HINT)
+    if not files:
+        st.session_state.pop(READ_FILES, None)
+        st.info(FILES_HINT)
+        return None
+    ids = tuple(file.file_id for file in files)
+    if st.session_state.get(READ_FILES, (None,))[0] != ids:  # read once per upload, not on every rerun
+        st.session_state[READ_FILES] = ids, read_vector_files([(file.name, file.getvalue()) for file in files])
+    found = st.session_state[READ_FILES][1]
+    frame = pd.concat([pd.DataFrame({"text": found.texts}), found.metadata.reset_index(drop=True)], axis=1)
+    st.caption(f"{len(frame):,} vectors of {found.vectors.shape[1]} dimensions, as the file gives them: no model "
+               "embeds these texts.")
+    return MapCorpus(frame, {str(c): str(c) for c in found.metadata.columns}, found.vectors,
+                     " + ".join(file.name for file in files))
+
+
+def _dataset_corpus(info: DatasetInfo) -> MapCorpus:
+    try:
+        dataset = dataset_of(str(info.folder), info.version)
+    except (DatasetError, OSError) as err:
+        raise CorpusError(str(err)) from err
+    most = min(MAX_POINTS, info.rows)
+    size = int(kept(st.number_input, "Texts on the map", key="map_dataset_size", url=True,
+                    default=min(DATASET_POINTS, most), min_value=min(2, most), max_value=most, step=1000))
+    _, frame, vectors = dataset_sample(dataset, size)
+    shown = (f"A seeded random sample of {len(frame):,} of the dataset's {info.rows:,} texts (seed 0)"
+             if len(frame) < info.rows else f"All {info.rows:,} texts of the dataset")
+    st.caption(f"{shown}, with their stored vectors; the query's nearest texts are searched among all of them below "
+               "the map.")
+    return MapCorpus(frame, {str(c): str(c) for c in frame.columns[1:]}, vectors, info.name, dataset)
+
+
+def map_corpus() -> MapCorpus | None:
+    """The corpus to map; None until it is ready. Raises CorpusError for a file that cannot be read."""
+    datasets = {f"dataset:{info.name}": info for info in listed_datasets_now()[0]}
+    source = kept(st.radio, "Corpus", key="map_source", url=True, default="stsb", must_be_option=True,
+                  options=[*SOURCES, *datasets],
+                  format_func=lambda name: SOURCES.get(name) or f"Dataset: {datasets[name].label}")
+    if source in datasets:
+        return _dataset_corpus(datasets[source])
+    if source == "stsb":
+        total = len(stsb_genres())
+        size = kept(st.number_input, "Sentences in the sample", key="map_size", url=True, default=MAP_SAMPLE_SIZE,
+                    min_value=2, max_value=total, step=500,
+                    help=f"A seeded random sample of the {total:,} distinct STS-B sentences (news, image captions, "
+                         "forums).")
+        return MapCorpus(stsb_sample(int(size)), {"genre": "genre"})
+    if source == "similarity":
+        st.caption("The texts typed on the Similarity page (its example set until you edit it there).")
+        return MapCorpus(labelled_corpus(lines(similarity_texts())), {})
+    if source == "vectors":
+        return _vector_corpus()
+    uploaded = uploaded_corpus(file_key="map_upload", column_key="map_text_col",
+                               help=".txt: one text a line; .csv / .jsonl: pick the text column and, if you like, "
+                                    "a label column to colour by.")
+    if uploaded is None:
+        return None
+    table, text_col = uploaded
+    others = [c for c in text_columns(table) if c != text_col]
+    label_col = st.selectbox("Label column (colour)", [NO_LABEL, *others], key="map_label_col",
+                             on_change=_colour_by_label) if others else NO_LABEL
+    labels = None if label_col == NO_LABEL else column(table, label_col)
+    frame = labelled_corpus(column(table, text_col), labels)
+    dropped = len(table) - len(frame)
+    if dropped:
+        st.caption(f"{dropped:,} empty or repeated row(s) were dropped: each text is one point.")
+    return MapCorpus(frame, {label_col: "label"} if labels is not None else {})

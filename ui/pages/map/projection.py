@@ -1,0 +1,101 @@
+"""What the map draws from the inputs: the projection (in the queue when slow, PCA with the reason when it
+cannot run), B's map beside A's, and the points' colouring."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core.analysis.map.neighbours import align
+from core.analysis.map.projection import (
+    Projection,
+    ProjectionParams,
+)
+from core.jobs import Job
+from core.plots.map import (
+    NOISE,
+    Colouring,
+    categories,
+    fits_legend,
+    numbers,
+)
+from ui.pages.map.inputs import DENSITY, LENGTH, OVERLAP
+from ui.work.background import aligned_job, density_job, job_status, projection_job
+from ui.work.cache import clusters_of, projection_of
+
+ALIGNMENT = {"PCA": "B rotated, reflected and scaled onto A (Procrustes)",
+             "UMAP": "laid out together by umap-learn's AlignedUMAP, which keeps each text near its place in the "
+                     "other map"}
+
+
+def projected(vectors: np.ndarray, params: ProjectionParams, *, meanwhile: bool = True) -> Projection | None:
+    """The chosen projection. A t-SNE or UMAP of many points runs in the server's queue, PCA shown `meanwhile`
+    (else nothing); when it cannot run on these points, say why and fall back to PCA."""
+    method = params.method
+    pca = replace(params, method="PCA").options()
+    try:
+        with st.spinner(f"Running {method} on {len(vectors):,} points…"):
+            ready = projection_job(vectors, params)
+        if not isinstance(ready, Job):
+            return ready
+        job_status(ready)
+        if not meanwhile:
+            return None
+        st.caption(f"PCA meanwhile: the {method} map takes its place when it is done.")
+        return projection_of(vectors, **pca)
+    except ValueError as err:
+        if method == "PCA":
+            st.error(str(err))
+            return None
+        message = str(err)
+    try:
+        fallback = projection_of(vectors, **pca)
+    except ValueError as err:
+        st.error(f"{message} PCA cannot run either: {err}")
+        return None
+    st.warning(f"{message} Showing PCA instead.")
+    return fallback
+
+
+def compared(space: np.ndarray, b_space: np.ndarray, projection: Projection,
+             params: ProjectionParams) -> tuple[Projection, np.ndarray] | None:
+    """A's map and B's coordinates beside it: for UMAP both laid out together by AlignedUMAP (a queued job), else B
+    projected alone and Procrustes-aligned onto A. None while B's map is not ready."""
+    if projection.method == "UMAP":
+        pair = aligned_job(space, b_space, params)
+        if isinstance(pair, Job):
+            job_status(pair)
+            return None
+        return pair[0], pair[1].coords
+    b_projection = projected(b_space, replace(params, method=projection.method), meanwhile=False)
+    return None if b_projection is None else (projection, align(projection.coords, b_projection.coords))
+
+
+def colouring_of(choice: str, frame: pd.DataFrame, extra: dict[str, str], vectors: np.ndarray, coords: np.ndarray,
+                 chosen: dict, seed: int, overlap: np.ndarray) -> Colouring:
+    if choice in extra:
+        labels = frame[extra[choice]].tolist()
+        if fits_legend(labels):
+            return categories(labels, title=choice)
+        name = choice.replace("`", "")  # the user's column name, shown as code, never as markdown
+        st.info(f"The column `{name}` has {len(set(labels)):,} distinct values, too many to tell apart by "
+                f"colour; the map is coloured by {chosen['k']} k-means clusters instead.")
+    if choice == LENGTH:
+        return numbers(frame["text"].str.len(), title="characters")
+    if choice == OVERLAP:
+        return numbers(overlap, title="overlap")
+    if choice == DENSITY:
+        try:
+            found = density_job(coords, chosen["min_size"])
+        except ValueError as err:
+            st.warning(f"{err} Coloured by k-means clusters meanwhile.")
+            found = None
+        if isinstance(found, Job):
+            job_status(found)
+            st.caption("Coloured by k-means clusters until HDBSCAN is done.")
+        elif found is not None:
+            return categories([NOISE if label < 0 else str(label) for label in found], title="HDBSCAN cluster")
+    return categories(clusters_of(vectors, chosen["k"], seed), title="cluster")

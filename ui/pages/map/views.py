@@ -1,0 +1,139 @@
+"""The map drawn: one configuration with its trust figures, or A and B side by side."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core.analysis.map.clusters import query_in_space, spherize
+from core.analysis.map.projection import (
+    PlacedQuery,
+    Projection,
+    ProjectionParams,
+    Trust,
+    place_query,
+)
+from core.encoding.prompts import with_role
+from core.jobs import Job
+from core.models.loading import LoadedModel
+from core.plots.map import (
+    Colouring,
+    QueryMark,
+    compare_figure,
+    compare_points,
+    map_figure,
+    map_points,
+    overlap_counts,
+    trust_figure,
+)
+from core.settings import Settings
+from ui.components.compare import configuration_b, describe
+from ui.components.downloads import csv_download
+from ui.pages.map.projection import ALIGNMENT, compared
+from ui.pages.map.tools import compare_selection, movers_panel, remember_selection
+from ui.work.background import corpus_job, job_status
+from ui.work.cache import trust_of
+
+
+def query_on(query: str, vector: np.ndarray | None, texts: list[str], space: np.ndarray, projection: Projection,
+             k: int) -> tuple[QueryMark, PlacedQuery] | None:
+    """The query's star and nearest texts, from its vector in the same space as the points."""
+    if vector is None:
+        return None
+    placed = place_query(projection, space, vector[None], texts, k=k)
+    return QueryMark(query, placed.position, placed.neighbours["#"].tolist()), placed
+
+
+def single_view(texts: list[str], projection: Projection, report: Trust, colouring: Colouring,
+                mark: QueryMark | None, title: str, highlight: np.ndarray | None,
+                labels: list[tuple[float, float, str]]) -> None:
+    facts = st.columns(4)
+    facts[0].metric("Points", f"{len(texts):,}")
+    if projection.explained_variance is not None:
+        first, second = projection.explained_variance
+        facts[1].metric("Variance on the map (PCA)", f"{first + second:.1%}",
+                        help=f"Axis 1 explains {first:.1%} of the variance, axis 2 {second:.1%}; the rest lies in "
+                             "directions the map cannot show.")
+    else:
+        facts[1].metric("Method", projection.method, help=", ".join(f"{k} {v}" for k, v in projection.params.items()))
+    trust_metrics(report, facts[2:])
+    map_col, trust_col = st.columns([3, 1.2])
+    with map_col:
+        figure = map_figure(projection.coords, texts, colouring, query=mark, title=title, highlight=highlight,
+                            labels=labels)
+        st.plotly_chart(figure, key="map_chart", on_select=lambda: remember_selection("map_chart"),
+                        selection_mode=("points", "box", "lasso"))
+        st.caption(f"Each point is one text, coloured by {colouring.title}; hover for its text, click or drag a box "
+                   "or lasso to select. Only closeness means something: the axes have no units, and far-apart "
+                   "clusters may not be far apart in the full space."
+                   + (" The star is the query, with lines to its nearest texts." if mark else ""))
+        csv_download(map_points(texts, projection.coords, colouring, report.overlap), "map-points.csv",
+                     index=False, key="map_points_csv")
+    with trust_col:
+        st.plotly_chart(trust_figure(report.overlap, k=report.k), key="map_trust_chart")
+        st.caption(f"How many of each point's {report.k} nearest neighbours (full space, cosine) are also its "
+                   f"{report.k} nearest on the map: bars on the right mean the map keeps neighbourhoods. Colour "
+                   "by 'neighbour overlap' to see where it does not."
+                   + (f" Measured on a seeded sample of {report.points:,} of the {len(texts):,} points (each "
+                      "searched among all of them); the others are grey." if report.sampled else ""))
+        counts = overlap_counts(report.overlap, k=report.k)
+        csv_download(pd.DataFrame({"kept": list(counts), "points": list(counts.values())}), "map-trust.csv",
+                     index=False, key="map_trust_csv")
+
+
+def trust_metrics(report: Trust, slots: list, label: str = "") -> None:
+    slots[0].metric(f"Neighbours kept{label}", f"{report.mean_overlap:.0%}",
+                    help=f"On average, this share of each point's {report.k} nearest neighbours in the full space "
+                         f"(cosine) are also among its {report.k} nearest on the map"
+                         + (f", measured on a seeded sample of {report.points:,} points." if report.sampled else "."))
+    slots[1].metric(f"Trustworthiness{label}",
+                    "—" if report.trustworthiness is None else f"{report.trustworthiness:.3f}",
+                    help="scikit-learn's trustworthiness (1 = no point on the map has neighbours that are far in "
+                         f"the full space), over {report.points:,} points.")
+
+
+def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, projection: Projection,
+                 colouring: Colouring, params: ProjectionParams, a: tuple[Settings, LoadedModel], query: str, top: int,
+                 centred: bool) -> None:
+    chosen = configuration_b(a[0], prefix="map", default_model=a[0].model_id, default_pooling=a[0].pooling,
+                             default_layer="middle",
+                             layer_help="0 is the embedding layer. Every layer of a model comes from one pass, "
+                                        "so changing only the layer is quick.")
+    if chosen is None:
+        return
+    raw = corpus_job(chosen[1], texts, with_role(chosen[0], chosen[1].pipeline, "document"))
+    if isinstance(raw, Job):
+        job_status(raw)
+        return
+    b_space = spherize(raw) if centred else raw
+    pair = compared(space, b_space, projection, params)
+    if pair is None:
+        return
+    projection, b_coords = pair
+    report, b_report = (trust_of(points, coords, params.seed) for points, coords in ((space, projection.coords),
+                                                                                         (b_space, b_coords)))
+    slots = st.columns(4)
+    trust_metrics(report, slots[:2], " (A)")
+    trust_metrics(b_report, slots[2:], " (B)")
+    marks = []
+    for (settings, model), vectors, points, coords in ((a, a_raw, space, projection.coords),
+                                                       (chosen, raw, b_space, b_coords)):
+        vector = query_in_space(model, query, with_role(settings, model.pipeline, "query"),
+                                vectors if centred else None) if query else None
+        marks.append(query_on(query, vector, texts, points, replace(projection, coords=coords), top))
+    st.plotly_chart(compare_figure(projection.coords, b_coords, texts, colouring,
+                                   titles=(f"A: {describe(*a)}", f"B: {describe(*chosen)}"),
+                                   highlight=compare_selection("map_compare_chart"),
+                                   queries=tuple(m[0] if m else None for m in marks)),
+                    key="map_compare_chart", on_select="rerun", selection_mode=("points", "box", "lasso"))
+    alignment = ALIGNMENT.get(projection.method, ALIGNMENT["PCA"])
+    st.caption(f"The same {len(texts):,} texts mapped with {projection.method} under two configurations, "
+               f"{alignment} so that movement means something; point #i is the same text in both (hover shows the "
+               "number). Click, box- or lasso-select points on either side to ring the same texts on both."
+               + (" The star is the query, placed by each configuration." if query else ""))
+    csv_download(compare_points(texts, projection.coords, b_coords, colouring), "map-compare.csv",
+                 index=False, key="map_compare_csv")
+    movers_panel(texts, space, b_space, projection.coords, b_coords, alignment, params.seed)
