@@ -66,25 +66,23 @@ def main() -> None:
     if projection is None:
         return
     report = trust_of(space, projection.coords, params.seed)
-    chosen["k"] = min(int(chosen["k"]), len(frame))
-    colouring = colouring_of(chosen["choice"], frame, corpus.colourings, space, projection.coords, chosen,
-                             params.seed, report.overlap)
+    colouring = colouring_of(chosen, frame, corpus.colourings, space, projection.coords, params.seed, report.overlap)
     try:
-        highlight = matching(texts, chosen["find"], regex=chosen["regex"]) if chosen["find"] else None
+        highlight = matching(texts, chosen.find, regex=chosen.regex) if chosen.find else None
         highlight = selection_mask(len(texts), highlight)
     except ValueError as err:
         st.error(str(err))
         highlight = None
-    top = min(chosen["top"], len(frame))
-    if "row" in chosen:
-        query, vector = texts[chosen["row"]], space[chosen["row"]]
+    top = chosen.top
+    if chosen.row is not None:
+        query, vector = texts[chosen.row], space[chosen.row]
     else:
-        query = chosen["query"]
+        query = chosen.query
         vector = query_in_space(model, query, with_role(settings, model.pipeline, "query"),
                                 raw if centred else None) if query else None
     found = query_on(query, vector, texts, space, projection, top)
-    clusters = chosen["choice"] in (CLUSTERS, DENSITY) and cluster_labels(projection.coords, texts, colouring.values)
-    if chosen["compare"]:
+    clusters = chosen.colour in (CLUSTERS, DENSITY) and cluster_labels(projection.coords, texts, colouring.values)
+    if chosen.compare:
         compare_view(texts, raw, space, projection, colouring, params, (settings, model), query, top, centred)
     else:
         single_view(texts, projection, report, colouring, found[0] if found else None,
@@ -97,7 +95,7 @@ def main() -> None:
     if found is not None:
         query_table(found[1], projection.method)
         if corpus.dataset is not None:  # from the stored vectors, never the spherized ones
-            full_set_neighbours(corpus.dataset, raw[chosen["row"]] if "row" in chosen else
+            full_set_neighbours(corpus.dataset, raw[chosen.row] if chosen.row is not None else
                                 query_in_space(model, query, with_role(settings, model.pipeline, "query"), None), top,
                                 len(frame))
     export_panel(frame, raw)

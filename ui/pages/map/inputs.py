@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import streamlit as st
 
 from core.analysis.map.projection import (
@@ -38,22 +40,38 @@ def projection_inputs() -> ProjectionParams:
     return ProjectionParams(method, float(perplexity), int(neighbours), float(min_dist), int(seed))
 
 
-def map_inputs(corpus: MapCorpus, count: int, dims: int) -> dict:
+@dataclass(frozen=True)
+class MapInputs:
+    """What the map is asked for besides its projection. The query is one of the corpus's own texts (`row`) or,
+    when `row` is None, a typed one (`query`, "" for none)."""
+
+    colour: str
+    k: int  # k-means clusters, at most the point count
+    min_size: int  # HDBSCAN's smallest cluster
+    top: int  # neighbours of the query
+    find: str
+    regex: bool
+    compare: bool
+    query: str = ""
+    row: int | None = None
+
+
+def map_inputs(corpus: MapCorpus, count: int, dims: int) -> MapInputs:
     """The colouring, query, highlight and compare inputs. A vectors file's query is one of its own texts, or a
     typed one when its vectors have the sidebar model's `dims`."""
     options = [*corpus.colourings, *COLOURINGS]
-    found = {"choice": kept(st.selectbox, "Colour by", key="map_colour", url=True, default=options[0],
-                            options=options, must_be_option=True,
-                            help="A label of the data, k-means clusters of the full vectors, HDBSCAN clusters of "
-                                 "the map's dense areas, the text's length in characters, or how many of a point's "
-                                 "neighbours the map kept.")}
+    colour = kept(st.selectbox, "Colour by", key="map_colour", url=True, default=options[0], options=options,
+                  must_be_option=True,
+                  help="A label of the data, k-means clusters of the full vectors, HDBSCAN clusters of the map's "
+                       "dense areas, the text's length in characters, or how many of a point's neighbours the map "
+                       "kept.")
     left, right = st.columns(2)
-    found["k"] = kept(left.number_input, "Clusters (k)", key="map_k", url=True, default=8, min_value=2, max_value=40,
-                      help="How many k-means clusters.")
-    found["min_size"] = kept(right.number_input, "Smallest", key="map_min_size", url=True, default=25,
-                             min_value=2, max_value=10_000, step=5, disabled=found["choice"] != DENSITY,
-                             help="The fewest points an HDBSCAN cluster may have: HDBSCAN finds the dense areas of "
-                                  "the map, and points in no cluster are grey noise.")
+    k = kept(left.number_input, "Clusters (k)", key="map_k", url=True, default=8, min_value=2, max_value=40,
+             help="How many k-means clusters.")
+    min_size = kept(right.number_input, "Smallest", key="map_min_size", url=True, default=25, min_value=2,
+                    max_value=10_000, step=5, disabled=colour != DENSITY,
+                    help="The fewest points an HDBSCAN cluster may have: HDBSCAN finds the dense areas of the map, "
+                         "and points in no cluster are grey noise.")
     typed, help_text = corpus.vectors is None, ("Embedded with the sidebar's settings and drawn as a star, with "
                                                 "lines to its nearest texts in the full space.")
     if corpus.vectors is not None:
@@ -66,23 +84,22 @@ def map_inputs(corpus: MapCorpus, count: int, dims: int) -> dict:
                        "file.")
         help_text += (" It belongs among the file's vectors only if they came from the same model and settings "
                       "(a file exported from this page did).")
+    query, row = "", None
     if typed:
-        found["query"] = kept(st.text_input, "Query", key="map_query", url=True, default=DEFAULT_QUERY,
-                              help=help_text).strip()
+        query = kept(st.text_input, "Query", key="map_query", url=True, default=DEFAULT_QUERY, help=help_text).strip()
     elif count <= LISTED_ROWS:
-        found["row"] = st.selectbox("Query: a text of the file", range(count), key="map_query_row",
-                                    format_func=lambda i: f"#{i} {corpus.frame['text'].iloc[i][:60]}")
+        row = st.selectbox("Query: a text of the file", range(count), key="map_query_row",
+                           format_func=lambda i: f"#{i} {corpus.frame['text'].iloc[i][:60]}")
     else:  # a list of every text would be megabytes sent on each rerun
-        found["row"] = int(st.number_input("Query: the number of a text of the file", min_value=0,
-                                           max_value=count - 1, key="map_query_number",
-                                           help="Hover a point on the map to see its number."))
-        st.caption(f"#{found['row']}: {corpus.frame['text'].iloc[found['row']][:120]}")
-    found["top"] = kept(st.slider, "Neighbours of the query", key="map_top", url=True, default=5, min_value=1,
-                        max_value=20)
-    found["find"] = kept(st.text_input, "Highlight texts containing", key="map_find", url=True, default="",
-                         help="The other points turn grey.")
-    found["regex"] = kept(st.checkbox, "Read it as a regular expression", key="map_regex", url=True, default=False)
-    found["compare"] = corpus.vectors is None and kept(
+        row = int(st.number_input("Query: the number of a text of the file", min_value=0, max_value=count - 1,
+                                  key="map_query_number", help="Hover a point on the map to see its number."))
+        st.caption(f"#{row}: {corpus.frame['text'].iloc[row][:120]}")
+    top = kept(st.slider, "Neighbours of the query", key="map_top", url=True, default=5, min_value=1, max_value=20)
+    find = kept(st.text_input, "Highlight texts containing", key="map_find", url=True, default="",
+                help="The other points turn grey.")
+    regex = kept(st.checkbox, "Read it as a regular expression", key="map_regex", url=True, default=False)
+    compare = corpus.vectors is None and kept(
         st.toggle, "Compare with configuration B", key="map_compare", url=True, default=False,
         help="Map the same texts under a second model, pooling or layer, side by side.")
-    return found
+    return MapInputs(colour, min(int(k), count), int(min_size), min(int(top), count), find, bool(regex),
+                     bool(compare), query, row)

@@ -22,7 +22,7 @@ from core.plots.map import (
     fits_legend,
     numbers,
 )
-from ui.pages.map.inputs import DENSITY, LENGTH, OVERLAP
+from ui.pages.map.inputs import DENSITY, LENGTH, OVERLAP, MapInputs
 from ui.work.background import aligned_job, density_job, job_status, projection_job
 from ui.work.cache import clusters_of, projection_of
 
@@ -74,22 +74,23 @@ def compared(space: np.ndarray, b_space: np.ndarray, projection: Projection,
     return None if b_projection is None else (projection, align(projection.coords, b_projection.coords))
 
 
-def colouring_of(choice: str, frame: pd.DataFrame, extra: dict[str, str], vectors: np.ndarray, coords: np.ndarray,
-                 chosen: dict, seed: int, overlap: np.ndarray) -> Colouring:
+def colouring_of(chosen: MapInputs, frame: pd.DataFrame, extra: dict[str, str], vectors: np.ndarray,
+                 coords: np.ndarray, seed: int, overlap: np.ndarray) -> Colouring:
+    choice = chosen.colour
     if choice in extra:
         labels = frame[extra[choice]].tolist()
         if fits_legend(labels):
             return categories(labels, title=choice)
         name = choice.replace("`", "")  # the user's column name, shown as code, never as markdown
         st.info(f"The column `{name}` has {len(set(labels)):,} distinct values, too many to tell apart by "
-                f"colour; the map is coloured by {chosen['k']} k-means clusters instead.")
+                f"colour; the map is coloured by {chosen.k} k-means clusters instead.")
     if choice == LENGTH:
         return numbers(frame["text"].str.len(), title="characters")
     if choice == OVERLAP:
         return numbers(overlap, title="overlap")
     if choice == DENSITY:
         try:
-            found = density_job(coords, chosen["min_size"])
+            found = density_job(coords, chosen.min_size)
         except ValueError as err:
             st.warning(f"{err} Coloured by k-means clusters meanwhile.")
             found = None
@@ -98,4 +99,4 @@ def colouring_of(choice: str, frame: pd.DataFrame, extra: dict[str, str], vector
             st.caption("Coloured by k-means clusters until HDBSCAN is done.")
         elif found is not None:
             return categories([NOISE if label < 0 else str(label) for label in found], title="HDBSCAN cluster")
-    return categories(clusters_of(vectors, chosen["k"], seed), title="cluster")
+    return categories(clusters_of(vectors, chosen.k, seed), title="cluster")
