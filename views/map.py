@@ -73,17 +73,16 @@ def main() -> None:
     except ValueError as err:
         st.error(str(err))
         highlight = None
-    top = chosen.top
     if chosen.row is not None:
         query, vector = texts[chosen.row], space[chosen.row]
     else:
         query = chosen.query
         vector = query_in_space(model, query, with_role(settings, model.pipeline, "query"),
                                 raw if centred else None) if query else None
-    found = query_on(query, vector, texts, space, projection, top)
+    found = query_on(query, vector, texts, space, projection, chosen.top)
     clusters = chosen.colour in (CLUSTERS, DENSITY) and cluster_labels(projection.coords, texts, colouring.values)
     if chosen.compare:
-        compare_view(texts, raw, space, projection, colouring, params, (settings, model), query, top, centred)
+        compare_view(texts, raw, space, projection, colouring, params, (settings, model), query, chosen.top, centred)
     else:
         single_view(texts, projection, report, colouring, found[0] if found else None,
                     f"{projection.method} of " + (f"the vectors in {corpus.files}" if corpus.files else
@@ -96,8 +95,8 @@ def main() -> None:
         query_table(found[1], projection.method)
         if corpus.dataset is not None:  # from the stored vectors, never the spherized ones
             full_set_neighbours(corpus.dataset, raw[chosen.row] if chosen.row is not None else
-                                query_in_space(model, query, with_role(settings, model.pipeline, "query"), None), top,
-                                len(frame))
+                                query_in_space(model, query, with_role(settings, model.pipeline, "query"), None),
+                                chosen.top, len(frame))
     export_panel(frame, raw)
 
 

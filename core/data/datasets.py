@@ -100,8 +100,7 @@ def _parquet(folder: Path) -> pads.Dataset:
 
 def _file_stats(folder: Path) -> list[str]:
     """Each Parquet file of the folder (as pyarrow finds them: no "_" or "." names) with its size and time."""
-    stats = {path: os.stat(path) for path in _parquet(folder).files}
-    return sorted(f"{path}:{stat.st_size}:{stat.st_mtime_ns}" for path, stat in stats.items())
+    return sorted(f"{path}:{(stat := os.stat(path)).st_size}:{stat.st_mtime_ns}" for path in _parquet(folder).files)
 
 
 def folder_version(folder: Path) -> str:
