@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from core.encoding.pooling import CHOICES as POOLINGS
 
 Pooling = str  # "default" or a name in core.encoding.pooling.MODES
+Role = Literal["query", "document", "text"]  # what a text is to the model: its prompt and, with a Router, its route
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda", "mps")
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
@@ -26,6 +27,7 @@ class Settings:
     device: str = "auto"
     truncate_dim: int | None = None
     prompt: str = ""
+    role: Role = "text"
 
     def __post_init__(self) -> None:
         if self.pooling not in POOLINGS:

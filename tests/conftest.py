@@ -51,14 +51,15 @@ def tiny_bert(tiny_bert_folder):
 
 
 
-SHARED_MODELS = ("minilm", "tiny_bert")
+SHARED_MODELS = ("minilm", "tiny_bert", "splade")
 
 
 def _model_state(model) -> tuple:
     """What a test could change on a shared model: its settings, its mode and a checksum of its weights (the
     embedding memo is meant to fill)."""
-    weights = sum(float(parameter.detach().double().sum()) for parameter in model.network.parameters())
-    return model.max_length, model.device, model.dimensions, model.network.training, weights
+    whole = model.sparse if model.sparse is not None else model.network  # a sparse model's MLM head too
+    weights = sum(float(parameter.detach().double().sum()) for parameter in whole.parameters())
+    return model.max_length, model.device, model.dimensions, whole.training, weights
 
 
 @pytest.fixture(autouse=True)
@@ -108,3 +109,28 @@ def app_test(page: str | None = None, *, settle: bool = True, **query: str):
         assert JOBS.wait_idle(900), "background jobs still running after 15 minutes"
         at.run()
     return at
+
+
+@pytest.fixture(scope="session")
+def sparse_folders(tmp_path_factory) -> dict[str, Path]:
+    """The tiny SparseEncoder folders of tests/sparse.py, each saved by sentence-transformers."""
+    from tests.sparse import SPARSE_FIXTURES
+
+    root = tmp_path_factory.mktemp("sparse")
+    return {name: build(root / name) for name, build in SPARSE_FIXTURES.items()}
+
+
+@pytest.fixture(scope="session")
+def reranker_folder(tmp_path_factory) -> Path:
+    """A tiny CrossEncoder folder saved by sentence-transformers."""
+    from tests.sparse import cross_encoder
+
+    return cross_encoder(tmp_path_factory.mktemp("reranker"))
+
+
+@pytest.fixture(scope="session")
+def splade():
+    """The packaged SPLADE-tiny on the CPU (loaded once for the whole run)."""
+    from core.models.loading import load_model
+
+    return load_model("splade-tiny", "cpu")

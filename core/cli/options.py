@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from core.encoding.prompts import Role, resolve_prompt, role_prompts
-from core.settings import DEVICES, POOLINGS
+from core.encoding.prompts import resolve_prompt, role_prompts
+from core.settings import DEVICES, POOLINGS, Role
 
 
 def positive_int(text: str) -> int:

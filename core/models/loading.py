@@ -6,20 +6,22 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import torch
 
 from core.encoding.memo import EmbeddingMemo
-from core.models.catalog import DEFAULT_MODEL_ID, CatalogEntry, ModelUnavailable, find_entry
+from core.models.catalog import DEFAULT_MODEL_ID, CatalogEntry, ModelKind, ModelUnavailable
 from core.models.devices import resolve_device
-from core.models.pipeline import Head, Pipeline, pipeline_of
+from core.models.pipeline import Head, Pipeline, SparsePipeline, pipeline_of, sparse_pipeline
 from core.models.quiet import quiet_transformers
-from core.models.sources import model_folder
+from core.models.sources import ResolvedModel, resolve
 from core.models.static import StaticNetwork, static_tokenizer
 
+T = TypeVar("T")
 UNTRAINED_SEED = 0
 UNTRAINED_MAX_SEQ_LENGTH = 256
 
@@ -37,7 +39,9 @@ class LoadedModel:
     max_positions: int
     device: str
     fingerprint: str
-    dimensions: int  # of the model's own sentence vectors (after its Dense head)
+    dimensions: int  # of the model's own sentence vectors (after its Dense head; a sparse model's vocabulary)
+    kind: ModelKind = "dense"
+    sparse: Any = None  # a sparse model's sentence_transformers.SparseEncoder, which encodes its texts
     memo: EmbeddingMemo = field(default_factory=EmbeddingMemo)
 
     @property
@@ -57,6 +61,12 @@ class LoadedModel:
     def default_pooling(self) -> str:
         """The model's own pooling in this project's names ("mean", or "mean + max" for several modes)."""
         return " + ".join(self.pipeline.pooling)
+
+    @property
+    def sparse_pipeline(self) -> SparsePipeline:
+        if not isinstance(self.pipeline, SparsePipeline):
+            raise ValueError(f"{self.model_id} is a {self.kind} model, not a sparse one.")
+        return self.pipeline
 
     @property
     def normalizes(self) -> bool:
@@ -99,19 +109,19 @@ def _mean_pooled(folder: Path, device: str, *, untrained: bool):
                                device=device)
 
 
-def sentence_transformer(model_id: str, device: str = "cpu"):
-    """The model as a `sentence_transformers.SentenceTransformer`: the folder's own modules (modules.json), else
-    a mean-pooled transformer; untrained-bert gets seeded random weights. Transformers picks the attention
-    implementation (SDPA where the architecture has it, eager otherwise)."""
-    from sentence_transformers import SentenceTransformer
+class NotAnEmbedder(ModelUnavailable):
+    """A reranker (CrossEncoder) asked for where texts are embedded: it scores pairs instead."""
 
-    quiet_transformers()
-    entry = find_entry(model_id)
-    folder = model_folder(model_id)
+
+def reranker_refusal(model_id: str) -> NotAnEmbedder:
+    return NotAnEmbedder(f"'{model_id}' is a reranker (a CrossEncoder): it scores a query and a text read together "
+                         "rather than embedding each text, so it is used under Rerank on Retrieval and Evaluation.")
+
+
+def _refusing_code(model_id: str, load: Callable[[], T]) -> T:
+    """`load()`, with the two ways a folder can ask to run code said as one sentence each."""
     try:
-        if entry.untrained or not (folder / "modules.json").exists():
-            return _mean_pooled(folder, device, untrained=entry.untrained)
-        return SentenceTransformer(str(folder), device=device, local_files_only=True, trust_remote_code=False)
+        return load()
     except pickle.UnpicklingError as err:  # torch.load(weights_only=True) met code in a pickle checkpoint
         raise ModelUnavailable(f"'{model_id}' holds a pickle checkpoint that would run code when loaded, so it "
                                "was refused; use a safetensors copy of the model.") from err
@@ -120,6 +130,33 @@ def sentence_transformer(model_id: str, device: str = "cpu"):
             raise
         raise ModelUnavailable(f"'{model_id}' needs code from its own folder to load, and this app never runs a "
                                "model's own code, so it was refused; pick another model.") from err
+
+
+def _sentence_transformer(resolved: ResolvedModel, device: str):
+    from sentence_transformers import SentenceTransformer
+
+    folder, entry = resolved.folder, resolved.entry
+
+    def load():
+        if entry.untrained or not (folder / "modules.json").exists():
+            return _mean_pooled(folder, device, untrained=entry.untrained)
+        return SentenceTransformer(str(folder), device=device, local_files_only=True, trust_remote_code=False)
+
+    return _refusing_code(entry.id, load)
+
+
+def sentence_transformer(model_id: str, device: str = "cpu"):
+    """The model as a `sentence_transformers.SentenceTransformer`: the folder's own modules (modules.json), else
+    a mean-pooled transformer; untrained-bert gets seeded random weights. Transformers picks the attention
+    implementation (SDPA where the architecture has it, eager otherwise). Only dense models have one."""
+    quiet_transformers()
+    resolved = resolve(model_id)
+    if resolved.kind == "reranker":
+        raise reranker_refusal(model_id)
+    if resolved.kind != "dense":
+        raise ModelUnavailable(f"'{model_id}' is a {resolved.kind} model; only dense (SentenceTransformer) models "
+                               "are trained and distilled here.")
+    return _sentence_transformer(resolved, device)
 
 
 def weights_megabytes(folder: Path) -> float:
@@ -153,12 +190,17 @@ def _checkpoint_has_pooler(folder: Path) -> bool:
     return False
 
 
-def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> LoadedModel:
-    entry = find_entry(model_id)
-    target = resolve_device(device)
-    model = sentence_transformer(model_id, target)
-    folder = model_folder(model_id)
-    pipeline = pipeline_of(model, model_id=model_id,
+def _limits(network, tokenizer, max_seq_length: int | None) -> tuple[int, int]:
+    """The default token limit and the most positions the model reads."""
+    positions = int(getattr(network.config, "max_position_embeddings", 512))
+    limit = tokenizer.model_max_length if tokenizer.model_max_length < 100_000 else positions
+    return int(min(max_seq_length or limit, limit, positions)), int(min(limit, positions))
+
+
+def _load_dense(resolved: ResolvedModel, target: str) -> LoadedModel:
+    entry, folder = resolved.entry, resolved.folder
+    model = _sentence_transformer(resolved, target)
+    pipeline = pipeline_of(model, model_id=entry.id,
                            described=(folder / "modules.json").exists() and not entry.untrained)
     network: Any
     tokenizer: Any
@@ -173,11 +215,39 @@ def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> Loaded
         fingerprint = _fingerprint(folder)
         if getattr(network, "pooler", None) is not None and not _checkpoint_has_pooler(folder):
             network.pooler = None  # random weights the checkpoint lacks, never used by sentence pooling
-    positions = int(getattr(network.config, "max_position_embeddings", 512))
-    limit = tokenizer.model_max_length if tokenizer.model_max_length < 100_000 else positions
+    max_length, max_positions = _limits(network, tokenizer, pipeline.max_seq_length)
     network.eval()
-    return LoadedModel(model_id=model_id, entry=entry, folder=folder, tokenizer=tokenizer, network=network,
-                       pipeline=pipeline, head=pipeline.head,
-                       max_length=int(min(pipeline.max_seq_length or limit, limit, positions)),
-                       max_positions=int(min(limit, positions)), device=target, fingerprint=fingerprint,
+    return LoadedModel(model_id=entry.id, entry=entry, folder=folder, tokenizer=tokenizer, network=network,
+                       pipeline=pipeline, head=pipeline.head, max_length=max_length, max_positions=max_positions,
+                       device=target, fingerprint=fingerprint,
                        dimensions=int(model.get_embedding_dimension() or network.config.hidden_size))
+
+
+def _load_sparse(resolved: ResolvedModel, target: str) -> LoadedModel:
+    """A SparseEncoder as sentence-transformers loads the folder (its modules; a plain masked LM gets SPLADE max
+    pooling over its logits). Its document side's transformer gives the layers the pages look into."""
+    from sentence_transformers import SparseEncoder
+
+    entry, folder = resolved.entry, resolved.folder
+    model = _refusing_code(entry.id, lambda: SparseEncoder(str(folder), device=target, local_files_only=True,
+                                                           trust_remote_code=False))
+    pipeline = sparse_pipeline(model, model_id=entry.id)
+    transformer = pipeline.transformer
+    network, tokenizer = transformer.auto_model.base_model, transformer.tokenizer
+    max_length, max_positions = _limits(network, tokenizer, transformer.max_seq_length)
+    model.eval()
+    return LoadedModel(model_id=entry.id, entry=entry, folder=folder, tokenizer=tokenizer, network=network,
+                       pipeline=pipeline, head=None, max_length=max_length, max_positions=max_positions,
+                       device=target, fingerprint=_fingerprint(folder), dimensions=int(pipeline.vocabulary),
+                       kind="sparse", sparse=model)
+
+
+def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> LoadedModel:
+    """An embedding model, dense or sparse, loaded once from the folder its id resolves to; a reranker is refused
+    with the sentence that says where it is used."""
+    quiet_transformers()
+    resolved = resolve(model_id)
+    if resolved.kind == "reranker":
+        raise reranker_refusal(model_id)
+    target = resolve_device(device)
+    return (_load_sparse if resolved.kind == "sparse" else _load_dense)(resolved, target)

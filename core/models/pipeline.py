@@ -60,10 +60,32 @@ class Pipeline:
         return " + ".join(self.pooling) + ("" if self.include_prompt else " (prompt left out)")
 
 
+@dataclass(frozen=True)
+class SparsePipeline(Pipeline):
+    """A SparseEncoder's modules: `transformer` is its (document side's) transformer, `splade` its SpladePooling
+    (None for a sparse model of another build, such as a sparse autoencoder over a dense vector), `vocabulary` the
+    width of its vectors, `terms` whether each dimension is a token of the tokenizer's vocabulary, `similarity` the
+    model's own similarity function, `query_side` what encodes queries where they take another route (a Router)."""
+
+    transformer: STModule = None
+    splade: STModule = None
+    vocabulary: int = 0
+    terms: bool = True
+    similarity: str = "dot"
+    query_side: str | None = None
+
+
 def _detail(module: STModule, max_seq_length: int | None) -> str:
     kind = type(module).__name__
     if kind == "Transformer":
         return f"{type(module.auto_model).__name__}, max {max_seq_length} tokens"
+    if kind == "SpladePooling":
+        return (f"SPLADE: log(1 + ReLU) of the masked-LM logits ({module.activation_function}), "
+                f"{module.pooling_strategy} over the tokens: one weight per vocabulary entry")
+    if kind == "SparseStaticEmbedding":
+        return f"a fixed weight for each of the text's {module.num_dimensions:,}-vocabulary tokens (no network)"
+    if kind == "SparseAutoEncoder":
+        return f"{module.input_dim} → {module.hidden_dim} dims, the top {module.k} kept"
     if kind == "StaticEmbedding":
         return f"{module.num_embeddings:,} token vectors of {module.embedding_dim} dims, averaged (no layers)"
     if kind == "Pooling":
@@ -96,6 +118,48 @@ def _pooling_step(model_id: str, modules: list[STModule], kinds: list[str]) -> t
     if kinds.index("Pooling") != 1:
         raise _refuse(model_id, f"runs {kinds[1]} between the transformer and pooling")
     return modules[1], 2
+
+
+SPARSE_SIMILARITIES = ("dot", "cosine")
+
+
+def _routes(model) -> tuple[list[STModule], list[STModule] | None]:
+    """A SparseEncoder's document modules and, where a Router sends queries elsewhere, its query modules."""
+    first = model[0]
+    if type(first).__name__ != "Router":
+        return list(model), None
+    routes = {name: list(route) for name, route in first.sub_modules.items()}
+    document = routes.get("document") or routes.get(first.default_route or "") or next(iter(routes.values()))
+    query = routes.get("query")
+    return document + list(model)[1:], None if query is None or query == document else query + list(model)[1:]
+
+
+def sparse_pipeline(model, *, model_id: str) -> SparsePipeline:
+    """The pipeline of a loaded `sentence_transformers.SparseEncoder`; ModelUnavailable for one this app cannot look
+    into (no transformer on the document side, a similarity other than dot or cosine)."""
+    document, query = _routes(model)
+    kinds = [type(m).__name__ for m in document]
+    if "Transformer" not in kinds and "MLMTransformer" not in kinds:
+        raise _refuse(model_id, "has no transformer on its document side", "this app looks into a transformer")
+    transformer = next(m for m in document if type(m).__name__ in ("Transformer", "MLMTransformer"))
+    splade = next((m for m in document if type(m).__name__ == "SpladePooling"), None)
+    similarity = model.similarity_fn_name
+    if similarity not in SPARSE_SIMILARITIES:
+        raise _refuse(model_id, f"compares vectors by {similarity}", "this app ranks sparse vectors by dot product "
+                                                                     "or cosine")
+    tokenizer = transformer.tokenizer
+    # SpladePooling knows its width only after a first forward pass: the masked LM's vocabulary
+    width = int(transformer.auto_model.config.vocab_size if splade is not None else model.get_embedding_dimension())
+    stages = [Stage(kind, _detail(m, model.max_seq_length)) for kind, m in zip(kinds, document)]
+    if query is not None:
+        stages.insert(0, Stage("Router", "queries: " + " → ".join(type(m).__name__ for m in query)
+                               + "; documents: " + " → ".join(kinds)))
+    return SparsePipeline(pooler=splade, pooling=(f"SPLADE {splade.pooling_strategy}" if splade is not None
+                                                  else " → ".join(kinds[1:]),),
+                          max_seq_length=model.max_seq_length, prompts=dict(model.prompts),
+                          default_prompt_name=model.default_prompt_name, stages=tuple(stages), transformer=transformer,
+                          splade=splade, vocabulary=width, terms=width == len(tokenizer), similarity=similarity,
+                          query_side=None if query is None else " → ".join(type(m).__name__ for m in query))
 
 
 def pipeline_of(model, *, model_id: str, described: bool = True) -> Pipeline:

@@ -3,6 +3,7 @@ that source is here, and how to find or build its folder), so adding a source is
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable
@@ -14,13 +15,14 @@ from core.models.catalog import (
     HUB_REPOS,
     Availability,
     CatalogEntry,
+    ModelKind,
     ModelUnavailable,
     Source,
     find_entry,
     finetuned_dir,
 )
 from core.models.conversion import converted_l3, l3_converted, l3_folder
-from core.models.packages import l3_onnx_file, mpnet_folder, packaged_minilm_folder
+from core.models.packages import l3_onnx_file, mpnet_folder, packaged_minilm_folder, splade_folder
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
 
@@ -115,6 +117,13 @@ def _packaged(reason: str) -> Callable[[CatalogEntry], Availability]:
     return check
 
 
+def _packaged_at(folder: Callable[[], Path]) -> Callable[[CatalogEntry], Availability]:
+    def check(entry: CatalogEntry) -> Availability:
+        folder()
+        return Availability(True, "Packaged with the app.")
+    return check
+
+
 def _converted_availability(entry: CatalogEntry) -> Availability:
     l3_onnx_file()
     if l3_converted(l3_folder()):
@@ -134,6 +143,7 @@ SOURCES: dict[Source, ModelSource] = {
     "random": ModelSource(_packaged("Built from seeded random weights."), lambda entry: packaged_minilm_folder()),
     "converted": ModelSource(_converted_availability, lambda entry: converted_l3()),
     "extra": ModelSource(_extra_availability, lambda entry: mpnet_folder()),
+    "splade": ModelSource(_packaged_at(splade_folder), lambda entry: splade_folder()),
     "hub": ModelSource(lambda entry: _hub_availability(HUB_REPOS[entry.id]),
                        lambda entry: _hub_folder(HUB_REPOS[entry.id])),
     "finetuned": ModelSource(lambda entry: Availability(True, "Fine-tuned on this machine."),
@@ -142,18 +152,53 @@ SOURCES: dict[Source, ModelSource] = {
 }
 
 
-def availability(model_id: str) -> Availability:
-    entry = find_entry(model_id)
+ST_TYPES: dict[str, ModelKind] = {"SentenceTransformer": "dense", "SparseEncoder": "sparse",
+                                   "CrossEncoder": "reranker"}
+
+
+@dataclass(frozen=True)
+class ResolvedModel:
+    """A model id looked up once: its catalog entry, the folder that holds it, and what kind of model it is."""
+
+    entry: CatalogEntry
+    folder: Path
+    kind: ModelKind
+
+
+def folder_kind(folder: Path) -> ModelKind:
+    """The kind sentence-transformers loads a folder as: its config_sentence_transformers.json's `model_type`; a folder
+    without one (a plain transformers checkpoint, or an older save) is a dense model, as sentence-transformers says."""
+    config = folder / "config_sentence_transformers.json"
+    if not config.is_file():
+        return "dense"
+    try:
+        model_type = json.loads(config.read_text(encoding="utf-8")).get("model_type", "SentenceTransformer")
+    except (ValueError, AttributeError) as err:
+        raise ModelUnavailable(f"{config} is not a JSON object, so what kind of model this is cannot be read; "
+                               "fix or remove the file.") from err
+    if model_type not in ST_TYPES:
+        raise ModelUnavailable(f"The folder holds a sentence-transformers {model_type}, which this app does not load "
+                               "(it loads SentenceTransformer, SparseEncoder and CrossEncoder models); pick another "
+                               "model.")
+    return ST_TYPES[model_type]
+
+
+def _availability(entry: CatalogEntry) -> Availability:
     try:
         return SOURCES[entry.source].availability(entry)
     except ModelUnavailable as err:
         return Availability(False, str(err))
 
 
-def model_folder(model_id: str) -> Path:
-    """The folder that holds `model_id`'s weights and tokenizer, building or fetching it when allowed."""
+def availability(model_id: str) -> Availability:
+    return _availability(find_entry(model_id))
+
+
+def resolve(model_id: str) -> ResolvedModel:
+    """`model_id`'s entry, folder (built or fetched when allowed) and kind; ModelUnavailable says why not."""
     entry = find_entry(model_id)
-    status = availability(model_id)
+    status = _availability(entry)
     if not status.available:
         raise ModelUnavailable(status.message)
-    return SOURCES[entry.source].folder(entry)
+    folder = SOURCES[entry.source].folder(entry)
+    return ResolvedModel(entry, folder, entry.kind or folder_kind(folder))

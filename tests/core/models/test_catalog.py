@@ -10,7 +10,7 @@ from core.models.catalog import L3_ID, ModelUnavailable, catalog, find_entry
 from core.models.conversion import convert_l3
 from core.models.loading import load_model
 from core.models.packages import l3_onnx_file
-from core.models.sources import availability, model_folder
+from core.models.sources import availability, resolve
 
 
 @pytest.fixture
@@ -101,9 +101,9 @@ def test_l3_conversion_matches_onnxruntime_on_its_own_file(tmp_path):
 
 
 def test_l3_is_converted_once_into_the_cache_and_then_reused():
-    folder = model_folder(L3_ID)
+    folder = resolve(L3_ID).folder
     stamp = (folder / "model.safetensors").stat().st_mtime_ns
-    assert model_folder(L3_ID) == folder and (folder / "model.safetensors").stat().st_mtime_ns == stamp
+    assert resolve(L3_ID).folder == folder and (folder / "model.safetensors").stat().st_mtime_ns == stamp
     assert availability(L3_ID).reason == "Converted."
     model = load_model(L3_ID, "cpu")
     assert model.num_layers == 3 and model.default_pooling == "mean" and model.max_length == 128
