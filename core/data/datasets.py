@@ -103,6 +103,13 @@ def _file_stats(folder: Path) -> list[str]:
     return sorted(f"{path}:{(stat := os.stat(path)).st_size}:{stat.st_mtime_ns}" for path in _parquet(folder).files)
 
 
+def _not_parquet(folder: Path) -> list[str]:
+    """The files of the folder that pyarrow would read but cannot open as Parquet, relative to it."""
+    found = pads.dataset(str(folder), format="parquet", schema=pa.schema([])).files  # a given schema opens no file
+    valid = set(pads.dataset(str(folder), format="parquet", exclude_invalid_files=True).files)
+    return sorted(PurePath(path).relative_to(folder).as_posix() for path in found if path not in valid)
+
+
 def folder_version(folder: Path) -> str:
     """Changes when a Parquet file of the folder is added, replaced or removed; "" for a folder that does not
     open (dataset_info says why)."""
@@ -116,7 +123,16 @@ def dataset_info(folder: Path) -> DatasetInfo:
     if not folder.is_dir():
         raise DatasetError(f"The listed dataset folder {folder} does not exist; embed into it with "
                            "`python -m core embed --engine ray --output` or remove it from explorer.toml.")
-    rows = _parquet(folder).count_rows()
+    try:
+        rows = _parquet(folder).count_rows()
+    except pa.ArrowInvalid as err:
+        bad = _not_parquet(folder)
+        if not bad:
+            raise
+        what, way = (("is not a Parquet file", "it or embed its input") if len(bad) == 1 else
+                     ("are not Parquet files", "them or embed their inputs"))
+        raise DatasetError(f"The listed dataset folder {folder} holds {', '.join(bad)}, which {what}; remove {way} "
+                           "again and the folder is listed again.") from err
     if rows == 0:
         raise DatasetError(f"The listed dataset folder {folder} holds no vectors yet (a run still going, or none "
                            "finished); it appears once a first input file is embedded.")

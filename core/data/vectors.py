@@ -4,6 +4,7 @@ TensorFlow Embedding Projector's two TSV files; and back, with every check a fil
 
 from __future__ import annotations
 
+import csv
 import io
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -17,6 +18,7 @@ from core.data.corpus import CorpusError
 from core.data.uploads import check_size, decode_text
 
 VECTOR_COLUMN, TEXT_COLUMN = "vector", "text"
+PROJECTOR_BREAKS = r"[\t\r\n]"  # a tab or a line break would split a field or a line of a Projector file
 
 
 @dataclass(frozen=True)
@@ -55,13 +57,14 @@ def to_npy(corpus: VectorCorpus) -> bytes:
 
 
 def to_projector(corpus: VectorCorpus) -> tuple[str, str]:
-    """The Projector's vectors.tsv (no header) and metadata.tsv (a header row when there is more than the text)."""
+    """The Projector's vectors.tsv (no header) and metadata.tsv (a header row when there is more than the text).
+    The Projector splits each line on tabs and unquotes nothing, so no field is quoted: tabs and line breaks
+    become spaces, a missing value is left empty and every other character is written as it is."""
     vectors = "\n".join("\t".join(f"{value:.7g}" for value in row) for row in corpus.vectors) + "\n"
     meta = pd.concat([pd.DataFrame({TEXT_COLUMN: corpus.texts}), corpus.metadata.reset_index(drop=True)], axis=1)
-    clean = meta.astype(str).replace({r"[\t\r\n]": " "}, regex=True)
-    if clean.shape[1] == 1:
-        return vectors, "\n".join(clean[TEXT_COLUMN]) + "\n"
-    return vectors, clean.to_csv(sep="\t", index=False)
+    names = meta.columns.astype(str).str.replace(PROJECTOR_BREAKS, " ", regex=True).tolist()
+    rows = meta.astype(str).fillna("").replace({PROJECTOR_BREAKS: " "}, regex=True).to_numpy().tolist()
+    return vectors, "".join("\t".join(row) + "\n" for row in ([names] if len(names) > 1 else []) + rows)
 
 
 def from_parquet(name: str, data: bytes) -> VectorCorpus:
@@ -107,7 +110,12 @@ def from_projector(vectors_name: str, vectors_data: bytes, metadata_name: str, m
         raise CorpusError(f"{vectors_name}: the lines do not all have the same number of values.") from err
     lines = decode_text(metadata_name, metadata_data).splitlines()
     if lines and "\t" in lines[0]:
-        meta = pd.read_csv(io.StringIO("\n".join(lines)), sep="\t", dtype=str, keep_default_na=False)
+        try:  # no quoting, as the Projector reads it: a quote is part of its text
+            meta = pd.read_csv(io.StringIO("\n".join(lines)), sep="\t", dtype=str, keep_default_na=False,
+                               quoting=csv.QUOTE_NONE)
+        except pd.errors.ParserError as err:
+            raise CorpusError(f"{metadata_name} has a line with more tab-separated values than its header row "
+                              f"({err}); give every line one value per column.") from err
         texts_column = TEXT_COLUMN if TEXT_COLUMN in meta.columns else meta.columns[0]
         return VectorCorpus(meta[texts_column].tolist(), vectors, meta.drop(columns=[texts_column]))
     return VectorCorpus([line for line in lines], vectors, pd.DataFrame(index=range(len(lines))))

@@ -39,7 +39,10 @@ def listed(tmp_path, monkeypatch, embedded):
     texts, vectors = embedded
     write_dataset(tmp_path / "sts", texts, vectors, "all-MiniLM-L6-v2")
     write_dataset(tmp_path / "elsewhere", texts, vectors, "a-model-this-server-lacks")
-    monkeypatch.setenv("EXPLORER_DATASETS", f"{tmp_path / 'sts'}:{tmp_path / 'elsewhere'}:{tmp_path / 'gone'}")
+    write_dataset(tmp_path / "broken", texts[:5], vectors[:5], "all-MiniLM-L6-v2")
+    (tmp_path / "broken" / "zz-corrupt.parquet").write_bytes(b"garbage")
+    folders = [tmp_path / name for name in ("sts", "elsewhere", "gone", "broken")]
+    monkeypatch.setenv("EXPLORER_DATASETS", ":".join(map(str, folders)))
     load_config.cache_clear()
     yield
     monkeypatch.delenv("EXPLORER_DATASETS")
@@ -51,9 +54,13 @@ def numpy_top(vectors: np.ndarray, query: np.ndarray, k: int) -> list[int]:
     return np.argsort(-(unit @ (query / np.linalg.norm(query))))[:k].tolist()
 
 
-def test_a_listed_dataset_answers_a_typed_query_with_its_own_model_by_exact_search(listed, embedded, minilm):
+def test_a_listed_dataset_answers_a_typed_query_with_its_own_model_by_exact_search(listed, embedded, minilm, tmp_path):
     at = app_test(PAGE)
-    assert [w.value for w in at.warning if "gone does not exist" in w.value]
+    warnings = [w.value for w in at.warning]
+    assert any("gone does not exist" in w for w in warnings)
+    assert f"The listed dataset folder {tmp_path / 'broken'} holds zz-corrupt.parquet, which is not a Parquet file; " \
+           "remove it or embed its input again and the folder is listed again." in warnings
+    assert not any("broken" in option for option in at.radio(key="ret_source").options)
     at.radio(key="ret_source").set_value("Dataset: sts").run()
     assert not at.exception and not at.error
     table = at.dataframe[0].value

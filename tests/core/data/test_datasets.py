@@ -64,6 +64,24 @@ def test_listed_folders_that_are_missing_are_said_and_the_rest_listed(tmp_path):
     assert len(problems) == 2 and "gone does not exist" in problems[0] and "holds no vectors yet" in problems[1]
 
 
+@pytest.mark.parametrize("bad, said", [
+    (["zz-corrupt.parquet"], "holds zz-corrupt.parquet, which is not a Parquet file; remove it or embed its input"),
+    (["aa-corrupt.parquet"], "holds aa-corrupt.parquet, which is not a Parquet file; remove it or embed its input"),
+    (["a.parquet", "sub/b.parquet"], "holds a.parquet, sub/b.parquet, which are not Parquet files; remove them or "
+                                     "embed their inputs"),
+])
+def test_files_that_are_not_parquet_take_their_folder_out_in_one_sentence_naming_them(tmp_path, bad, said):
+    write_part(tmp_path / "ok", "p", ["a", "b"], np.ones((2, 4), np.float32))
+    broken = tmp_path / "broken"
+    write_part(broken, "part-0", ["a"], np.ones((1, 4), np.float32))
+    for name, data in zip(bad, [b"garbage", b"not Parquet, and longer than its 8-byte footer"]):
+        (broken / name).parent.mkdir(exist_ok=True)
+        (broken / name).write_bytes(data)
+    found, problems = listed_datasets([tmp_path / "ok", broken])
+    assert [info.name for info in found] == ["ok"]
+    assert problems == [f"The listed dataset folder {broken} {said} again and the folder is listed again."]
+
+
 def test_a_sample_takes_seeded_rows_with_their_texts_metadata_and_vectors(tmp_path):
     vectors = np.arange(40, dtype=np.float32).reshape(10, 4)
     write_part(tmp_path / "d", "p", [f"t{i}" for i in range(10)], vectors, genre=[f"g{i}" for i in range(10)])

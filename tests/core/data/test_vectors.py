@@ -6,7 +6,16 @@ import pyarrow.parquet as pq
 import pytest
 
 from core.data.corpus import CorpusError
-from core.data.vectors import VectorCorpus, from_npy, from_parquet, from_projector, to_npy, to_parquet, to_projector
+from core.data.vectors import (
+    VectorCorpus,
+    from_npy,
+    from_parquet,
+    from_projector,
+    read_vector_files,
+    to_npy,
+    to_parquet,
+    to_projector,
+)
 
 TEXTS = ["A cat sleeps.", "Stocks fell.", "A tab\tin a text"]
 
@@ -41,6 +50,28 @@ def test_npy_and_projector_tsv_round_trip(corpus):
     assert to_projector(plain)[1] == "A cat sleeps.\nStocks fell.\n"  # one column: no header, as the Projector wants
 
 
+def projector_rows(tsv):
+    """A metadata.tsv as the Projector reads it (parseMetadata): lines split on newlines, blank ones skipped, fields
+    split on tabs, nothing unquoted."""
+    return [line.split("\t") for line in tsv.split("\n") if line.strip()]
+
+
+QUOTED = ['She said "hi" to him', '"Quoted" at the start', 'a lone " quote', '""']
+
+
+def test_projector_metadata_holds_texts_with_quotes_as_they_are():
+    vectors = np.random.default_rng(1).standard_normal((len(QUOTED), 4)).astype(np.float32)
+    corpus = VectorCorpus(QUOTED, vectors, pd.DataFrame({"genre": ['a "kind"', "b", None, "d"]}))
+    vectors_tsv, metadata_tsv = to_projector(corpus)
+    header, *rows = projector_rows(metadata_tsv)
+    assert header == ["text", "genre"]
+    assert [row[0] for row in rows] == QUOTED and [row[1] for row in rows] == ['a "kind"', "b", "", "d"]
+    files = [("vectors.tsv", vectors_tsv.encode()), ("metadata.tsv", metadata_tsv.encode())]
+    back = read_vector_files(files)
+    np.testing.assert_allclose(back.vectors, vectors, rtol=1e-6)
+    assert back.texts == QUOTED and back.metadata["genre"].tolist() == ['a "kind"', "b", "", "d"]
+
+
 @pytest.mark.parametrize("make, message", [
     (lambda v: VectorCorpus(TEXTS[:2], v, pd.DataFrame()), "3 vectors but 2 texts"),
     (lambda v: VectorCorpus(TEXTS, np.where(np.arange(8) == 2, np.nan, v), pd.DataFrame()), "NaN or infinite"),
@@ -62,6 +93,8 @@ def test_bad_files_say_what_is_wrong():
         from_npy("v.npy", b"junk", ["a"])
     with pytest.raises(CorpusError, match="tab-separated numbers"):
         from_projector("vectors.tsv", b"1\tx\n", "metadata.tsv", b"a\n")
+    with pytest.raises(CorpusError, match="more tab-separated values than its header row"):
+        from_projector("vectors.tsv", b"1\t2\n3\t4\n", "metadata.tsv", b"text\tgenre\na\tb\nc\td\te\n")
     with pytest.raises(CorpusError, match="same number of dimensions"):
         import pyarrow as pa
 
@@ -71,8 +104,6 @@ def test_bad_files_say_what_is_wrong():
 
 
 def test_uploaded_files_are_recognised_together(corpus):
-    from core.data.vectors import read_vector_files
-
     np.testing.assert_array_equal(read_vector_files([("x.parquet", to_parquet(corpus))]).vectors, corpus.vectors)
     texts = "\n".join(TEXTS[:2]) + "\n"
     two = VectorCorpus(TEXTS[:2], corpus.vectors[:2], pd.DataFrame(index=range(2)))
