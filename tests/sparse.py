@@ -16,8 +16,9 @@ SPLADE_PROMPTS = {"query": "query: ", "document": "passage: "}
 LOGIT_SHIFT = -0.3  # random masked-LM logits spread about 0.11: shifted down, a token activates a few dozen terms
 
 
-def _masked_lm(folder: Path) -> None:
-    """A BERT masked LM with MiniLM's uncased vocabulary, its decoder's bias lowered so vectors stay sparse."""
+def _masked_lm(folder: Path, shift: float = LOGIT_SHIFT) -> None:
+    """A BERT masked LM with MiniLM's uncased vocabulary, its decoder's bias lowered by `shift` so vectors stay
+    sparse."""
     from transformers import BertConfig, BertForMaskedLM
 
     from core.models.conversion import copy_tokenizer
@@ -28,16 +29,17 @@ def _masked_lm(folder: Path) -> None:
     torch.manual_seed(2)
     network = BertForMaskedLM(config)
     with torch.no_grad():
-        network.cls.predictions.bias.fill_(LOGIT_SHIFT)
+        network.cls.predictions.bias.fill_(shift)
     network.save_pretrained(folder)
     copy_tokenizer(packaged_minilm_folder(), folder)
 
 
-def _splade_modules(folder: Path, strategy: str = "max", activation: str = "relu") -> list:
+def _splade_modules(folder: Path, strategy: str = "max", activation: str = "relu",
+                    shift: float = LOGIT_SHIFT) -> list:
     from sentence_transformers.base.modules import Transformer
     from sentence_transformers.sparse_encoder.modules import SpladePooling
 
-    _masked_lm(folder)
+    _masked_lm(folder, shift)
     return [Transformer(str(folder), transformer_task="fill-mask"),
             SpladePooling(pooling_strategy=strategy, activation_function=activation)]
 
@@ -60,11 +62,12 @@ def splade_prompted(folder: Path) -> Path:
 
 
 def inference_free_splade(folder: Path) -> Path:
-    """Queries: a weight per token present (SparseStaticEmbedding, no network); documents: the masked LM."""
+    """Queries: a weight per token present (SparseStaticEmbedding, no network); documents: the masked LM, less
+    sparse, so that a query's few terms meet most documents (as a trained model's expansion makes them)."""
     from sentence_transformers.base.modules import Router
     from sentence_transformers.sparse_encoder.modules import SparseStaticEmbedding
 
-    document = _splade_modules(folder / "mlm")
+    document = _splade_modules(folder / "mlm", shift=-0.1)
     torch.manual_seed(3)
     query = [SparseStaticEmbedding(tokenizer=document[0].tokenizer, weight=torch.rand(30522) * 3)]
     return _save(folder, [Router.for_query_document(query, document)], similarity_fn_name="dot")

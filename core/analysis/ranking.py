@@ -1,7 +1,10 @@
-"""One query ranked over one corpus by several rankers (the model and the lexical baselines), as one tidy table.
+"""One query ranked over one corpus by several rankers (the model, the lexical baselines, a hybrid of two), as one
+tidy table.
 
-Every ranker gets unit-length query and corpus rows, so its score is a cosine in its own space. A lexical
-score of 0 means the text shares no word with the query: such a row is listed but is no hit.
+A ranker scores the corpus by the dot product of its query row with each corpus row: a dense model's unit rows (the
+cosine), a sparse model's vectors (its own similarity), a baseline's rows (TF-IDF's cosine, BM25's score). A lexical
+score of 0 means the text shares no word with the query: such a row is listed but is no hit. A hybrid ranker fuses
+two rankers' lists by reciprocal rank fusion.
 """
 
 from __future__ import annotations
@@ -12,20 +15,29 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from core.analysis.fusion import FUSE_DEPTH, fuse
 from core.analysis.search import Hits, Matrix, top_k, unit_rows
-from core.evaluation.lexical import LexicalIndex
+from core.analysis.terms import model_score, scored_rows
+from core.encoding.encoder import encode_with
+from core.encoding.sparse import encode_sparse
+from core.evaluation.lexical import Lexical
+from core.models.loading import LoadedModel
+from core.settings import Settings
 
 COLUMNS = ["ranker", "rank", "index", "score", "hit", "text"]
+SCORE_NAMES = {"cosine": "cosine similarity", "dot": "dot product", "bm25": "BM25 score", "rrf": "RRF score",
+               "reranker": "reranker score"}
 
 
 @dataclass(frozen=True)
 class Ranker:
-    """A ranker's query row (1, dims) and corpus rows (corpus, dims), unit length; `lexical` scores count as
-    hits only above 0."""
+    """A ranker's query row (1, dims) and corpus rows (corpus, dims), scored by their dot product, which is
+    `score`; `lexical` scores count as hits only above 0."""
 
     query: Matrix
     corpus: Matrix
     lexical: bool = False
+    score: str = "cosine"
 
     @classmethod
     def dense(cls, query: np.ndarray, corpus: np.ndarray) -> Ranker:
@@ -33,17 +45,40 @@ class Ranker:
         return cls(unit_rows(query), unit_rows(corpus))
 
     @classmethod
-    def of_index(cls, index: LexicalIndex, query: str) -> Ranker:
-        return cls(index.query_rows([query]), index.corpus_rows, lexical=True)
+    def of_index(cls, index: Lexical, query: str) -> Ranker:
+        return cls(index.query_rows([query]), index.corpus_rows, lexical=True, score=index.score)
+
+
+def model_ranker(model: LoadedModel, query: str, corpus_vectors: Matrix, settings: Settings) -> Ranker:
+    """The model's ranker of `query` (embedded with `settings`: its query prompt and role) over corpus vectors it
+    made: a dense model's by the cosine, a sparse model's by its own similarity (texts it scores 0 share nothing)."""
+    if model.kind == "sparse":
+        query_rows = encode_sparse(model, [query], role=settings.role, prompt=settings.prompt,
+                                   max_length=settings.max_length).matrix
+        return Ranker(scored_rows(model, query_rows), scored_rows(model, corpus_vectors), lexical=True,
+                      score=model_score(model))
+    return Ranker.dense(encode_with(model, [query], settings).vectors, np.asarray(corpus_vectors))
+
+
+@dataclass(frozen=True)
+class Hybrid:
+    """Two rankers' top `depth` lists fused by reciprocal rank fusion."""
+
+    first: str
+    second: str
+    depth: int = FUSE_DEPTH
+    score: str = "rrf"
 
 
 @dataclass(frozen=True)
 class QueryRanking:
-    """`table` has one row per (ranker, rank): COLUMNS. `primary` is the ranker the others are set beside."""
+    """`table` has one row per (ranker, rank): COLUMNS. `primary` is the ranker the others are set beside;
+    `scores` names what each ranker's scores are."""
 
     table: pd.DataFrame
     primary: str
     k: int
+    scores: Mapping[str, str]
 
     def ranked(self, ranker: str) -> pd.DataFrame:
         rows = self.table[self.table["ranker"] == ranker]
@@ -85,19 +120,38 @@ def _ranked(name: str, indices: np.ndarray, scores: np.ndarray, texts: Sequence[
                          "hit": scores > 0 if lexical else np.ones(len(indices), bool), "text": list(texts)})[COLUMNS]
 
 
-def rank_query(corpus: Sequence[str], rankers: Mapping[str, Ranker], *, k: int, primary: str) -> QueryRanking:
-    """The top `k` (at most the corpus size) of each ranker, best first; ties keep the lower corpus index."""
+def _hits_of(hits: Hits, ranker: Ranker | Hybrid, depth: int) -> np.ndarray:
+    """The first `depth` texts a ranker found (a lexical ranker's only where it scores above 0)."""
+    indices, scores = hits.indices[0][:depth], hits.scores[0][:depth]
+    return indices[scores > 0] if isinstance(ranker, Ranker) and ranker.lexical else indices
+
+
+def rank_query(corpus: Sequence[str], rankers: Mapping[str, Ranker | Hybrid], *, k: int,
+               primary: str) -> QueryRanking:
+    """The top `k` (at most the corpus size) of each ranker, best first; ties keep the lower corpus index. A hybrid
+    fuses the hits of the two rankers it names (a lexical ranker's only above 0)."""
     if primary not in rankers:
         raise ValueError(f"The primary ranker {primary!r} is not among the rankers {list(rankers)}.")
     k = min(k, len(corpus))
+    lists: dict[str, Hits] = {}
+    for name, ranker in rankers.items():
+        if isinstance(ranker, Ranker):
+            fused = [h.depth for h in rankers.values() if isinstance(h, Hybrid) and name in (h.first, h.second)]
+            lists[name] = top_k(ranker.query, ranker.corpus, min(max([k, *fused]), len(corpus)))
     frames = []
     for name, ranker in rankers.items():
-        hits = top_k(ranker.query, ranker.corpus, k)
-        frames.append(_ranked(name, hits.indices[0], hits.scores[0], [corpus[i] for i in hits.indices[0]],
-                              ranker.lexical))
-    return QueryRanking(pd.concat(frames, ignore_index=True), primary, k)
+        if isinstance(ranker, Hybrid):
+            indices, scores = fuse([_hits_of(lists[part], rankers[part], ranker.depth)
+                                    for part in (ranker.first, ranker.second)])
+            lexical = False
+        else:
+            indices, scores, lexical = lists[name].indices[0][:k], lists[name].scores[0][:k], ranker.lexical
+        frames.append(_ranked(name, indices[:k], scores[:k], [corpus[i] for i in indices[:k]], lexical))
+    return QueryRanking(pd.concat(frames, ignore_index=True), primary, k,
+                        {name: ranker.score for name, ranker in rankers.items()})
 
 
 def hits_ranking(name: str, hits: Hits, texts: Sequence[str]) -> QueryRanking:
     """One query's hits from a vector index as a ranking of one ranker; `texts` are the hits' own, in order."""
-    return QueryRanking(_ranked(name, hits.indices[0], hits.scores[0], texts, False), name, len(texts))
+    return QueryRanking(_ranked(name, hits.indices[0], hits.scores[0], texts, False), name, len(texts),
+                        {name: "cosine"})

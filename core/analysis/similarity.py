@@ -9,7 +9,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 from scipy.cluster.hierarchy import leaves_list, linkage, optimal_leaf_ordering
-from scipy.spatial.distance import pdist
+from scipy.spatial.distance import pdist, squareform
 from sklearn.metrics.pairwise import cosine_similarity, euclidean_distances
 
 from core.deployment import DeploymentConfig
@@ -64,12 +64,20 @@ def cluster_order(vectors: np.ndarray, metric: Metric = "cosine") -> list[int]:
     Cosine and dot product cluster by cosine distance (the dot product's scale says nothing about grouping);
     Euclidean clusters by Euclidean distance.
     """
-    n = len(vectors)
-    if n < 3:
-        return list(range(n))
-    distances = np.nan_to_num(pdist(np.asarray(vectors, dtype=np.float64),
-                                    "euclidean" if metric == "euclidean" else "cosine"), nan=1.0)
-    distances = np.clip(distances, 0.0, None)
+    if len(vectors) < 3:
+        return list(range(len(vectors)))
+    return _leaf_order(pdist(np.asarray(vectors, dtype=np.float64), "euclidean" if metric == "euclidean" else "cosine"))
+
+
+def order_by_distance(distances: np.ndarray) -> list[int]:
+    """`cluster_order` from a square matrix of distances between the rows (for vectors that are not held dense)."""
+    if len(distances) < 3:
+        return list(range(len(distances)))
+    return _leaf_order(squareform(np.asarray(distances, dtype=np.float64), checks=False))
+
+
+def _leaf_order(condensed: np.ndarray) -> list[int]:
+    distances = np.clip(np.nan_to_num(condensed, nan=1.0), 0.0, None)
     tree = linkage(distances, method="average")
     return [int(i) for i in leaves_list(optimal_leaf_ordering(tree, distances))]
 

@@ -6,10 +6,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
-from core.cli.options import add_model_options, add_prompt_options, chosen_prompt, positive_int
+from core.cli.options import add_model_options, add_prompt_options, chosen_prompt, positive_int, sparse_refusals
+from core.data.sparse_vectors import sparse_parquet
 from core.data.vectors import VectorCorpus, to_parquet
 from core.encoding.encoder import checked_layer, encode_with
+from core.encoding.sparse import encode_sparse
 from core.models.loading import LoadedModel, load_model
 from core.settings import Settings
 
@@ -31,13 +34,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                                  ".txt or Parquet files into a folder of Parquet")
     add_model_options(parser)
     add_prompt_options(parser, roles=False)
+    parser.add_argument("--role", choices=("document", "query"), default="document",
+                        help="embed the texts as documents (encode_document, the default) or as queries "
+                             "(encode_query): the model's prompt for that role and, for a sparse model with a "
+                             "Router, its route")
     parser.add_argument("--normalize", action="store_true")
     parser.add_argument("--max-length", type=positive_int, default=None)
     parser.add_argument("--batch-size", type=positive_int, default=32)
     parser.add_argument("--input", required=True, help="a .txt file (one text a line); with --engine ray, a path "
                                                        "or glob of .txt and .parquet files on any filesystem pyarrow "
                                                        "reads (s3://…)")
-    parser.add_argument("--output", required=True, help=".npy or .parquet; with --engine ray, a folder")
+    parser.add_argument("--output", required=True, help=".npy or .parquet; a sparse model's .npz (a scipy CSR "
+                                                        "matrix) or .parquet (indices and values columns); with "
+                                                        "--engine ray, a folder")
     scale = parser.add_argument_group("Ray Data (--engine ray; install with `make scale`)")
     scale.add_argument("--engine", choices=("local", "ray"), default="local")
     scale.add_argument("--address", default=None, help="a running Ray cluster (host:6379 or ray://host:10001); "
@@ -50,10 +59,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def settings_of(model: LoadedModel, args: argparse.Namespace) -> Settings:
-    checked_layer(model, args.layer)
+    if model.kind == "sparse":
+        sparse_refusals(model, args)
+    else:
+        checked_layer(model, args.layer)
     return Settings(model_id=args.model, pooling=args.pooling, layer=args.layer, normalize=args.normalize,
                     max_length=args.max_length, device=args.device, truncate_dim=args.truncate_dim,
-                    prompt=chosen_prompt(model.pipeline, args, "document"))
+                    prompt=chosen_prompt(model.pipeline, args, args.role), role=args.role)
+
+
+def write_sparse(texts: list[str], settings: Settings, model: LoadedModel, output: Path, batch_size: int) -> None:
+    suffix = output.suffix.lower()
+    if suffix not in (".npz", ".parquet"):
+        raise ValueError(f"{model.model_id} is a sparse model: its vectors are {model.dimensions:,} wide and mostly "
+                         "zero, so write them as .npz (a scipy CSR matrix) or .parquet (indices and values), not "
+                         f"{suffix or 'a file without a suffix'}.")
+    found = encode_sparse(model, texts, role=settings.role, prompt=settings.prompt, max_length=settings.max_length,
+                          batch_size=batch_size)
+    if suffix == ".npz":
+        sp.save_npz(output, found.matrix)
+    else:
+        output.write_bytes(sparse_parquet(texts, found.matrix))
+    if found.truncated:
+        print(f"note: {len(found.truncated)} text(s) were longer than {found.limit} tokens and were cut at that "
+              "limit.", file=sys.stderr)
 
 
 def run_ray(args: argparse.Namespace, settings: Settings) -> int:
@@ -75,15 +104,22 @@ def run(args: argparse.Namespace) -> int:
         from core.scale.ray_embed import import_ray
 
         import_ray()  # before the model loads: say at once when the extra is missing
-        return run_ray(args, settings_of(load_model(args.model, args.device), args))
+        model = load_model(args.model, args.device)
+        if model.kind == "sparse":
+            raise ValueError(f"{model.model_id} is a sparse model; --engine ray embeds dense models so far: embed "
+                             "its texts without --engine ray (into .npz or .parquet).")
+        return run_ray(args, settings_of(model, args))
     path = Path(args.input)
     try:
         texts = read_lines(path)
     except UnicodeDecodeError as err:
         raise ValueError(f"{path} is not UTF-8 text ({err.reason} at byte {err.start}).") from err
     model = load_model(args.model, args.device)
-    result = encode_with(model, texts, settings_of(model, args), batch_size=args.batch_size)
-    output = Path(args.output)
+    settings, output = settings_of(model, args), Path(args.output)
+    if model.kind == "sparse":
+        write_sparse(texts, settings, model, output, args.batch_size)
+        return 0
+    result = encode_with(model, texts, settings, batch_size=args.batch_size)
     if output.suffix.lower() == ".parquet":  # the layout Embedding Atlas and the map's import read
         output.write_bytes(to_parquet(VectorCorpus(texts, result.vectors, pd.DataFrame(index=range(len(texts))))))
     else:

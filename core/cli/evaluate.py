@@ -5,15 +5,32 @@ from __future__ import annotations
 import argparse
 import json
 
-from core.cli.options import add_model_options, add_prompt_options, chosen_prompt, retrieval_prompts
+import numpy as np
+
+from core.cli.options import (
+    add_model_options,
+    add_prompt_options,
+    chosen_prompt,
+    retrieval_prompts,
+    sparse_refusals,
+)
 from core.data.stsb import SPLITS
-from core.evaluation.lexical import BASELINES, fit_baseline
-from core.evaluation.metrics import DEFAULT_KS, STS_PRIMARY, parse_ks, shown_name
+from core.evaluation.lexical import BASELINES, Baseline, fit_baseline
+from core.evaluation.metrics import DEFAULT_KS, parse_ks, shown_name
 from core.evaluation.quantization import PRECISIONS, RESCORE_MULTIPLIER
-from core.evaluation.retrieval import evaluate_lexical, evaluate_task, paraphrase_task, task_vectors
-from core.evaluation.sts import correlation, sts_frame
+from core.evaluation.retrieval import (
+    RetrievalTask,
+    Scored,
+    TaskResult,
+    evaluate_fused,
+    evaluate_task,
+    model_score,
+    paraphrase_task,
+    task_vectors,
+)
+from core.evaluation.sts import correlation, similarity_column, sts_frame
 from core.evaluation.variants import Embedded, quantized_row
-from core.models.loading import load_model
+from core.models.loading import LoadedModel, load_model
 from core.settings import Settings
 
 
@@ -36,6 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_model_options(retrieval, required=False)
     add_prompt_options(retrieval, roles=True)
     retrieval.add_argument("--baseline", choices=list(BASELINES))
+    retrieval.add_argument("--hybrid", default=None, metavar="MODEL_OR_BASELINE",
+                           help="fuse the first stage's list with this model's (dense or sparse) or baseline's "
+                                "(tfidf, bow, bm25) by reciprocal rank fusion, and score the fused list")
     retrieval.add_argument("--split", choices=SPLITS, required=True)
     retrieval.add_argument("--k", type=k_list, default=list(DEFAULT_KS), help="e.g. 1,5,10,20,50")
     retrieval.add_argument("--quantize", choices=[p for p in PRECISIONS if p != "float32"],
@@ -47,31 +67,63 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_sts(args: argparse.Namespace) -> int:
     model = load_model(args.model, args.device)
+    if model.kind == "sparse":
+        sparse_refusals(model, args)
     frame = sts_frame(model, args.split, pooling=args.pooling, layer=args.layer,
                       prompt=chosen_prompt(model.pipeline, args, "text"), truncate_dim=args.truncate_dim)
-    scores = correlation(frame)
-    print(json.dumps({"spearman": scores[STS_PRIMARY], "pearson": scores["pearson_cosine"], "pairs": len(frame)}))
+    scores, name = correlation(frame), similarity_column(frame)
+    print(json.dumps({"spearman": scores[f"spearman_{name}"], "pearson": scores[f"pearson_{name}"],
+                      "pairs": len(frame), "similarity": name}))
     return 0
+
+
+def _model_stage(model: LoadedModel, task: RetrievalTask, args: argparse.Namespace) -> Scored:
+    if model.kind == "sparse":
+        sparse_refusals(model, args)
+    settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer, device=args.device,
+                        truncate_dim=args.truncate_dim)
+    queries, corpus = task_vectors(model, task, settings, prompts=retrieval_prompts(model.pipeline, args))
+    return Scored(queries, corpus, model_score(model), model.kind == "sparse")
+
+
+def _baseline_stage(kind: Baseline, task: RetrievalTask) -> Scored:
+    index = fit_baseline(kind, task.corpus)
+    return Scored(index.query_rows(task.queries), index.corpus_rows, index.score, True)
+
+
+def _hybrid_stage(name: str, task: RetrievalTask, args: argparse.Namespace) -> Scored:
+    """The second stage of --hybrid: a baseline by name, else a model with its own defaults (default pooling, its
+    own prompts)."""
+    if name in BASELINES:
+        return _baseline_stage(name, task)
+    defaults = argparse.Namespace(pooling="default", layer=None, device=args.device, truncate_dim=None,
+                                  prompt=None, prompt_name=None, no_prompts=args.no_prompts)
+    return _model_stage(load_model(name, args.device), task, defaults)
 
 
 def run_retrieval(args: argparse.Namespace) -> int:
     if (args.model is None) == (args.baseline is None):
-        args.parser.error("give either --model ID --pooling P or --baseline tfidf|bow")
+        args.parser.error("give either --model ID --pooling P or --baseline tfidf|bow|bm25")
     if args.baseline and args.quantize:
         args.parser.error("--quantize stores a model's vectors at lower precision; a baseline has none")
+    if args.hybrid and args.quantize:
+        args.parser.error("--quantize and --hybrid are measured apart; give one of them")
     task = paraphrase_task(args.split)
-    if args.baseline:
-        result = evaluate_lexical(fit_baseline(args.baseline, task.corpus), task, ks=args.k)
+    first = _baseline_stage(args.baseline, task) if args.baseline else \
+        _model_stage(load_model(args.model, args.device), task, args)
+    result: TaskResult
+    if args.hybrid:
+        result = evaluate_fused(task, first, _hybrid_stage(args.hybrid, task, args), ks=args.k)
+    elif args.quantize:
+        if not isinstance(first.queries, np.ndarray) or not isinstance(first.corpus, np.ndarray):
+            args.parser.error("--quantize stores a dense model's float vectors at lower precision; a sparse "
+                              "model's are already sparse")
+        row = quantized_row(task, Embedded(first.queries, first.corpus), args.quantize, args.k)
+        print(json.dumps({key.replace(" ", "_"): value for key, value in row.items()}
+                         | {"queries": len(task.queries), "corpus": len(task.corpus)}))
+        return 0
     else:
-        model = load_model(args.model, args.device)
-        settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer, device=args.device,
-                            truncate_dim=args.truncate_dim)
-        queries, corpus = task_vectors(model, task, settings, prompts=retrieval_prompts(model.pipeline, args))
-        if args.quantize:
-            row = quantized_row(task, Embedded(queries, corpus), args.quantize, args.k)
-            print(json.dumps({key.replace(" ", "_"): value for key, value in row.items()}
-                             | {"queries": len(task.queries), "corpus": len(task.corpus)}))
-            return 0
-        result = evaluate_task(task, queries, corpus, ks=args.k)
-    print(json.dumps({**{shown_name(key): value for key, value in result.metrics.items()}, **result.counts}))
+        result = evaluate_task(task, first.queries, first.corpus, ks=args.k, score=first.score)
+    print(json.dumps({**{shown_name(key): value for key, value in result.metrics.items()}, **result.counts,
+                      "score": result.score}))
     return 0

@@ -36,6 +36,18 @@ def add_prompt_options(parser: argparse.ArgumentParser, *, roles: bool) -> None:
                         help="keep the first N dimensions (Matryoshka), as sentence-transformers' truncate_dim")
 
 
+def sparse_refusals(model, args: argparse.Namespace) -> None:
+    """A sparse model's vector is its modules' own: the options that shape a dense vector do not apply to it."""
+    asked = [name for name, given in (("--pooling", getattr(args, "pooling", "default") not in (None, "default")),
+                                      ("--layer", getattr(args, "layer", None) is not None),
+                                      ("--normalize", getattr(args, "normalize", False)),
+                                      ("--truncate-dim", getattr(args, "truncate_dim", None) is not None)) if given]
+    if asked:
+        raise ValueError(f"{model.model_id} is a sparse model ({model.default_pooling} over its vocabulary), so "
+                         f"{', '.join(asked)} do(es) not apply to it; leave {'them' if len(asked) > 1 else 'it'} out "
+                         "(--pooling default).")
+
+
 def chosen_prompt(pipeline, args: argparse.Namespace, role: Role) -> str:
     """The literal prompt the options give a text of `role` (the model's own for it when none is named)."""
     if getattr(args, "no_prompts", False):

@@ -1,4 +1,5 @@
-"""`python -m core search …`: one query ranked over a corpus by the model, TF-IDF and bag of words, as JSON."""
+"""`python -m core search …`: one query ranked over a corpus by the model (dense or sparse), TF-IDF, bag of words and
+BM25, as JSON."""
 
 from __future__ import annotations
 
@@ -6,15 +7,15 @@ import argparse
 import json
 from pathlib import Path
 
-from core.analysis.ranking import Ranker, rank_query
+from core.analysis.ranking import Ranker, model_ranker, rank_query
 from core.cli.embed import read_lines
-from core.cli.options import add_model_options, add_prompt_options, positive_int, retrieval_prompts
+from core.cli.options import add_model_options, add_prompt_options, positive_int, retrieval_prompts, sparse_refusals
 from core.data.corpus import corpus_texts
 from core.data.stsb import stsb_corpus
-from core.encoding.embedding_cache import cached_embeddings
-from core.encoding.encoder import encode
+from core.encoding.embedding_cache import cached_vectors
 from core.evaluation.lexical import BASELINES, fit_baseline
 from core.models.loading import load_model
+from core.settings import Settings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,10 +35,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("The query is empty; give --query a text.")
     corpus = corpus_texts(read_lines(args.corpus)) if args.corpus else stsb_corpus()
     model = load_model(args.model, args.device)
-    options = {"pooling": args.pooling, "layer": args.layer, "truncate_dim": args.truncate_dim}
+    if model.kind == "sparse":
+        sparse_refusals(model, args)
+    settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer,
+                        truncate_dim=args.truncate_dim)
     query_prompt, document_prompt = retrieval_prompts(model.pipeline, args)
-    rankers = {model.model_id: Ranker.dense(encode(model, [query], prompt=query_prompt, **options).vectors,
-                                            cached_embeddings(model, corpus, prompt=document_prompt, **options))}
+    documents = settings.with_(prompt=document_prompt, role="document")
+    vectors = cached_vectors(model, corpus, documents)
+    rankers = {model.model_id: model_ranker(model, query, vectors, settings.with_(prompt=query_prompt, role="query"))}
     rankers |= {label: Ranker.of_index(fit_baseline(kind, corpus), query) for kind, label in BASELINES.items()}
     ranking = rank_query(corpus, rankers, k=args.k, primary=model.model_id)
     print(json.dumps({"query": query, "k": ranking.k, "corpus": len(corpus),

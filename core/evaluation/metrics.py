@@ -3,7 +3,8 @@
 Recall@k is the share of a query's relevant texts found in its top k, averaged over queries; MRR@10 is the
 mean reciprocal rank of the first relevant text within the top 10; nDCG@10 uses binary relevance. Statistics
 come from scipy and scikit-learn. Metric dictionaries hold floats only, under the evaluators' namespaced keys
-(`cosine_recall@10`, `spearman_cosine`); counts travel apart from them.
+(`cosine_recall@10`, `spearman_cosine`; a sparse model's `dot_recall@10`, as SparseInformationRetrievalEvaluator
+names them by the model's similarity); counts travel apart from them.
 """
 
 from __future__ import annotations
@@ -16,18 +17,27 @@ from sklearn.metrics import ndcg_score
 
 DEFAULT_KS = (1, 5, 10, 20, 50)
 MRR_K = NDCG_K = 10
-SCORE = "cosine"  # every ranking here is by cosine similarity
-RETRIEVAL_PRIMARY = f"{SCORE}_ndcg@{NDCG_K}"  # sentence-transformers' primary retrieval metric
+SCORE = "cosine"  # what dense rankings here are by
+# the scores a ranking is by: a similarity (a sparse model's own may be the dot product), BM25, or rank fusion
+SCORES = ("cosine", "dot", "bm25", "rrf", "reranker")
 STS_PRIMARY = f"spearman_{SCORE}"
 
 
-def recall_key(k: int) -> str:
-    return f"{SCORE}_recall@{k}"
+def recall_key(k: int, score: str = SCORE) -> str:
+    return f"{score}_recall@{k}"
+
+
+def primary_key(score: str = SCORE) -> str:
+    """sentence-transformers' primary retrieval metric, nDCG@10, under the ranking's score."""
+    return f"{score}_ndcg@{NDCG_K}"
 
 
 def shown_name(key: str) -> str:
-    """A metric key as a table column: `cosine_recall@10` -> `recall@10`, `spearman_cosine` -> `spearman`."""
-    return key.removeprefix(f"{SCORE}_").removesuffix(f"_{SCORE}")
+    """A metric key as a table column: `cosine_recall@10` -> `recall@10`, `spearman_dot` -> `spearman`."""
+    head, _, tail = key.partition("_")
+    if head in SCORES:
+        return tail
+    return key.rsplit("_", 1)[0] if key.rsplit("_", 1)[-1] in SCORES else key
 
 
 def parse_ks(text: str) -> list[int]:
@@ -72,19 +82,20 @@ def ndcg_at(hits: np.ndarray, counts: np.ndarray, k: int = NDCG_K) -> float:
 
 
 def retrieval_metrics(ranked: np.ndarray, relevant: Sequence[Collection[int]], *,
-                      counts: Sequence[int] | None = None, ks: Sequence[int] = DEFAULT_KS) -> dict[str, float]:
+                      counts: Sequence[int] | None = None, ks: Sequence[int] = DEFAULT_KS,
+                      score: str = SCORE) -> dict[str, float]:
     """`ranked` (queries, depth) holds corpus indices best first; `counts` are the numbers of relevant texts
-    per query when some are not in the corpus (they count as misses). Keys: cosine_recall@k…, cosine_mrr@10,
-    cosine_ndcg@10."""
+    per query when some are not in the corpus (they count as misses). Keys, under the ranking's `score`:
+    cosine_recall@k…, cosine_mrr@10, cosine_ndcg@10."""
     if len(ranked) == 0:
         raise ValueError("There are no queries to evaluate.")
     counts_arr = np.array(counts if counts is not None else [len(r) for r in relevant], dtype=float)
     if (counts_arr <= 0).any():
         raise ValueError("Every query needs at least one relevant text.")
     hits = hit_matrix(np.asarray(ranked), relevant)
-    result = {recall_key(k): recall_at(hits, counts_arr, k) for k in sorted(set(ks))}
-    result[f"{SCORE}_mrr@{MRR_K}"] = mrr_at(hits)
-    result[f"{SCORE}_ndcg@{NDCG_K}"] = ndcg_at(hits, counts_arr)
+    result = {recall_key(k, score): recall_at(hits, counts_arr, k) for k in sorted(set(ks))}
+    result[f"{score}_mrr@{MRR_K}"] = mrr_at(hits)
+    result[primary_key(score)] = ndcg_at(hits, counts_arr)
     return result
 
 
@@ -96,12 +107,12 @@ def paired_cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (a * b).sum(axis=-1) / norms
 
 
-def sts_correlation(similarity: np.ndarray, gold: np.ndarray) -> dict[str, float]:
-    """Pearson and Spearman correlation (scipy) between cosine similarities and gold scores; NaN (undefined, and
-    no scipy warning) when either side is constant."""
+def sts_correlation(similarity: np.ndarray, gold: np.ndarray, score: str = SCORE) -> dict[str, float]:
+    """Pearson and Spearman correlation (scipy) between similarities (by `score`) and gold scores; NaN (undefined,
+    and no scipy warning) when either side is constant."""
     if len(similarity) < 2:
         raise ValueError("A correlation needs at least two pairs.")
     if np.ptp(similarity) == 0 or np.ptp(gold) == 0:
-        return {f"pearson_{SCORE}": float("nan"), f"spearman_{SCORE}": float("nan")}
-    return {f"pearson_{SCORE}": float(pearsonr(gold, similarity).statistic),
-            f"spearman_{SCORE}": float(spearmanr(gold, similarity).statistic)}
+        return {f"pearson_{score}": float("nan"), f"spearman_{score}": float("nan")}
+    return {f"pearson_{score}": float(pearsonr(gold, similarity).statistic),
+            f"spearman_{score}": float(spearmanr(gold, similarity).statistic)}

@@ -16,16 +16,19 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from core.analysis.search import BestRelevant, Hits, Matrix, top_k_and_best_relevant, unit_rows
+from core.analysis.fusion import FUSE_DEPTH, fuse_rows
+from core.analysis.search import BestRelevant, Hits, Matrix, top_k, top_k_and_best_relevant, unit_rows
+from core.analysis.terms import model_score, scored_rows
 from core.data.stsb import Split, load_stsb, stsb_corpus
-from core.encoding.embedding_cache import ProgressBar, cached_embeddings_with
+from core.encoding.embedding_cache import ProgressBar, cached_embeddings_with, cached_sparse_with
 from core.encoding.prompts import role_prompts
-from core.evaluation.lexical import LexicalIndex
+from core.evaluation.lexical import Lexical
 from core.evaluation.metrics import (
     DEFAULT_KS,
     MRR_K,
     NDCG_K,
-    RETRIEVAL_PRIMARY,
+    SCORE,
+    primary_key,
     recall_key,
     retrieval_metrics,
     shown_name,
@@ -87,7 +90,11 @@ class TaskResult:
     metrics: dict[str, float]  # namespaced as sentence-transformers' InformationRetrievalEvaluator names them
     counts: dict[str, int]  # queries, corpus
     per_query: pd.DataFrame  # one row per query: ranks, hits and margins for diagnostics
-    primary_metric: str = RETRIEVAL_PRIMARY
+    score: str = SCORE  # what the ranking is by: the keys' namespace
+
+    @property
+    def primary_metric(self) -> str:
+        return primary_key(self.score)
 
 
 def ranking_depth(ks: Sequence[int]) -> int:
@@ -95,18 +102,19 @@ def ranking_depth(ks: Sequence[int]) -> int:
     return max(*ks, NDCG_K, MRR_K)
 
 
-def ranked_metrics(task: RetrievalTask, ranked: np.ndarray, ks: Sequence[int]) -> dict[str, float]:
+def ranked_metrics(task: RetrievalTask, ranked: np.ndarray, ks: Sequence[int], score: str = SCORE) -> dict[str, float]:
     """The metrics of a ranking of the corpus per query (best first), relevant texts missing from the corpus
     counted as misses."""
     counts = [task.relevant_count(q) for q in range(len(task.queries))]
-    return retrieval_metrics(ranked, task.relevant, counts=counts, ks=ks)
+    return retrieval_metrics(ranked, task.relevant, counts=counts, ks=ks, score=score)
 
 
 def evaluate_task(task: RetrievalTask, query_vectors: Matrix, corpus_vectors: Matrix, *,
-                  ks: Sequence[int] = DEFAULT_KS) -> TaskResult:
-    """Rank the corpus for every query (cosine, chunked) and score the ranking.
+                  ks: Sequence[int] = DEFAULT_KS, score: str = SCORE) -> TaskResult:
+    """Rank the corpus for every query by the dot product of their rows (chunked) and score the ranking.
 
-    Dense vectors are scaled to unit length here; sparse baseline rows arrive unit length already."""
+    Dense vectors are scaled to unit length here, so the dot is the cosine; sparse rows arrive as they are scored
+    (a baseline's unit rows or BM25 weights, a sparse model's vectors). `score` names what the ranking is by."""
     if not task.queries:
         raise ValueError("The task has no queries with a relevant text.")
     if not isinstance(query_vectors, np.ndarray) or not isinstance(corpus_vectors, np.ndarray):
@@ -115,7 +123,7 @@ def evaluate_task(task: RetrievalTask, query_vectors: Matrix, corpus_vectors: Ma
         queries, corpus = unit_rows(query_vectors), unit_rows(corpus_vectors)
     hits, best = top_k_and_best_relevant(queries, corpus, ranking_depth(ks), task.relevant, exclude=task.exclude)
     counts = {"queries": len(task.queries), "corpus": len(task.corpus)}
-    return TaskResult(ranked_metrics(task, hits.indices, ks), counts, _per_query(task, hits, best))
+    return TaskResult(ranked_metrics(task, hits.indices, ks, score), counts, _per_query(task, hits, best), score)
 
 
 def evaluate_embeddings(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
@@ -123,24 +131,77 @@ def evaluate_embeddings(model: LoadedModel, task: RetrievalTask, settings: Setti
                         progress_bar: ProgressBar = nullcontext) -> TaskResult:
     """One model configuration on the task: queries and corpus embedded (or read from the embedding cache)
     with `settings` and the (query, document) `prompts` (None: the model's own, as encode_query and
-    encode_document apply them), then ranked and scored."""
-    return evaluate_task(task, *task_vectors(model, task, settings, prompts=prompts, progress_bar=progress_bar), ks=ks)
+    encode_document apply them), then ranked and scored (a sparse model by its own similarity)."""
+    queries, corpus = task_vectors(model, task, settings, prompts=prompts, progress_bar=progress_bar)
+    return evaluate_task(task, queries, corpus, ks=ks, score=model_score(model))
 
 
 def task_vectors(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
                  prompts: tuple[str, str] | None = None,
-                 progress_bar: ProgressBar = nullcontext) -> tuple[np.ndarray, np.ndarray]:
+                 progress_bar: ProgressBar = nullcontext) -> tuple[Matrix, Matrix]:
     """The task's (query, corpus) vectors, embedded or read from the embedding cache, as `evaluate_embeddings`
-    describes."""
+    describes: a dense model's arrays, or a sparse model's CSR rows ready for the dot product."""
     query_prompt, document_prompt = role_prompts(model.pipeline) if prompts is None else prompts
-    corpus = cached_embeddings_with(model, task.corpus, settings.with_(prompt=document_prompt), progress_bar)
-    queries = cached_embeddings_with(model, task.queries, settings.with_(prompt=query_prompt), progress_bar)
+    queries_as = settings.with_(prompt=query_prompt, role="query")
+    corpus_as = settings.with_(prompt=document_prompt, role="document")
+    if model.kind == "sparse":
+        corpus_rows = cached_sparse_with(model, task.corpus, corpus_as, progress_bar)
+        query_rows = cached_sparse_with(model, task.queries, queries_as, progress_bar)
+        return scored_rows(model, query_rows), scored_rows(model, corpus_rows)
+    corpus = cached_embeddings_with(model, task.corpus, corpus_as, progress_bar)
+    queries = cached_embeddings_with(model, task.queries, queries_as, progress_bar)
     return queries, corpus
 
 
-def evaluate_lexical(index: LexicalIndex, task: RetrievalTask, *, ks: Sequence[int] = DEFAULT_KS) -> TaskResult:
+@dataclass(frozen=True)
+class Scored:
+    """One first stage's rows of the task, ready for the dot product: queries, corpus, what the score is, and
+    whether only a score above 0 finds a text (a lexical baseline or a sparse model: 0 shares nothing)."""
+
+    queries: Matrix
+    corpus: Matrix
+    score: str
+    positive_only: bool
+
+    def hits(self, task: RetrievalTask, depth: int) -> Hits:
+        if isinstance(self.queries, np.ndarray) and isinstance(self.corpus, np.ndarray):
+            queries, corpus = unit_rows(self.queries), unit_rows(self.corpus)
+        else:
+            queries, corpus = self.queries, self.corpus
+        found = top_k(queries, corpus, depth, exclude=task.exclude)
+        if self.positive_only:
+            found.indices = np.where(found.scores > 0, found.indices, -1)
+        return found
+
+
+def evaluate_fused(task: RetrievalTask, first: Scored, second: Scored, *, ks: Sequence[int] = DEFAULT_KS,
+                   depth: int = FUSE_DEPTH) -> TaskResult:
+    """Hybrid search on the task: each stage's top `depth` per query (a positive-only stage's scored texts alone)
+    fused by reciprocal rank fusion, then scored; a relevant text outside both lists counts as a miss."""
+    lists = [stage.hits(task, depth).indices for stage in (first, second)]
+    kept = [[row[row >= 0] for row in found] for found in lists]
+    width = max(ranking_depth(ks), 2 * depth)
+    indices, scores = fuse_rows(kept[0], kept[1], width)
+    hits = Hits(indices, scores)
+    counts = {"queries": len(task.queries), "corpus": len(task.corpus)}
+    per_query = _per_query(task, hits, _best_listed(task, hits))
+    return TaskResult(ranked_metrics(task, indices, ks, "rrf"), counts, per_query, "rrf")
+
+
+def _best_listed(task: RetrievalTask, hits: Hits) -> BestRelevant:
+    """Each query's first relevant text in its list (rank 0 where the list holds none)."""
+    rank, index, score = np.zeros(len(task.queries), np.int64), np.full(len(task.queries), -1), \
+        np.full(len(task.queries), np.nan)
+    for q, row in enumerate(hits.indices):
+        at = next((j for j, doc in enumerate(row) if int(doc) in task.relevant[q]), None)
+        if at is not None:
+            rank[q], index[q], score[q] = at + 1, row[at], hits.scores[q, at]
+    return BestRelevant(rank, index, score)
+
+
+def evaluate_lexical(index: Lexical, task: RetrievalTask, *, ks: Sequence[int] = DEFAULT_KS) -> TaskResult:
     """A lexical baseline fitted on the task's corpus, on the task."""
-    return evaluate_task(task, index.query_rows(task.queries), index.corpus_rows, ks=ks)
+    return evaluate_task(task, index.query_rows(task.queries), index.corpus_rows, ks=ks, score=index.score)
 
 
 def metrics_table(results: Mapping[str, TaskResult]) -> pd.DataFrame:
@@ -151,14 +212,15 @@ def metrics_table(results: Mapping[str, TaskResult]) -> pd.DataFrame:
 
 def recall_curves(results: Mapping[str, TaskResult], ks: Sequence[int]) -> pd.DataFrame:
     """Long table for the Recall@k figure: configuration, k, recall."""
-    return pd.DataFrame([{"configuration": name, "k": k, "recall": r.metrics[recall_key(k)]}
+    return pd.DataFrame([{"configuration": name, "k": k, "recall": r.metrics[recall_key(k, r.score)]}
                          for name, r in results.items() for k in ks])
 
 
 def _per_query(task: RetrievalTask, hits: Hits, best: BestRelevant) -> pd.DataFrame:
     rows = []
     for q, query in enumerate(task.queries):
-        wrong = next((j for j, doc in enumerate(hits.indices[q]) if int(doc) not in task.relevant[q]), None)
+        wrong = next((j for j, doc in enumerate(hits.indices[q]) if 0 <= int(doc) and int(doc) not in task.relevant[q]),
+                     None)
         wrong_score = float(hits.scores[q, wrong]) if wrong is not None else np.nan
         found = best.index[q] >= 0
         rows.append({

@@ -1,20 +1,25 @@
-"""STS-B correlation: cosine similarity of each pair against its gold score, overall, per genre, per layer."""
+"""STS-B correlation: the similarity of each pair (a dense model's cosine, a sparse model's own similarity) against
+its gold score, overall, per genre, per layer."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from core.analysis.terms import paired_scores
 from core.data.stsb import Split, load_stsb, stsb_sentences
-from core.encoding.embedding_cache import cached_embeddings
+from core.encoding.embedding_cache import cached_embeddings, cached_sparse_with
 from core.encoding.encoder import Progress, pooled_layers
 from core.encoding.prompts import resolve_prompt
-from core.evaluation.metrics import paired_cosine, shown_name, sts_correlation
+from core.evaluation.metrics import SCORE, paired_cosine, shown_name, sts_correlation
 from core.models.loading import LoadedModel
-from core.settings import Pooling
+from core.settings import Pooling, Settings
+
+SIMILARITIES = (SCORE, "dot")  # the column of a frame's similarities: its name says which one
 
 
 @dataclass(frozen=True)
@@ -44,22 +49,40 @@ def pair_rows(split: Split) -> PairRows:
 def sts_frame(model: LoadedModel, split: Split, *, pooling: Pooling = "default", layer: int | None = None,
               max_length: int | None = None, prompt: str | None = None, truncate_dim: int | None = None,
               progress: Progress | None = None) -> pd.DataFrame:
-    """One row per pair: genre, source, gold score, cosine, both sentences (each sentence encoded once, with
-    `prompt`; None: the one sentence-transformers' encode gives every text, the model's default prompt)."""
+    """One row per pair: genre, source, gold score, similarity, both sentences (each sentence encoded once, with
+    `prompt`; None: the one sentence-transformers' encode gives every text, the model's default prompt). A dense
+    model's similarity is the cosine (column `cosine`); a sparse model's its own (column `dot` or `cosine`), as
+    SparseEmbeddingSimilarityEvaluator scores it; pooling, layer and dimensions do not apply to it."""
     pairs, rows = load_stsb(split), pair_rows(split)
     prompt = resolve_prompt(model.pipeline) if prompt is None else prompt
-    vectors = cached_embeddings(model, rows.sentences, pooling=pooling, layer=layer, max_length=max_length,
-                                prompt=prompt, truncate_dim=truncate_dim, progress=progress)
+    if model.kind == "sparse":
+        matrix = cached_sparse_with(model, rows.sentences, Settings(model_id=model.model_id, max_length=max_length,
+                                                                     prompt=prompt), lambda: nullcontext(progress))
+        name = model.sparse_pipeline.similarity
+        scores = paired_scores(model, matrix[rows.first], matrix[rows.second])
+    else:
+        vectors = cached_embeddings(model, rows.sentences, pooling=pooling, layer=layer, max_length=max_length,
+                                    prompt=prompt, truncate_dim=truncate_dim, progress=progress)
+        name, scores = SCORE, paired_cosine(vectors[rows.first], vectors[rows.second])
     return pd.DataFrame({
-        "genre": [p.genre for p in pairs], "source": [p.source for p in pairs],
-        "gold": rows.gold, "cosine": paired_cosine(vectors[rows.first], vectors[rows.second]),
+        "genre": [p.genre for p in pairs], "source": [p.source for p in pairs], "gold": rows.gold, name: scores,
         "sentence 1": [p.sentence1 for p in pairs], "sentence 2": [p.sentence2 for p in pairs],
     })
 
 
+def similarity_column(frame: pd.DataFrame) -> str:
+    return next(name for name in SIMILARITIES if name in frame.columns)
+
+
 def correlation(frame: pd.DataFrame) -> dict[str, float]:
-    """`pearson_cosine` and `spearman_cosine` of the pairs (NaN where every pair has the same cosine)."""
-    return sts_correlation(frame["cosine"].to_numpy(), frame["gold"].to_numpy())
+    """`pearson_<similarity>` and `spearman_<similarity>` of the pairs (NaN where every pair has the same
+    similarity)."""
+    name = similarity_column(frame)
+    return sts_correlation(frame[name].to_numpy(), frame["gold"].to_numpy(), score=name)
+
+
+def spearman(frame: pd.DataFrame) -> float:
+    return correlation(frame)[f"spearman_{similarity_column(frame)}"]
 
 
 def _row(frame: pd.DataFrame) -> dict[str, float]:

@@ -24,7 +24,7 @@ def _contract(reference: dict[str, float], ks) -> dict[str, float]:
 
 def test_retrieval_baseline_prints_the_contract_json_equal_to_the_evaluator(capsys):
     out = _json(capsys, ["evaluate", "retrieval", "--baseline", "tfidf", "--split", "dev", "--k", "1,10"])
-    assert list(out) == ["recall@1", "recall@10", "mrr@10", "ndcg@10", "queries", "corpus"]
+    assert list(out) == ["recall@1", "recall@10", "mrr@10", "ndcg@10", "queries", "corpus", "score"]
     task = paraphrase_task("dev")
     assert (out["queries"], out["corpus"]) == (len(task.queries), len(task.corpus))
     index = fit_baseline("tfidf", task.corpus)
@@ -53,7 +53,7 @@ def test_sts_prints_spearman_pearson_and_pairs_equal_to_the_evaluator(capsys, mi
                          "--layer", "3", "--device", "cpu"])
     reference = embedding_similarity(vectors[[row[p.sentence1] for p in pairs]],
                                      vectors[[row[p.sentence2] for p in pairs]], [p.score for p in pairs])
-    assert list(out) == ["spearman", "pearson", "pairs"] and out["pairs"] == len(pairs)
+    assert list(out) == ["spearman", "pearson", "pairs", "similarity"] and out["pairs"] == len(pairs)
     assert (out["spearman"], out["pearson"]) == pytest.approx(
         (reference["spearman_cosine"], reference["pearson_cosine"]), abs=1e-6)
 
