@@ -4,74 +4,29 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.analysis.ranking import SCORE_NAMES
 from core.data.stsb import DataUnavailable
 from core.encoding.prompts import role_prompts
-from core.evaluation.grid import LAST, configuration_grid
-from core.evaluation.lexical import BASELINES
 from core.evaluation.metrics import parse_ks
-from core.evaluation.retrieval import RetrievalTask, TaskResult, metrics_table, recall_curves
-from core.evaluation.sts import by_genre, correlation, layer_sweep, sts_frame
-from core.jobs import Job
+from core.evaluation.retrieval import TaskResult, metrics_table, recall_curves
+from core.evaluation.sts import by_genre, correlation, layer_sweep, similarity_column, sts_frame
 from core.plots.evaluation import rank_buckets, rank_figure, recall_figure, sts_scatter, sweep_figure
-from core.settings import POOLINGS, layer_used
+from core.settings import POOLINGS
+from ui.components.compare import describe
 from ui.components.downloads import csv_download
 from ui.components.prompts import prompts_caption, without_prompts
 from ui.components.sidebar import page
 from ui.pages.evaluation_checks import checks_section
+from ui.pages.evaluation_retrieval import evaluate_all
 from ui.pages.evaluation_tasks import usable_task
 from ui.state.persist import kept
-from ui.work.background import corpus_job, job_status
-from ui.work.cache import available_ids, cached_model, embedding_scores, lexical_scores
+from ui.work.cache import cached_model
 from ui.work.progress import progress_bar
 
 RETRIEVAL, STS, CHECKS = "Retrieval (Recall@k)", "STS correlation", "Model checks"
 MAX_CONFIGURATIONS = 12
 THREE = st.column_config.NumberColumn(format="%.3f")
 FOUR = st.column_config.NumberColumn(format="%.4f")
-
-
-def evaluate_all(task: RetrievalTask, ks: list[int], settings, without_prompts: bool) -> dict[str, TaskResult]:
-    """Every chosen configuration and baseline scored on the task (cached per task, k values and vectors), each
-    model's queries and documents with its own prompts unless `without_prompts`."""
-    left, middle = st.columns(2)  # two to a row: four columns clip the chips ("ult" for "default")
-    right, far = st.columns(2)
-    model_ids = kept(left.multiselect, "Models", key="ev_models", url=True, default=[settings.model_id],
-                     options=sorted(set(available_ids()) | {settings.model_id}))
-    poolings = kept(middle.multiselect, "Poolings", key="ev_poolings", url=True, default=[settings.pooling],
-                    options=POOLINGS)
-    layers = kept(right.multiselect, "Layers", key="ev_layers", url=True, default=[LAST], options=[LAST, *range(13)],
-                  help="0 is the embedding layer; a layer a model lacks is skipped.")
-    baselines = kept(far.multiselect, "Baselines", key="ev_baselines", url=True, default=list(BASELINES),
-                     options=list(BASELINES), format_func=BASELINES.get)
-    models = {}
-    for model_id in model_ids:
-        try:
-            models[model_id] = cached_model(model_id, settings.device)
-        except Exception as err:  # a model that fails to load must not take the page down
-            st.warning(f"Skipped {model_id}: {err}")
-    grid, total = configuration_grid({i: m.num_layers for i, m in models.items()}, poolings, layers,
-                                     limit=MAX_CONFIGURATIONS)
-    if total > len(grid):
-        st.warning(f"{total} model configurations chosen; only the first {len(grid)} are evaluated.")
-    results = {}
-    for cell in grid:
-        model = models[cell.model_id]
-        options = settings.with_(model_id=model.model_id, pooling=cell.pooling, layer=cell.layer,
-                                 truncate_dim=model.kept_dims(settings.truncate_dim, cell.pooling))
-        prompts = role_prompts(model.pipeline, use=not without_prompts)
-        corpus = corpus_job(model, task.corpus, options.with_(prompt=prompts[1]))
-        if isinstance(corpus, Job):  # the baselines and the configurations ready show meanwhile
-            job_status(corpus)
-            continue
-        bar = lambda: progress_bar(f"Embedding {len(task.queries):,} queries for {cell.label}")  # noqa: E731
-        results[cell.label] = embedding_scores(task.digest, tuple(ks), model.fingerprint, options, prompts, model,
-                                               task, bar)
-    for kind in baselines:
-        try:
-            results[BASELINES[kind]] = lexical_scores(task.digest, tuple(ks), kind, task)
-        except ValueError as err:
-            st.warning(f"{BASELINES[kind]}: {err}")
-    return results
 
 
 def retrieval_section(settings) -> None:
@@ -90,7 +45,7 @@ def retrieval_section(settings) -> None:
                    "those texts count as misses (see the 'not in corpus' column below).")
     if max(ks) > len(task.corpus):
         st.info(f"k = {max(ks)} is larger than the corpus ({len(task.corpus):,} texts): at that k every text is "
-                "retrieved.")
+                "retrieved (by a hybrid, only the texts of the two top-100 lists it fuses).")
     model = cached_model(settings.model_id, settings.device)
     without = without_prompts(model, key="ev_no_prompts")
     st.caption(prompts_caption(model, role_prompts(model.pipeline, use=not without))
@@ -123,7 +78,8 @@ def diagnostics(results: dict[str, TaskResult]) -> None:
         per_query = per_query[per_query["first relevant rank"].fillna(0).astype(int) != 1]
     st.dataframe(per_query, hide_index=True,
                  column_config={c: THREE for c in ("relevant score", "top wrong score", "margin")})
-    st.caption("Margin: the relevant text's cosine minus the best wrong text's; below zero, a wrong text won.")
+    st.caption("Margin: the relevant text's score minus the best wrong text's (in the configuration's own score: a "
+               "cosine, a dot product, BM25, RRF); below zero, a wrong text won.")
     csv_download(per_query, "retrieval-per-query.csv", index=False)
 
 
@@ -133,21 +89,24 @@ def sts_section(settings, model) -> None:
     with progress_bar(f"Embedding the STS-B {split} sentences") as progress:
         frame = sts_frame(model, split, pooling=settings.pooling, layer=settings.layer,
                           max_length=settings.max_length, progress=progress)
-    scores = correlation(frame)
+    scores, similarity = correlation(frame), similarity_column(frame)
     a, b, c = st.columns(3)
-    a.metric("Spearman", f"{scores['spearman_cosine']:.4f}")
-    b.metric("Pearson", f"{scores['pearson_cosine']:.4f}")
+    a.metric("Spearman", f"{scores[f'spearman_{similarity}']:.4f}")
+    b.metric("Pearson", f"{scores[f'pearson_{similarity}']:.4f}")
     c.metric("Pairs", f"{len(frame):,}")
-    st.caption(f"{model.model_id}, {settings.pooling} pooling, layer {layer_used(settings.layer, model.num_layers)}: "
-               "rank (Spearman) and linear (Pearson) correlation between cosine similarity and the gold scores; 1 "
-               "would be perfect agreement.")
+    st.caption(describe(settings, model) + f": rank (Spearman) and linear (Pearson) correlation between the "
+               f"{SCORE_NAMES[similarity]} and the gold scores; 1 would be perfect agreement.")
     genres = by_genre(frame)
     st.dataframe(genres, hide_index=True, column_config={"spearman": FOUR, "pearson": FOUR})
     csv_download(genres, f"sts-{split}-by-genre.csv", index=False)
     st.plotly_chart(sts_scatter(frame), key="ev_sts_scatter")
-    st.caption("Each dot is a sentence pair: its gold score (people's judgement, 0–5) against the model's cosine. "
-               "A tight rising band means the model agrees with people.")
+    st.caption(f"Each dot is a sentence pair: its gold score (people's judgement, 0–5) against the model's "
+               f"{SCORE_NAMES[similarity]}. A tight rising band means the model agrees with people.")
     csv_download(frame, f"sts-{split}-pairs.csv", index=False)
+    if model.kind == "sparse":
+        st.info("The layer sweep pools each layer's token states as a dense model does, so it is not shown for a "
+                "sparse model; the Layers page shows which terms each of its layers would turn on.")
+        return
     sweep_section(settings, model, split)
 
 
@@ -172,7 +131,7 @@ def sweep_section(settings, model, split: str) -> None:
 def main() -> None:
     settings, model = page("Evaluation")
     st.markdown("Score a model, pooling and layer on real benchmark data. **Retrieval**: for each query, does the "
-                "model rank its paraphrase near the top of the corpus? **STS**: does cosine similarity follow the "
+                "model rank its paraphrase near the top of the corpus? **STS**: does the model's similarity follow the "
                 "similarity scores people gave to sentence pairs? **Model checks**: what prompts, fewer dimensions, "
                 "lower precision and a static model cost.")
     section = kept(st.radio, "Benchmark", key="ev_section", url=True, default=RETRIEVAL,
@@ -182,6 +141,10 @@ def main() -> None:
             retrieval_section(settings)
         elif section == STS:
             sts_section(settings, model)
+        elif model.kind == "sparse":
+            st.info(f"The model checks measure what prompts, fewer dimensions and lower precision cost a dense model's "
+                    f"vectors; {model.model_id} is sparse. Choose a dense model in the sidebar, or compare it with "
+                    "BM25 and a hybrid under Retrieval.")
         else:
             checks_section(settings, model)
     except DataUnavailable as err:

@@ -38,7 +38,7 @@ def _pairs(data: str, upload) -> PairSet:
 
 def run_options(settings) -> RunRequest | None:
     """The options form and the Start button; the request to run once Start is pressed with valid options."""
-    choices = available_ids()
+    choices = available_ids("dense")
     left, right = st.columns(2)
     with left:
         base = kept(st.selectbox, "Start from", key="ft_base", options=choices,

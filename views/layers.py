@@ -24,7 +24,7 @@ from core.plots.layers import layer_curves, pair_colour
 from ui.components.downloads import csv_download
 from ui.components.prompts import text_prompt
 from ui.components.sidebar import page
-from ui.pages.layers import agreement_view, alignment_view, attention_view
+from ui.pages.layers import agreement_view, alignment_view, attention_view, terms_view
 from ui.state.persist import kept, texts_key
 from ui.work.cache import token_states_of
 
@@ -130,8 +130,8 @@ def sentence_tab(drift: Drift, texts: list[str], pooling: str) -> None:
     hovers = [f"S{i + 1}: {shorten(texts[i], 60)} ↔ S{j + 1}: {shorten(texts[j], 60)}" for i, j in drift.pairs]
     st.plotly_chart(layer_curves(drift.sentence, drift.labels, hovers, [pair_colour(k) for k in range(len(hovers))],
                                  y_title=f"cosine of pooled sentences ({pooling})"), key="layers_sentence_drift")
-    st.caption("Each line is one pair of sentences: the cosine of their pooled vectors (sidebar pooling) at every "
-               "layer. Lines that fan out in later layers are sentences the model learns to tell apart.")
+    st.caption(f"Each line is one pair of sentences: the cosine of their vectors ({pooling}) at every layer. Lines "
+               "that fan out in later layers are sentences the model learns to tell apart.")
     csv_download(drift.frame(), "layer_curves.csv", "Download the curves (CSV)", index=False,
                  key="layers_csv_sentence")
 
@@ -157,12 +157,14 @@ def main() -> None:
                    "in the sidebar to see all of them.")
     chosen = choose_words(states, model)
     drift = layer_drift(model, states, chosen, pooling=settings.pooling, max_length=settings.max_length)
-    tabs = st.tabs(["Token drift", "Sentence drift", "Token alignment", "Attention", "Layer agreement"],
-                   key="layers_tab", on_change="rerun", bind="query-params")  # the last three run only when open
-    with tabs[0]:
+    sparse = model.kind == "sparse"
+    tabs = st.tabs(["Token drift", "Sentence drift", "Token alignment", "Attention", "Layer agreement",
+                    *(["Terms by layer"] if sparse else [])], key="layers_tab", on_change="rerun",
+                   bind="query-params")
+    with tabs[0]:  # the tabs after the second run only when open
         drift_tab(drift, chosen)
     with tabs[1]:
-        sentence_tab(drift, texts, settings.pooling)
+        sentence_tab(drift, texts, "SPLADE vectors of each layer" if sparse else f"{settings.pooling} pooling")
     with tabs[2]:
         if tabs[2].open:
             alignment_view(texts, states, model.num_layers, settings.layer)
@@ -172,6 +174,10 @@ def main() -> None:
     with tabs[4]:
         if tabs[4].open:
             agreement_view(model, texts, drift.by_layer, settings.pooling, settings.max_length)
+    if sparse:
+        with tabs[5]:
+            if tabs[5].open:
+                terms_view(model, texts, settings.max_length, prompt)
 
 
 main()

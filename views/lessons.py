@@ -13,10 +13,11 @@ from ui.pages.lessons import checked_here, lesson_section
 
 def main() -> None:
     settings, model = page("Lessons")
-    st.caption(f"Twelve short lessons from the classic sentence-embedding labs. Each opens the right page with its "
-               f"texts filled in and checks what it expects on the sidebar's model ({model.model_id}); where the "
-               "model does not show it, the lesson says so. Work through them in order; the sheet below collects "
-               "what you found.")
+    st.caption(f"{len(LESSONS)} short lessons from the classic sentence-embedding labs and today's model choices. "
+               f"Each opens the right page with its texts filled in and checks what it expects on the sidebar's model "
+               f"({model.model_id}; a lesson about sparse models uses SPLADE-tiny where the sidebar's is dense); "
+               "where the model does not show it, the lesson says so. Work through them in order; the sheet below "
+               "collects what you found.")
     for lesson in LESSONS:
         with st.expander(f"{lesson.number}. {lesson.title}", expanded=lesson.number == 1):
             lesson_section(lesson, settings, model)

@@ -8,6 +8,7 @@ from core.analysis.map.clusters import matching, query_in_space, spherize
 from core.analysis.map.projection import MAX_POINTS
 from core.data.corpus import CorpusError
 from core.data.sampling import sample_indices
+from core.encoding.embedding_cache import vectors_key
 from core.encoding.prompts import with_role
 from core.jobs import Job
 from ui.components.compare import describe
@@ -27,14 +28,14 @@ from ui.pages.map.tools import (
 from ui.pages.map.views import compare_view, query_on, single_view
 from ui.state.persist import kept
 from ui.work.background import corpus_job, job_status
-from ui.work.cache import trust_of
+from ui.work.cache import sparse_reduction_of, trust_of
 
 
 def main() -> None:
     settings, model = page("Embedding map")
     st.caption(f"Every text of a corpus becomes a point; nearby points have similar embeddings. A 2-D map must "
-               f"distort a {model.hidden_size}-dimensional space, so the trust numbers below say how much of each "
-               "point's neighbourhood survived.")
+               f"distort a {model.dimensions if model.kind == 'sparse' else model.hidden_size:,}-dimensional space, "
+               "so the trust numbers below say how much of each point's neighbourhood survived.")
     corpus_col, method_col, colour_col = st.columns([1.1, 1.2, 1])
     with corpus_col:
         try:
@@ -57,10 +58,18 @@ def main() -> None:
     with colour_col:
         chosen = map_inputs(corpus, len(frame), model.hidden_size)
     texts = frame["text"].tolist()
-    raw = corpus_job(model, texts, with_role(settings, model.pipeline, "document")) if raw is None else raw
+    documents, embedded = with_role(settings, model.pipeline, "document"), raw is None
+    raw = corpus_job(model, texts, documents) if embedded else raw
     if isinstance(raw, Job):
         job_status(raw)
         return
+    reduction = None
+    if model.kind == "sparse" and embedded:  # a sparse model's own vectors; a file's or a dataset's are dense
+        reduction = sparse_reduction_of(vectors_key(model, texts, documents), raw)
+        raw = reduction.vectors
+        st.caption(f"{model.model_id}'s sparse vectors ({model.dimensions:,} dimensions, almost all zero) are first "
+                   f"reduced to {raw.shape[1]} by TruncatedSVD on their CSR matrix, keeping {reduction.kept:.0%} of "
+                   "their variance; the map and its neighbours are measured in that space.")
     space = spherize(raw) if centred else raw
     projection = projected(space, params)
     if projection is None:
@@ -78,10 +87,13 @@ def main() -> None:
     else:
         query = chosen.query
         vector = query_in_space(model, query, with_role(settings, model.pipeline, "query"),
-                                raw if centred else None) if query else None
+                                raw if centred else None, reduction) if query else None
     found = query_on(query, vector, texts, space, projection, chosen.top)
     clusters = chosen.colour in (CLUSTERS, DENSITY) and cluster_labels(projection.coords, texts, colouring.values)
-    if chosen.compare:
+    if chosen.compare and reduction is not None:
+        st.info("Compare mode maps two dense configurations side by side; the sidebar's model is sparse, so its map "
+                "is drawn alone.")
+    if chosen.compare and reduction is None:
         compare_view(texts, raw, space, projection, colouring, params, (settings, model), query, chosen.top, centred)
     else:
         single_view(texts, projection, report, colouring, found[0] if found else None,

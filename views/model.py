@@ -12,6 +12,7 @@ from core.models.anatomy import facts_frame, model_facts, parameter_breakdown, s
 from core.models.loading import LoadedModel
 from ui.components.downloads import csv_download
 from ui.components.sidebar import page
+from ui.pages.model_terms import terms_view
 from ui.state.persist import kept
 
 SAMPLE = "Tokenizers split unbelievably rare words; naïve café 🤖 and 東京 show what happens to the rest."
@@ -38,8 +39,10 @@ def architecture(model: LoadedModel) -> None:
     st.subheader("Sentence-transformers modules")
     if modules:
         st.dataframe(pd.DataFrame(modules), hide_index=True)
-        st.caption("The pipeline from the folder's modules.json, in order: the transformer, then how its token "
-                   "vectors become one sentence vector.")
+        st.caption("The pipeline sentence-transformers runs, in order: the transformer, then how its token vectors "
+                   "become one vector" + (" (from the folder's modules.json; a plain masked-LM checkpoint gets the "
+                                          "masked LM and SPLADE max pooling, as sentence-transformers builds it)."
+                                          if model.kind == "sparse" else " (from the folder's modules.json)."))
     else:
         st.caption("This model has no modules.json: it is a plain transformer checkpoint, so the app pools its "
                    "token vectors itself (mean by default).")
@@ -99,6 +102,8 @@ def main() -> None:
     st.caption(f"{model.model_id}: {model.entry.description}")
     if model.entry.untrained:
         st.warning("This model has random weights: the same architecture as MiniLM-L6, without any training.")
+    if model.kind == "sparse":
+        terms_view(model, settings)
     architecture(model)
     playground(model, model.token_limit(settings.max_length))
 

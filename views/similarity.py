@@ -43,8 +43,9 @@ def _single(texts: Sequence[str], settings: Settings, model: LoadedModel, a: Tex
     main, side = st.columns([3, 1])
     with main:
         heatmap(a.matrix, texts, look, a.order, "sim_heatmap", title=describe(settings, model), clickable=True)
-        st.caption(CAPTIONS[look.metric] + (" Rows are reordered by hierarchical clustering so that groups show as "
-                                            "blocks on the diagonal." if a.order else ""))
+        st.caption(CAPTIONS["sparse" if model.kind == "sparse" else look.metric]
+                   + (" Rows are reordered by hierarchical clustering so that groups show as blocks on the diagonal."
+                      if a.order else ""))
         csv_download(matrix_frame(a.matrix, texts, a.order), "similarity.csv", key="sim_csv")
     with side:
         st.metric(mean_label(look.metric), value_text(a.mean),
@@ -103,15 +104,21 @@ def main() -> None:
     with controls:
         kept(st.selectbox, "Example set", key="sim_example", default=PARAPHRASE_CLUSTERS, options=list(EXAMPLES),
              on_change=_load_example, help="Replaces the texts with a built-in set.")
-        metric: Metric = kept(st.radio, "Measure", key="sim_metric", url=True, default="cosine", options=list(METRICS),
-                              format_func=METRICS.get, horizontal=True)
+        sparse = model.kind == "sparse"
+        metric: Metric = model.sparse_pipeline.similarity if sparse else kept(
+            st.radio, "Measure", key="sim_metric", url=True, default="cosine", options=list(METRICS),
+            format_func=METRICS.get, horizontal=True)
+        if sparse:
+            st.caption(f"Measure: {METRICS[metric]}, the sparse model's own similarity.")
         reorder = kept(st.toggle, "Group similar texts (hierarchical clustering)", key="sim_cluster", url=True,
                        default=False)
-        fixed = kept(st.radio, "Colour range", key="sim_range", url=True, default="fixed", options=list(RANGES),
-                     format_func=RANGES.get, horizontal=True,
-                     help="Euclidean distance is always fitted: it has no fixed scale.") == "fixed"
-        compare = kept(st.toggle, "Compare with configuration B", key="sim_compare", url=True, default=False,
-                       help="The same texts under a second model, pooling or layer, side by side.")
+        fixed = metric == "cosine" and kept(
+            st.radio, "Colour range", key="sim_range", url=True, default="fixed", options=list(RANGES),
+            format_func=RANGES.get, horizontal=True,
+            help="Euclidean distance and the dot product are always fitted: they have no fixed scale.") == "fixed"
+        compare = not sparse and kept(st.toggle, "Compare with configuration B", key="sim_compare", url=True,
+                                      default=False,
+                                      help="The same texts under a second model, pooling or layer, side by side.")
     with inputs:
         raw = kept(st.text_area, "Texts, one per line", key=similarity_texts.KEY, url=True,
                    default=similarity_texts.DEFAULT,

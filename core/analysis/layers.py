@@ -11,6 +11,7 @@ import pandas as pd
 from scipy.stats import spearmanr
 from sklearn.metrics.pairwise import cosine_similarity
 
+from core.analysis.layer_terms import layer_terms
 from core.analysis.similarity import similarity_matrix
 from core.encoding.encoder import Progress, TokenStates, after_pooling, pooled_layers
 from core.evaluation.metrics import paired_cosine
@@ -142,7 +143,10 @@ def sentence_vectors_by_layer(model: LoadedModel, texts: Sequence[str], *, pooli
     """Pooled vectors of every text at every layer, (layers + 1, texts, dims), from one forward pass.
 
     Every layer is treated alike: "default" means the model's pooling and Normalize module, without the modules
-    that the encoder applies at the last layer only (a Dense head may change the width)."""
+    that the encoder applies at the last layer only (a Dense head may change the width). A sparse model's vector of
+    a layer is its masked-LM head and SPLADE pooling applied to that layer (the page's few texts, held dense)."""
+    if model.kind == "sparse":
+        return layer_terms(model, texts, max_length=max_length, prompt=prompt).dense()
     pooled = pooled_layers(model, texts, pooling=pooling, max_length=max_length, prompt=prompt, progress=progress)
     return np.stack([after_pooling(model, vectors, pooling=pooling, last_layer=False)
                      for vectors in pooled.vectors])

@@ -185,3 +185,11 @@ def term_split(model: LoadedModel, a: sp.csr_matrix, b: sp.csr_matrix) -> TermSp
     table = table.sort_values("contribution", ascending=False, kind="stable").reset_index(drop=True)
     return TermSplit(table, float(pair_scores(model, a, b)[0, 0]), model.sparse_pipeline.similarity,
                      len(a_dense) - len(shared), len(b_dense) - len(shared))
+
+
+def explain_terms(model: LoadedModel, a: str, b: str, sides: tuple[Settings, Settings]) -> TermSplit:
+    """Why two texts score what they score: each encoded as its side says (prompt, role, token limit), and the
+    score split into the terms both hold."""
+    rows = [encode_sparse(model, [text], role=side.role, prompt=side.prompt, max_length=side.max_length).matrix
+            for text, side in zip((a, b), sides)]
+    return term_split(model, rows[0], rows[1])

@@ -15,7 +15,7 @@ from core.cli.options import (
     sparse_refusals,
 )
 from core.data.stsb import SPLITS
-from core.evaluation.lexical import BASELINES, Baseline, fit_baseline
+from core.evaluation.lexical import BASELINES, fit_baseline
 from core.evaluation.metrics import DEFAULT_KS, parse_ks, shown_name
 from core.evaluation.quantization import PRECISIONS, RESCORE_MULTIPLIER
 from core.evaluation.retrieval import (
@@ -24,9 +24,9 @@ from core.evaluation.retrieval import (
     TaskResult,
     evaluate_fused,
     evaluate_task,
-    model_score,
+    lexical_stage,
+    model_stage,
     paraphrase_task,
-    task_vectors,
 )
 from core.evaluation.sts import correlation, similarity_column, sts_frame
 from core.evaluation.variants import Embedded, quantized_row
@@ -82,20 +82,14 @@ def _model_stage(model: LoadedModel, task: RetrievalTask, args: argparse.Namespa
         sparse_refusals(model, args)
     settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer, device=args.device,
                         truncate_dim=args.truncate_dim)
-    queries, corpus = task_vectors(model, task, settings, prompts=retrieval_prompts(model.pipeline, args))
-    return Scored(queries, corpus, model_score(model), model.kind == "sparse")
-
-
-def _baseline_stage(kind: Baseline, task: RetrievalTask) -> Scored:
-    index = fit_baseline(kind, task.corpus)
-    return Scored(index.query_rows(task.queries), index.corpus_rows, index.score, True)
+    return model_stage(model, task, settings, prompts=retrieval_prompts(model.pipeline, args))
 
 
 def _hybrid_stage(name: str, task: RetrievalTask, args: argparse.Namespace) -> Scored:
     """The second stage of --hybrid: a baseline by name, else a model with its own defaults (default pooling, its
     own prompts)."""
     if name in BASELINES:
-        return _baseline_stage(name, task)
+        return lexical_stage(fit_baseline(name, task.corpus), task)
     defaults = argparse.Namespace(pooling="default", layer=None, device=args.device, truncate_dim=None,
                                   prompt=None, prompt_name=None, no_prompts=args.no_prompts)
     return _model_stage(load_model(name, args.device), task, defaults)
@@ -109,7 +103,7 @@ def run_retrieval(args: argparse.Namespace) -> int:
     if args.hybrid and args.quantize:
         args.parser.error("--quantize and --hybrid are measured apart; give one of them")
     task = paraphrase_task(args.split)
-    first = _baseline_stage(args.baseline, task) if args.baseline else \
+    first = lexical_stage(fit_baseline(args.baseline, task.corpus), task) if args.baseline else \
         _model_stage(load_model(args.model, args.device), task, args)
     result: TaskResult
     if args.hybrid:

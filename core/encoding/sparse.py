@@ -6,7 +6,7 @@ memoised per text. A sparse corpus is never held as a dense vocabulary-wide matr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
@@ -22,12 +22,14 @@ CHUNK_BATCHES = 8  # batches encoded per call, so that progress moves
 
 @dataclass
 class SparseEmbeddings:
-    """Rows in input order, (texts, vocabulary), and the indices of texts cut at the token `limit`."""
+    """Rows in input order, (texts, vocabulary), and the indices of texts cut at the token `limit`; `notices` as
+    the dense encoder gives them (none so far)."""
 
     matrix: sp.csr_matrix
     truncated: list[int]
     limit: int
     prompt_tokens: int
+    notices: list[str] = field(default_factory=list)
 
 
 def _task(role: Role) -> str | None:

@@ -132,8 +132,8 @@ def evaluate_embeddings(model: LoadedModel, task: RetrievalTask, settings: Setti
     """One model configuration on the task: queries and corpus embedded (or read from the embedding cache)
     with `settings` and the (query, document) `prompts` (None: the model's own, as encode_query and
     encode_document apply them), then ranked and scored (a sparse model by its own similarity)."""
-    queries, corpus = task_vectors(model, task, settings, prompts=prompts, progress_bar=progress_bar)
-    return evaluate_task(task, queries, corpus, ks=ks, score=model_score(model))
+    stage = model_stage(model, task, settings, prompts=prompts, progress_bar=progress_bar)
+    return evaluate_task(task, stage.queries, stage.corpus, ks=ks, score=stage.score)
 
 
 def task_vectors(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
@@ -174,6 +174,18 @@ class Scored:
         return found
 
 
+def model_stage(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
+                prompts: tuple[str, str] | None = None, progress_bar: ProgressBar = nullcontext) -> Scored:
+    """A model configuration as a first stage of the task (its vectors from the embedding cache)."""
+    queries, corpus = task_vectors(model, task, settings, prompts=prompts, progress_bar=progress_bar)
+    return Scored(queries, corpus, model_score(model), model.kind == "sparse")
+
+
+def lexical_stage(index: Lexical, task: RetrievalTask) -> Scored:
+    """A baseline fitted on the task's corpus as a first stage of the task."""
+    return Scored(index.query_rows(task.queries), index.corpus_rows, index.score, True)
+
+
 def evaluate_fused(task: RetrievalTask, first: Scored, second: Scored, *, ks: Sequence[int] = DEFAULT_KS,
                    depth: int = FUSE_DEPTH) -> TaskResult:
     """Hybrid search on the task: each stage's top `depth` per query (a positive-only stage's scored texts alone)
@@ -201,7 +213,8 @@ def _best_listed(task: RetrievalTask, hits: Hits) -> BestRelevant:
 
 def evaluate_lexical(index: Lexical, task: RetrievalTask, *, ks: Sequence[int] = DEFAULT_KS) -> TaskResult:
     """A lexical baseline fitted on the task's corpus, on the task."""
-    return evaluate_task(task, index.query_rows(task.queries), index.corpus_rows, ks=ks, score=index.score)
+    stage = lexical_stage(index, task)
+    return evaluate_task(task, stage.queries, stage.corpus, ks=ks, score=stage.score)
 
 
 def metrics_table(results: Mapping[str, TaskResult]) -> pd.DataFrame:

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from itertools import combinations
 
 import numpy as np
 
 from core.analysis.explanation import explain_pair
 from core.analysis.layers import Drift, find_word, layer_drift
 from core.analysis.similarity import closest_pair, mean_off_diagonal, similarity_matrix, text_similarity
+from core.analysis.terms import text_terms
 from core.analysis.tokenization import tokenize_text
 from core.data.corpus import lines
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
@@ -20,7 +22,16 @@ from core.encoding.prompts import resolve_prompt
 from core.evaluation.lexical import fit_baseline
 from core.evaluation.metrics import STS_PRIMARY
 from core.evaluation.quantization import PRECISIONS
-from core.evaluation.retrieval import RetrievalTask, evaluate_embeddings, evaluate_lexical, paraphrase_task
+from core.evaluation.retrieval import (
+    RetrievalTask,
+    evaluate_embeddings,
+    evaluate_fused,
+    evaluate_lexical,
+    evaluate_task,
+    lexical_stage,
+    model_stage,
+    paraphrase_task,
+)
 from core.evaluation.sts import PairRows, correlation, pair_rows, sts_frame
 from core.evaluation.variants import (
     TRY_INSTRUCTION,
@@ -36,9 +47,10 @@ from core.evaluation.variants import (
     prompt_variants,
     quantization_check,
 )
+from core.lessons.lessons import BANK
 from core.models.anatomy import parameter_breakdown
 from core.models.card import matryoshka_dims
-from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID, finetuned_entries
+from core.models.catalog import DEFAULT_MODEL_ID, SPLADE_ID, UNTRAINED_ID, finetuned_entries
 from core.models.loading import LoadedModel
 from core.settings import Settings
 from core.training.distill import static_models_of, teacher_of
@@ -331,9 +343,52 @@ def static(ctx: Context) -> Check:
                   "static spearman": round(student["STS-B spearman"], 4), "speed-up": round(speed, 1)})
 
 
+def _of_kind(ctx: Context, kind: str, fallback: str) -> LoadedModel:
+    """The sidebar's model where it is of `kind`, else the catalog's `fallback`."""
+    return ctx.model if ctx.model.kind == kind else ctx.load(fallback)
+
+
+def expansion(ctx: Context) -> Check:
+    model = _of_kind(ctx, "sparse", SPLADE_ID)
+    added = {text: set(text_terms(model, text, ctx.settings.with_(model_id=model.model_id)).expansion["term"])
+             for text in BANK}
+    overlaps = [len(a & b) / max(len(a | b), 1) for a, b in combinations(added.values(), 2)]
+    river = next(iter(sorted(added[BANK[1]])), "")
+    holds = all(len(terms) >= 5 for terms in added.values()) and max(overlaps) < 0.2
+    counts = ", ".join(str(len(terms)) for terms in added.values())
+    return Check(holds, f"{model.model_id} adds {counts} terms the three “bank” sentences do not hold; any two of "
+                        f"those expansions share at most {max(overlaps):.0%} of their terms"
+                        + (" (the expansion follows the sense)." if holds else "; here the expansion does not follow "
+                                                                                "the sense."),
+                 {"added": counts, "largest overlap": round(max(overlaps), 4), "a river-sense term": river})
+
+
+def who_finds(ctx: Context) -> Check:
+    task = paraphrase_task("dev")
+    dense, sparse = _of_kind(ctx, "dense", DEFAULT_MODEL_ID), _of_kind(ctx, "sparse", SPLADE_ID)
+    stages = {dense.model_id: model_stage(dense, task, ctx.settings.with_(model_id=dense.model_id)),
+              sparse.model_id: model_stage(sparse, task, Settings(model_id=sparse.model_id)),
+              "BM25": lexical_stage(fit_baseline("bm25", task.corpus), task)}
+    results = {name: evaluate_task(task, stage.queries, stage.corpus, ks=[1, 10], score=stage.score)
+               for name, stage in stages.items()}
+    hybrid = evaluate_fused(task, stages[dense.model_id], stages[sparse.model_id], ks=[1, 10])
+    first = {name: result.per_query["first relevant rank"].eq(1).fillna(False) for name, result in results.items()}
+    alone = {name: int((hits & ~np.logical_or.reduce([other for o, other in first.items() if o != name])).sum())
+             for name, hits in first.items()}
+    recall = {name: (result.metrics[f"{result.score}_recall@1"], result.metrics[f"{result.score}_recall@10"])
+              for name, result in results.items()}
+    fused = hybrid.metrics["rrf_recall@1"]
+    holds = min(alone.values()) > 0 and recall[sparse.model_id][1] > recall["BM25"][1]
+    return Check(holds, "Paraphrases ranked first by one alone: " + ", ".join(f"{n} {c}" for n, c in alone.items())
+                 + ". Recall@1 / Recall@10: " + ", ".join(f"{n} {r1:.3f} / {r10:.3f}" for n, (r1, r10) in
+                                                          recall.items())
+                 + f"; the hybrid of {dense.model_id} and {sparse.model_id}: Recall@1 {fused:.3f}.",
+                 {**{f"{n} alone": c for n, c in alone.items()}, "hybrid recall@1": round(fused, 4)})
+
+
 CHECKS: dict[str, Callable[[Context], Check]] = {
     "tokenizer": tokenizer, "anatomy": anatomy, "bank": bank, "weather": weather, "travel": travel,
     "idiom": idiom, "untrained": untrained, "pooling": pooling, "lexical": lexical, "pipeline": pipeline,
     "finetune": finetune, "why": why, "prompts": prompts, "dimensions": dimensions, "quantisation": quantisation,
-    "static": static,
+    "static": static, "expansion": expansion, "who_finds": who_finds,
 }

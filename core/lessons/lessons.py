@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from core.models.catalog import DEFAULT_MODEL_ID, SPLADE_ID
+
 BANK = ("The robbers burst into the bank and emptied the safe.",
         "We had a picnic on the grassy bank of the river.",
         "She put her savings into an account at the bank.")
@@ -30,6 +32,7 @@ class Lesson:
     discussion: tuple[str, ...] = ()
     what_if: str = ""
     heavy: bool = False  # the check encodes benchmark data, so it runs when asked (up to a few minutes)
+    model: str | None = None  # the model the view opens on, where the lesson needs one of its kind (a sparse one)
 
 
 LESSONS: tuple[Lesson, ...] = (
@@ -145,4 +148,29 @@ LESSONS: tuple[Lesson, ...] = (
             "When would you choose the static model anyway?"),
            "Open Similarity with the static model and the “bank” sentences: what happens to the three senses?",
            heavy=True),
+    Lesson(17, "Which words does the model add?", "What does a sparse model put in a text's vector besides its words?",
+           "Open the Model page's Terms view on a sparse model (SPLADE-tiny): read the terms of the river sentence, "
+           "then type the two money senses of “bank”.", "model", {"model_terms_text": BANK[1]},
+           "The vector holds the text's own content words and, in orange, words it does not hold: its expansion "
+           "(river → rivers, hiking, tents). The expansion follows the sense in context: the three “bank” sentences "
+           "share almost none of their added words.", "expansion",
+           ("Why would adding words the text does not hold help retrieval?",
+            "Which function words does the model leave out, and why?"),
+           "Open Similarity with the three “bank” sentences and click a cell: which terms make up each pair's "
+           "score?", model=SPLADE_ID),
+    Lesson(18, "Dense, sparse, BM25, hybrid: who finds what?", "Do a dense model, a sparse model and BM25 find "
+           "the same paraphrases, and does fusing two lists help?",
+           "Open Evaluation with all-MiniLM-L6-v2, SPLADE-tiny, BM25 and their hybrids on the paraphrase task; then "
+           "read the per-query diagnostics of each.", "evaluation",
+           {"ev_section": "Retrieval (Recall@k)", "ev_models": [DEFAULT_MODEL_ID, SPLADE_ID],
+            "ev_poolings": ["default"], "ev_baselines": ["bm25"],
+            "ev_hybrids": [f"{DEFAULT_MODEL_ID} · default · layer last + {SPLADE_ID}",
+                           f"{DEFAULT_MODEL_ID} · default · layer last + BM25"]},
+           "Each of the three ranks first some paraphrases the other two miss. SPLADE-tiny's expansion finds more "
+           "within the top 10 than BM25, which needs the query's exact words. A hybrid of a strong and a weaker list "
+           "lands between the two here: fusion pays where its parts fail on different queries, and all-MiniLM-L6-v2 "
+           "was trained on paraphrases like these.", "who_finds",
+           ("Why might the hybrid still win on another corpus (rare names, product codes)?",
+            "What does a hybrid cost at query time?"),
+           "Search “guitar” on Retrieval and compare the four lists.", heavy=True),
 )

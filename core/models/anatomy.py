@@ -28,6 +28,9 @@ def model_facts(model: LoadedModel) -> dict[str, object]:
         "maximum positions": model.max_positions,
         "default max length": model.max_length,
         "default pooling": model.pipeline.pooling_label + (" + normalize" if model.normalizes else ""),
+        **({"vector": f"sparse, {model.dimensions:,} dimensions"
+                      + (" (one per vocabulary entry)" if model.sparse_pipeline.terms else ""),
+            "similarity": model.sparse_pipeline.similarity} if model.kind == "sparse" else {}),
         "prompts": ", ".join(name for name, text in model.pipeline.prompts.items() if text) or "none",
         "special tokens": ", ".join(tokenizer.all_special_tokens),
         "device": model.device,
@@ -63,6 +66,11 @@ def parameter_breakdown(model: LoadedModel) -> pd.DataFrame:
         rows.append(("network (top level)", loose))
     if model.head is not None:
         rows.append(("Dense head (sentence-transformers)", count_parameters(model.head)))
+    if model.kind == "sparse":
+        whole = model.sparse_pipeline.transformer.auto_model
+        shared = {id(p) for p in model.network.parameters()}  # a masked LM's decoder shares the word embeddings
+        rows.append(("masked-LM head (beyond the shared word embeddings)",
+                     sum(p.numel() for p in whole.parameters() if id(p) not in shared)))
     table = pd.DataFrame(rows, columns=["module", "parameters"])
     table["share"] = table["parameters"] / table["parameters"].sum()
     return table

@@ -7,6 +7,8 @@ import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
 
+from core.analysis.ranking import SCORE_NAMES
+from core.evaluation.sts import similarity_column
 from core.plots.labels import label
 
 RANK_BUCKETS = ("1", "2–5", "6–10", "11–50", "51+", "not in corpus")
@@ -39,15 +41,17 @@ def rank_figure(buckets: pd.DataFrame, title: str = "") -> go.Figure:
 
 
 def sts_scatter(frame: pd.DataFrame, title: str = "") -> go.Figure:
-    """`frame` columns: gold, cosine, genre, sentence 1, sentence 2 (one point per pair)."""
+    """`frame` columns: gold, the similarity (`cosine`, or a sparse model's `dot`), genre, sentence 1, sentence 2
+    (one point per pair)."""
+    similarity = similarity_column(frame)
     hover = [f"{label(a, 90)}<br>{label(b, 90)}"
              for a, b in zip(frame["sentence 1"], frame["sentence 2"])]
-    figure = px.scatter(frame.assign(pair=hover), x="gold", y="cosine", color="genre", opacity=0.55,
-                        color_discrete_sequence=px.colors.qualitative.Set1,
-                        custom_data=["pair"], labels={"gold": "gold score (0–5)", "cosine": "cosine similarity"},
+    figure = px.scatter(frame.assign(pair=hover), x="gold", y=similarity, color="genre", opacity=0.55,
+                        color_discrete_sequence=px.colors.qualitative.Set1, custom_data=["pair"],
+                        labels={"gold": "gold score (0–5)", similarity: SCORE_NAMES[similarity]},
                         render_mode="webgl")
-    figure.update_traces(marker_size=5, hovertemplate="%{customdata[0]}<br>gold %{x:.2f} · cosine %{y:.3f}"
-                                                      "<extra>%{fullData.name}</extra>")
+    figure.update_traces(marker_size=5, hovertemplate="%{customdata[0]}<br>gold %{x:.2f} · " + similarity
+                                                      + " %{y:.3f}<extra>%{fullData.name}</extra>")
     figure.update_layout(title=title or None, height=430, margin=dict(l=10, r=10, t=40 if title else 20, b=10),
                          legend=dict(title=None))
     return figure

@@ -1,14 +1,17 @@
-"""Pre-fill the on-disk embedding cache with seeded random vectors, so page tests never encode big corpora."""
+"""Pre-fill the on-disk embedding cache with seeded random vectors (a sparse model's: random sparse rows), so page
+tests never encode big corpora."""
 
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 import streamlit as st
 
 from core.analysis.search import unit_rows
 from core.encoding import embedding_cache
-from core.encoding.embedding_cache import cache_file, cache_key, write_vectors
+from core.encoding.embedding_cache import cache_file, cache_key, sparse_key, write_sparse, write_vectors
 from core.models.loading import LoadedModel
+from core.settings import Role, Settings
 
 
 def prefill(model: LoadedModel, texts: list[str], *, pooling: str = "default", layer: int | None = None,
@@ -22,3 +25,18 @@ def prefill(model: LoadedModel, texts: list[str], *, pooling: str = "default", l
     embedding_cache._memo.clear()
     st.cache_data.clear()
     return vectors
+
+
+def prefill_sparse(model: LoadedModel, texts: list[str], *, role: Role = "document", prompt: str = "",
+                   seed: int = 0, active: int = 30) -> sp.csr_matrix:
+    """Seeded random sparse rows (`active` terms each, positive weights) for a sparse model's `texts` as `role`."""
+    rng = np.random.default_rng(seed)
+    columns = np.concatenate([rng.choice(model.dimensions, active, replace=False) for _ in texts]) if texts else []
+    rows = sp.csr_matrix((rng.uniform(0.1, 3.0, len(columns)).astype(np.float32),
+                          (np.repeat(np.arange(len(texts)), active), columns)), shape=(len(texts), model.dimensions))
+    settings = Settings(model_id=model.model_id, prompt=prompt, role=role)
+    key = sparse_key(model, texts, settings)
+    write_sparse(cache_file(key), key, rows)
+    embedding_cache._memo.clear()
+    st.cache_data.clear()
+    return rows

@@ -30,16 +30,26 @@ def _reference(kind_or_vectors, ks=(1, 5, 10, 20, 50)) -> dict[str, float]:
     return {shown_name(key): value for key, value in information_retrieval(task, queries, corpus, ks).items()}
 
 
-def test_opens_on_the_paraphrase_task_with_the_model_and_both_baselines(cached):
+MODEL_ROW = "all-MiniLM-L6-v2 · default · layer last"
+
+
+def test_opens_on_the_paraphrase_task_with_the_model_the_baselines_and_a_hybrid(cached):
     at = app_test(PAGE)
     assert not at.exception and not at.error
     table = at.dataframe[0].value.set_index("configuration")
-    model_row = "all-MiniLM-L6-v2 · default · layer last"
-    assert list(table.index) == [model_row, "TF-IDF", "bag of words"]
+    assert list(table.index) == [MODEL_ROW, "TF-IDF", "bag of words", "BM25", f"hybrid: {MODEL_ROW} + BM25"]
     assert list(table.columns) == ["recall@1", "recall@5", "recall@10", "recall@20", "recall@50", "mrr@10", "ndcg@10"]
-    for row, reference in ((model_row, _reference(cached)), ("TF-IDF", _reference("tfidf")),
-                           ("bag of words", _reference("bow"))):
+    for row, reference in ((MODEL_ROW, _reference(cached)), ("TF-IDF", _reference("tfidf")),
+                           ("bag of words", _reference("bow")), ("BM25", _reference("bm25"))):
         assert table.loc[row].to_dict() == pytest.approx({c: reference[c] for c in table.columns}, abs=1e-6), row
+    from core.evaluation.retrieval import Scored, evaluate_fused
+
+    task = paraphrase_task("dev")
+    index = fit_baseline("bm25", task.corpus)
+    fused = evaluate_fused(task, Scored(*cached, "cosine", False),
+                           Scored(index.query_rows(task.queries), index.corpus_rows, "bm25", True))
+    assert table.loc[f"hybrid: {MODEL_ROW} + BM25"].to_dict() == pytest.approx(
+        {shown_name(k): v for k, v in fused.metrics.items()}, abs=1e-9)
     assert len(at.dataframe[1].value) == len(paraphrase_task("dev").queries)
     assert len(at.get("plotly_chart")) == 2
 
@@ -67,7 +77,9 @@ def test_k_larger_than_a_corpus_is_explained():
     at = app_test(PAGE)
     at.text_input(key="ev_ks").set_value("1, 10000").run()
     assert any("larger than the corpus" in info.value for info in at.info)
-    assert at.dataframe[0].value["recall@10000"].eq(1.0).all()
+    table = at.dataframe[0].value.set_index("configuration")
+    assert table["recall@10000"].drop(index=f"hybrid: {MODEL_ROW} + BM25").eq(1.0).all()
+    assert table.loc[f"hybrid: {MODEL_ROW} + BM25", "recall@10000"] < 1  # it fuses each list's top 100 only
 
 
 def test_sts_section_equals_the_evaluator_and_shows_genres_scatter_and_layer_sweep(minilm):
@@ -108,9 +120,10 @@ def test_a_configuration_not_embedded_yet_leaves_the_baselines_on_show_while_it_
     # A configuration no other test embeds: the run's disk cache is shared by every test, browser tests included.
     at = app_test(PAGE, settle=False, pooling="cls", ev_layers="[5]")
     assert not at.exception and JOBS.unfinished()
-    assert list(at.dataframe[0].value["configuration"]) == ["TF-IDF", "bag of words"]
+    assert list(at.dataframe[0].value["configuration"]) == ["TF-IDF", "bag of words", "BM25"]
     assert at.get("progress") or at.info  # the embedding's progress, or its place in the queue
     assert JOBS.wait_idle(900)
     at.run()
     assert list(at.dataframe[0].value["configuration"]) == ["all-MiniLM-L6-v2 · cls · layer 5", "TF-IDF",
-                                                              "bag of words"]
+                                                              "bag of words", "BM25",
+                                                              "hybrid: all-MiniLM-L6-v2 · cls · layer 5 + BM25"]

@@ -6,7 +6,7 @@ from core.evaluation.variants import TRY_INSTRUCTION
 from core.lessons.lessons import BANK, LESSONS
 from core.models.loading import load_model
 from tests.conftest import app_test
-from tests.views.cache_fill import prefill
+from tests.views.cache_fill import prefill, prefill_sparse
 
 PAGE = "views/lessons.py"
 OPENED = {"model": "views/model.py", "layers": "views/layers.py", "similarity": "views/similarity.py",
@@ -25,6 +25,9 @@ def cached(minilm):
         prefill(minilm, task.queries, pooling=pooling, seed=20 + seed)
     prefill(minilm, task.queries, prompt=TRY_INSTRUCTION, seed=30)  # the Prompts check's typed instruction
     prefill(minilm, sentences, prompt=TRY_INSTRUCTION, seed=31)
+    splade = load_model("splade-tiny", "cpu")  # lesson 18 ranks the task with SPLADE-tiny too
+    prefill_sparse(splade, stsb_corpus(), seed=40)
+    prefill_sparse(splade, task.queries, role="query", seed=41)
 
 
 def _verdicts(at) -> list[str]:
@@ -49,6 +52,8 @@ def test_each_lesson_opens_its_page_with_its_inputs(lesson):
     assert not at.exception
     for key, value in lesson.inputs.items():
         assert at.session_state[key] == value
+    if lesson.model is not None:  # a lesson about sparse models opens on one
+        assert at.sidebar.selectbox(key="sb_model").value == lesson.model
     if lesson.number == 3:
         assert at.text_area(key="layers_texts").value == "\n".join(BANK)
         assert [p.label for p in at.pills] == ["Sentence 1", "Sentence 2", "Sentence 3"]

@@ -21,12 +21,18 @@ def _paste(at, text: str):
     return at
 
 
-def test_opens_on_the_stsb_corpus_with_model_and_both_baselines():
+HYBRID = "hybrid: all-MiniLM-L6-v2 + BM25"
+COLUMNS = ["rank", "score", "text", "TF-IDF rank", "bag of words rank", "BM25 rank", f"{HYBRID} rank"]
+
+
+def test_opens_on_the_stsb_corpus_with_model_the_baselines_and_a_hybrid_with_bm25():
     at = app_test(PAGE)
     assert not at.exception and not at.error
-    model, tfidf, bow = (frame.value for frame in at.table[:3])
-    assert len(model) == len(tfidf) == len(bow) == 10
-    assert list(model.columns) == ["rank", "score", "text", "TF-IDF rank", "bag of words rank"]
+    model, tfidf, bow, bm25, hybrid = (frame.value for frame in at.table[:5])
+    assert len(model) == len(tfidf) == len(bow) == len(bm25) == len(hybrid) == 10
+    assert list(model.columns) == COLUMNS
+    assert [tab.label for tab in at.tabs] == ["TF-IDF list", "bag of words list", "BM25 list", f"{HYBRID} list"]
+    assert (hybrid["score"] <= 2 / 61 + 1e-12).all() and hybrid["score"].is_monotonic_decreasing  # 1/(60 + rank)
     assert tfidf["text"].iloc[0] == "A man is playing a guitar."  # the query's own words, verbatim
     first = tfidf["text"].iloc[0]  # the model's rank for TF-IDF's best text is the model list's row for it
     model_rank = tfidf["all-MiniLM-L6-v2 rank"].iloc[0]
@@ -85,8 +91,11 @@ def test_why_this_hit_explains_the_chosen_hit_with_its_score_and_the_shared_word
     metrics = {m.label: m.value for m in at.metric}
     assert float(metrics["Cosine of the pair"]) == pytest.approx(model["score"].iloc[0], abs=1e-4)
     assert metrics["Sum of the token-pair contributions"] == metrics["Cosine of the pair"]
-    words = at.dataframe[-1].value
+    words = at.dataframe[-1].value  # BM25's shared words by default: no stemming, so "plays" is not "playing"
     assert set(words["word"]) == {"guitar"} and words["contribution"].sum() == pytest.approx(
+        at.table[3].value.set_index("text").loc["Someone is playing a guitar.", "score"], abs=1e-4)
+    at.selectbox(key="ret_why_baseline").set_value("tfidf").run()
+    assert at.dataframe[-1].value["contribution"].sum() == pytest.approx(
         at.table[1].value.set_index("text").loc["Someone is playing a guitar.", "score"], abs=1e-4)
     why = next(box for box in at.main.selectbox if box.label == "Hit")
     why.set_value(2).run()
@@ -110,9 +119,9 @@ def test_a_corpus_not_embedded_yet_answers_with_the_baselines_at_once_then_the_m
     # A configuration no other test embeds: the run's disk cache is shared by every test, browser tests included.
     at = app_test(PAGE, settle=False, pooling="max", layer="5")
     assert not at.exception
-    assert "TF-IDF and bag of words answer at once" in " ".join(c.value for c in at.caption)
+    assert "The lexical baselines answer at once" in " ".join(c.value for c in at.caption)
     assert at.table[0].value["text"].iloc[0] == "A man is playing a guitar."  # TF-IDF's list, shown at once
     assert "TF-IDF's list with the rank each other ranker gave" in " ".join(c.value for c in at.caption)
     assert JOBS.unfinished() and JOBS.wait_idle(600)
     at.run()
-    assert list(at.table[0].value.columns) == ["rank", "score", "text", "TF-IDF rank", "bag of words rank"]
+    assert list(at.table[0].value.columns) == COLUMNS

@@ -29,7 +29,7 @@ def configuration_b(settings: Settings, *, prefix: str, default_model: str, defa
     """Model / pooling / layer B under keys `{prefix}_b_*`; None (with the reason shown) when B cannot load."""
     left, middle, right = st.columns(3)
     model_id = kept(left.selectbox, "Model B", key=f"{prefix}_b_model", url=True, default=default_model,
-                    options=available_ids(), must_be_option=True)
+                    options=available_ids("dense"), must_be_option=True)
     pooling = kept(middle.selectbox, "Pooling B", key=f"{prefix}_b_pooling", url=True, default=default_pooling,
                    options=POOLINGS)
     try:
@@ -49,6 +49,8 @@ def configuration_b(settings: Settings, *, prefix: str, default_model: str, defa
 
 
 def describe(settings: Settings, model: LoadedModel) -> str:
+    if model.kind == "sparse":
+        return f"{model.model_id} · sparse, {model.default_pooling} · {model.sparse_pipeline.similarity}"
     layer = layer_used(settings.layer, model.num_layers)
     last = " (last)" if layer == model.num_layers else ""
     return f"{model.model_id} · {settings.pooling} pooling · layer {layer}{last}"

@@ -9,10 +9,12 @@ import streamlit as st
 
 from core.analysis.explanation import NoExactSplit, PairExplanation
 from core.analysis.similarity import Metric, closest_pair
+from core.analysis.terms import explain_terms
 from core.jobs import Job
 from core.models.loading import LoadedModel
 from core.plots.explanation import attribution_bars, contribution_heatmap, split_bar, token_strip
 from core.plots.labels import shorten
+from core.plots.terms import TOP_TERMS, split_figure
 from core.settings import Settings, layer_used
 from ui.components.downloads import csv_download
 from ui.components.sliders import layer_slider
@@ -72,8 +74,35 @@ def _attribution(model: LoadedModel, settings: Settings, a: str, b: str, layer: 
         csv_download(side.frame(), f"attribution-{name[0]}.csv", index=False, key=f"{key}_ig_csv_{name[0]}")
 
 
-def explanation_panel(model: LoadedModel, settings: Settings, a: str, b: str, *, key: str) -> None:
-    """The explanation of the pair (a, b) under the sidebar's settings, with a layer slider of its own."""
+def _terms(model: LoadedModel, a: str, b: str, sides: tuple[Settings, Settings], key: str) -> None:
+    """A sparse model's score of the pair split into the terms both texts hold: exact, for any sparse model."""
+    split = explain_terms(model, a, b, sides)
+    score, total, shared = st.columns(3)
+    score.metric(f"Score ({split.similarity})", f"{split.score:.4f}")
+    total.metric("Sum of the shared terms' contributions", f"{split.total:.4f}",
+                 help="Equal to the score: only terms both texts hold add to it.")
+    shared.metric("Terms both hold", f"{len(split.table):,}",
+                  help=f"A has {split.only_a:,} more terms and B {split.only_b:,} more, which add nothing.")
+    if split.table.empty:
+        st.info("The two texts share no term, so the model scores them 0, whatever their meaning.")
+        return
+    st.plotly_chart(split_figure(split), key=f"{key}_terms")
+    st.caption(f"The {TOP_TERMS} terms that add most to the score: each bar is a term's weight in A times its weight "
+               "in B" + (" over both vectors' lengths" if split.similarity == "cosine" else "")
+               + "; all the bars together (the table has every one) make the score exactly.")
+    st.dataframe(split.table, hide_index=True, column_config={
+        c: st.column_config.NumberColumn(format="%.4f") for c in split.table.columns[1:]})
+    csv_download(split.table, "term-split.csv", index=False, key=f"{key}_terms_csv")
+
+
+def explanation_panel(model: LoadedModel, settings: Settings, a: str, b: str, *, key: str,
+                      sides: tuple[Settings, Settings] | None = None) -> None:
+    """The explanation of the pair (a, b) under the sidebar's settings, with a layer slider of its own; a sparse
+    model's is the split of its score into shared terms, each text encoded as its side says (its prompt and role;
+    `settings` for both by default)."""
+    if model.kind == "sparse":
+        _terms(model, a, b, sides or (settings, settings), key)
+        return
     layer = layer_slider("Explain at layer", 0, model.num_layers, layer_used(settings.layer, model.num_layers),
                          key=f"{key}_layer", help="See how the explanation changes with depth (0 = embeddings).")
     try:

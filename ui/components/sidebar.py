@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.analysis.ranking import SCORE_NAMES
 from core.deployment import load_config
 from core.encoding.pooling import MODES
 from core.models.catalog import DEFAULT_MODEL_ID
@@ -64,7 +65,7 @@ def _chosen_model() -> str:
     if "_reset_model" in ss:
         ss.sb_model = ss.pop("_reset_model")  # before the select box is drawn, so it shows the model in use
     labels = {entry.id: entry.label + ("" if avail.available else " — not available")
-              for entry, avail in cached_catalog()}
+              for entry, avail in cached_catalog() if entry.kind != "reranker"}  # rerankers are chosen under Rerank
     chosen = st.selectbox("Model", list(labels), format_func=labels.__getitem__, key="sb_model")
     if load_config().allow_custom_models:
         st.text_input("Other model", key="sb_custom", placeholder="Hugging Face id or local folder",
@@ -85,18 +86,10 @@ def _layer_and_length(model: LoadedModel) -> tuple[int, int]:
         ss.sb_layer = last if url_layer is None else min(url_layer, last)
     else:
         ss.sb_layer = carried_layer(ss.sb_layer, ss.get("_sb_model_layers", last), last)
-    if "sb_maxlen" not in ss:
-        url_len = ss.pop("_url_maxlen", None)
-        ss.sb_maxlen = min(url_len or model.max_length, model.max_positions)
-    elif ss.sb_maxlen == ss.get("_sb_model_maxlen", model.max_length) != model.max_length:
-        ss.sb_maxlen = model.max_length  # "the model's default" carries over too
-    ss.sb_maxlen = min(ss.sb_maxlen, model.max_positions)
-    ss._sb_model_layers, ss._sb_model_maxlen = last, model.max_length
+    ss._sb_model_layers = last
     layer = layer_slider("Layer", 0, last, key="sb_layer",
                          help=f"0 is the embedding layer, {last} the last transformer layer.")
-    max_length = st.number_input("Max length (tokens)", min_value=2, max_value=model.max_positions, step=16,
-                                 key="sb_maxlen", help="Longer texts are cut at this many tokens (and flagged).")
-    return layer, int(max_length)
+    return layer, _length(model)
 
 
 def _dimensions(full: int) -> int:
@@ -126,6 +119,29 @@ def _prompts(model: LoadedModel) -> None:
                    "documents, as sentence-transformers' encode_query and encode_document do.")
 
 
+def _sparse_embedding(model: LoadedModel) -> int:
+    """A sparse model's vector is its modules' own: only the token limit is the user's to set."""
+    parts = model.sparse_pipeline
+    st.caption(f"Sparse model: each text becomes {model.dimensions:,} weights, one per vocabulary entry, almost all "
+               f"zero ({model.default_pooling}); texts are compared by {SCORE_NAMES[parts.similarity]}. Pooling, "
+               "layer and dimensions do not apply"
+               + (f"; queries take another route ({parts.query_side})." if parts.query_side else "."))
+    return _length(model)
+
+
+def _length(model: LoadedModel) -> int:
+    ss = st.session_state
+    if "sb_maxlen" not in ss:
+        url_len = ss.pop("_url_maxlen", None)
+        ss.sb_maxlen = min(url_len or model.max_length, model.max_positions)
+    elif ss.sb_maxlen == ss.get("_sb_model_maxlen", model.max_length) != model.max_length:
+        ss.sb_maxlen = model.max_length  # "the model's default" carries over too
+    ss.sb_maxlen = min(ss.sb_maxlen, model.max_positions)
+    ss._sb_model_maxlen = model.max_length
+    return int(st.number_input("Max length (tokens)", min_value=2, max_value=model.max_positions, step=16,
+                               key="sb_maxlen", help="Longer texts are cut at this many tokens (and flagged)."))
+
+
 def render_sidebar() -> tuple[Settings, LoadedModel]:
     """Draw the sidebar and return the settings and the loaded model every page uses."""
     _seed_from_url()
@@ -140,11 +156,16 @@ def render_sidebar() -> tuple[Settings, LoadedModel]:
             st.info("Untrained: random weights, shown to compare against trained models.")
         st.caption(f"{model.model_id}: {model.num_layers} layers, {model.hidden_size} dims, on {model.device}.")
         st.header("Embedding")
-        pooling = st.selectbox("Pooling", POOLINGS, key="sb_pooling", help=POOLING_HELP, format_func=lambda name: (
-            f"default ({model.pipeline.pooling_label})" if name == "default" else name))
-        layer, max_length = _layer_and_length(model)
-        dims = _dimensions(model.width(pooling))
-        normalize = st.checkbox("Normalize to unit length", key="sb_norm")
+        if model.kind == "sparse":
+            pooling, layer, normalize, max_length = "default", model.num_layers, False, _sparse_embedding(model)
+            dims = model.dimensions
+        else:
+            pooling = st.selectbox("Pooling", POOLINGS, key="sb_pooling", help=POOLING_HELP,
+                                   format_func=lambda name: (f"default ({model.pipeline.pooling_label})"
+                                                             if name == "default" else name))
+            layer, max_length = _layer_and_length(model)
+            dims = _dimensions(model.width(pooling))
+            normalize = st.checkbox("Normalize to unit length", key="sb_norm")
         _prompts(model)
     settings = Settings(model_id=model.model_id, pooling=pooling, layer=layer_setting(layer, model.num_layers),
                         normalize=normalize, max_length=None if max_length == model.max_length else max_length,

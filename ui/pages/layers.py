@@ -1,4 +1,5 @@
-"""The Layers page's tabs that run only when open: token alignment, attention maps, layer agreement."""
+"""The Layers page's tabs that run only when open: a sparse model's terms by layer, token alignment, attention maps,
+layer agreement."""
 
 from __future__ import annotations
 
@@ -7,16 +8,19 @@ import pandas as pd
 import streamlit as st
 
 from core.analysis.attention import AttentionUnavailable, attention_maps, special_share
+from core.analysis.layer_terms import top_terms_by_layer
 from core.analysis.layers import layer_agreement, sentence_vectors_by_layer, token_alignment
 from core.data.stsb import DataUnavailable, stsb_sentences
 from core.encoding.encoder import TokenStates
 from core.models.loading import LoadedModel
 from core.plots.labels import shorten
 from core.plots.layers import layer_bars, token_heatmap
+from core.plots.terms import active_terms_figure
 from core.settings import Pooling, layer_used
 from ui.components.downloads import csv_download
 from ui.components.sliders import layer_slider
 from ui.state.persist import texts_key
+from ui.work.cache import layer_terms_of
 from ui.work.progress import progress_bar
 
 AGREEMENT_TEXTS = 100
@@ -25,6 +29,26 @@ AGREEMENT_TEXTS = 100
 def sentence_names(texts: list[str]) -> tuple[dict[int, str], str]:
     """Picker labels, and a key suffix that changes with the texts (so a picker never shows stale names)."""
     return {i: f"S{i + 1}: {shorten(t, 50)}" for i, t in enumerate(texts)}, texts_key(texts)
+
+
+def terms_view(model: LoadedModel, texts: list[str], max_length: int | None, prompt: str) -> None:
+    """Which terms each layer of a SPLADE model would turn on: its masked-LM head and pooling on each layer."""
+    try:
+        found = layer_terms_of(model, model.fingerprint, tuple(texts), max_length, prompt)
+    except ValueError as err:
+        st.info(str(err))
+        return
+    st.plotly_chart(active_terms_figure(found.active()), key="layers_terms_active")
+    st.caption("How many vocabulary entries each layer would turn on if the model's masked-LM head and SPLADE pooling "
+               "read that layer's token states (log scale; the last layer is the model's own vector). Early layers "
+               "light up thousands of terms; training teaches the last ones to keep a few dozen.")
+    names, suffix = sentence_names(texts)
+    picked = st.selectbox("Sentence", list(names), format_func=names.__getitem__, key=f"layers_terms_{suffix}")
+    table = top_terms_by_layer(model, found, picked)
+    st.dataframe(table, hide_index=True)
+    st.caption(f"S{picked + 1}'s heaviest terms at each layer, with their weights: watch the text's own words settle "
+               "and the expansion (related words it does not hold) appear.")
+    csv_download(found.active(), "terms-by-layer.csv", index=False, key="layers_terms_csv")
 
 
 def alignment_view(texts: list[str], states: list[TokenStates], num_layers: int, layer: int | None) -> None:

@@ -24,9 +24,11 @@ CHECKED = "les_checks"  # session key: (weights, settings) -> {lesson number: Ch
 
 
 def lesson_query(lesson: Lesson, settings: Settings) -> dict[str, str]:
-    """The query string that opens the lesson's page with its inputs under these sidebar settings."""
+    """The query string that opens the lesson's page with its inputs under these sidebar settings (on the lesson's
+    own model where it names one)."""
     inputs = {key: encode(value) for key, value in lesson.inputs.items()}
-    return {**settings_to_query(settings), **{key: value for key, value in inputs.items() if value is not None}}
+    opened = settings if lesson.model is None else Settings(model_id=lesson.model, device=settings.device)
+    return {**settings_to_query(opened), **{key: value for key, value in inputs.items() if value is not None}}
 
 
 def _link(lesson: Lesson, settings: Settings) -> str:
@@ -38,6 +40,8 @@ def _link(lesson: Lesson, settings: Settings) -> str:
 def _open(lesson: Lesson, settings: Settings) -> None:
     for key, value in lesson.inputs.items():
         set_kept(key, value)  # the page may have been visited already: its inputs become the lesson's
+    if lesson.model is not None:
+        st.session_state._reset_model = lesson.model  # the sidebar picks it before it draws the model list
     st.switch_page(BY_PATH[lesson.page].file, query_params=lesson_query(lesson, settings))
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import streamlit as st
 
 from core.analysis.similarity import Metric, TextSimilarity, matrix_frame, text_similarity
+from core.analysis.terms import SparseSimilarity, sparse_similarity
 from core.models.catalog import UNTRAINED_ID
 from core.models.loading import LoadedModel
 from core.plots.heatmap import similarity_heatmap
@@ -33,16 +34,22 @@ CAPTIONS = {
               "red is close, blue is far. Hover a cell for both texts; labels are numbered by input line.",
     "dot": "Each cell is the dot product of two texts' vectors (cosine × both lengths, so long vectors score "
            "higher); red is high. Hover a cell for both texts; labels are numbered by input line.",
+    "sparse": "Each cell is the model's score of two texts: the sum, over the vocabulary entries both vectors hold, of "
+              "their weights multiplied (red is high, and a text scores highest with itself). Click a cell to see "
+              "which terms make up its score; labels are numbered by input line.",
     "euclidean": "Each cell is the Euclidean distance between two texts' vectors (0 = identical); yellow is "
                  "close, dark purple is far. Hover a cell for both texts; labels are numbered by input line.",
 }
 
 
 def compared(model: LoadedModel, texts: Sequence[str], settings: Settings, look: Look, *,
-              say_cuts: bool = True) -> TextSimilarity:
-    """The texts compared under one configuration (with a progress bar), and what was cut, said once."""
+              say_cuts: bool = True) -> TextSimilarity | SparseSimilarity:
+    """The texts compared under one configuration (with a progress bar; a sparse model by its own similarity), and
+    what was cut, said once."""
     with progress_bar(f"Encoding with {model.model_id}") as progress:
-        result = text_similarity(model, texts, settings, metric=look.metric, reorder=look.reorder, progress=progress)
+        result = (sparse_similarity(model, texts, settings, reorder=look.reorder, progress=progress)
+                  if model.kind == "sparse" else
+                  text_similarity(model, texts, settings, metric=look.metric, reorder=look.reorder, progress=progress))
     if not say_cuts:
         return result
     for notice in result.embeddings.notices:
@@ -76,6 +83,10 @@ def heatmap(matrix: np.ndarray, texts: Sequence[str], look: Look, order: list[in
 def baseline(texts: Sequence[str], settings: Settings, model: LoadedModel, look: Look,
               order: list[int] | None) -> None:
     """The same texts under untrained BERT, so the reader sees what "high" means without training."""
+    if model.kind == "sparse":
+        st.caption("The untrained baseline compares dense vectors, so it is not shown beside a sparse model; set the "
+                   "scores beside BM25's on Retrieval instead.")
+        return
     if model.entry.untrained:
         st.caption("The sidebar model is the untrained baseline itself: random weights, no training.")
         return

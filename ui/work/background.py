@@ -10,6 +10,7 @@ from contextlib import nullcontext
 from typing import TypeVar
 
 import numpy as np
+import scipy.sparse as sp
 import streamlit as st
 
 from core.analysis.attribution import PairAttribution, attribute_pair
@@ -28,7 +29,7 @@ from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import Dataset
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_corpus, stsb_sample
 from core.deployment import load_config
-from core.encoding.embedding_cache import cached_embeddings_with, settings_key, stored_embeddings
+from core.encoding.embedding_cache import cached_embeddings_with, cached_vectors, stored_vectors, vectors_key
 from core.hashing import array_digest
 from core.jobs import JOBS, Job, Progress
 from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID
@@ -58,13 +59,13 @@ def _queued(key: Hashable, description: str, run: Callable[[Progress], T], *,
     return job.result if job.state == "done" else job
 
 
-def corpus_job(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray | Job:
-    """The corpus's vectors when they are stored already (a small corpus is embedded at once), else the shared
-    background job that embeds them."""
-    return _queued(("embed", settings_key(model, texts, settings)),
+def corpus_job(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray | sp.csr_matrix | Job:
+    """The corpus's vectors (a sparse model's CSR rows) when they are stored already (a small corpus is embedded at
+    once), else the shared background job that embeds them."""
+    return _queued(("embed", vectors_key(model, texts, settings)),
                    f"Embedding {len(texts):,} texts with {model.model_id}",
-                   lambda progress: cached_embeddings_with(model, texts, settings, lambda: nullcontext(progress)),
-                   stored=lambda: stored_embeddings(model, texts, settings),
+                   lambda progress: cached_vectors(model, texts, settings, lambda: nullcontext(progress)),
+                   stored=lambda: stored_vectors(model, texts, settings),
                    inline=(lambda: embed_corpus(model, texts, settings)) if len(texts) < BACKGROUND_FROM else None)
 
 

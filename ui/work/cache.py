@@ -9,13 +9,16 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 import streamlit as st
 
 from core.analysis.explanation import PairExplanation, explain_pair, reference_texts
+from core.analysis.layer_terms import LayerTerms, layer_terms
 from core.analysis.map.clusters import cluster_keywords, selection_keywords
 from core.analysis.map.neighbours import movers, selection_table
 from core.analysis.map.projection import Projection, Trust, density_clusters, kmeans_clusters, trust
 from core.analysis.map.projection_cache import cached_project
+from core.analysis.map.sparse_space import SparseReduction, reduce_sparse
 from core.analysis.search import unit_rows
 from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import Dataset, DatasetInfo, folder_version, listed_datasets, open_dataset
@@ -23,11 +26,19 @@ from core.data.stsb import Split
 from core.deployment import dataset_folders, load_config
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import TokenStates, encode_tokens
-from core.evaluation.lexical import Baseline, LexicalIndex, fit_baseline
-from core.evaluation.retrieval import RetrievalTask, TaskResult, evaluate_embeddings, evaluate_lexical, paraphrase_task
+from core.evaluation.lexical import Baseline, Lexical, fit_baseline
+from core.evaluation.retrieval import (
+    RetrievalTask,
+    Scored,
+    TaskResult,
+    evaluate_embeddings,
+    evaluate_fused,
+    evaluate_lexical,
+    paraphrase_task,
+)
 from core.evaluation.sts import PairRows, pair_rows
 from core.hashing import texts_digest
-from core.models.catalog import Availability, CatalogEntry, catalog
+from core.models.catalog import Availability, CatalogEntry, ModelKind, catalog
 from core.models.loading import LoadedModel, load_model
 from core.models.sources import availability
 from core.settings import Pooling, Settings
@@ -66,19 +77,20 @@ def cached_catalog() -> list[tuple[CatalogEntry, Availability]]:
     return [(entry, availability(entry.id)) for entry in catalog()]
 
 
-def available_ids() -> list[str]:
-    """Catalog models that can be loaded now, in catalog order."""
-    return [entry.id for entry, status in cached_catalog() if status.available]
+def available_ids(*kinds: ModelKind) -> list[str]:
+    """Catalog models of `kinds` (dense and sparse: the ones that embed) that can be loaded now, in catalog order."""
+    wanted = kinds or ("dense", "sparse")
+    return [entry.id for entry, status in cached_catalog() if status.available and (entry.kind or "dense") in wanted]
 
 
-def lexical_index(kind: Baseline, corpus: Sequence[str]) -> LexicalIndex:
+def lexical_index(kind: Baseline, corpus: Sequence[str]) -> Lexical:
     """The baseline fitted on `corpus`, once per corpus content (a digest is the key: Streamlit's own hashing of
     thousands of texts would take longer than a rerun)."""
     return _fitted(kind, texts_digest(corpus), corpus)
 
 
-@st.cache_resource(show_spinner="Fitting TF-IDF and bag of words…", max_entries=8)
-def _fitted(kind: Baseline, corpus_digest: str, _corpus: Sequence[str]) -> LexicalIndex:
+@st.cache_resource(show_spinner="Fitting the lexical baselines…", max_entries=12)
+def _fitted(kind: Baseline, corpus_digest: str, _corpus: Sequence[str]) -> Lexical:
     return fit_baseline(kind, _corpus)
 
 
@@ -112,11 +124,25 @@ def lexical_scores(task_digest: str, ks: tuple[int, ...], kind: Baseline, _task:
     return evaluate_lexical(lexical_index(kind, _task.corpus), _task, ks=ks)
 
 
+@st.cache_data(show_spinner="Fusing the two lists…", max_entries=16)
+def fused_scores(task_digest: str, ks: tuple[int, ...], first: Hashable, second: Hashable,
+                 _first: Callable[[], Scored], _second: Callable[[], Scored], _task: RetrievalTask) -> TaskResult:
+    """A hybrid's scores on a task: two first stages (named by what they depend on) fused by reciprocal rank
+    fusion."""
+    return evaluate_fused(_task, _first(), _second(), ks=ks)
+
+
 @st.cache_data(show_spinner=False, max_entries=16)
 def projection_of(vectors: np.ndarray, method: str, perplexity: float, neighbours: int, min_dist: float,
                   seed: int) -> Projection:
     return cached_project(vectors, method=method, perplexity=perplexity, neighbours=neighbours, min_dist=min_dist,
                           seed=seed)
+
+
+@st.cache_resource(show_spinner="Reducing the sparse vectors (TruncatedSVD)…", max_entries=4)
+def sparse_reduction_of(vectors_key: str, _rows: sp.csr_matrix) -> SparseReduction:
+    """A sparse corpus's reduction for the map, once per corpus vectors (their cache key)."""
+    return reduce_sparse(_rows)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -164,6 +190,13 @@ def token_states_of(_model: LoadedModel, fingerprint: str, texts: tuple[str, ...
                     max_length: int | None, prompt: str = "") -> list[TokenStates]:
     """Token states per (weights, texts, limit, prompt), so a click on a chip does not run the model again."""
     return encode_tokens(_model, texts, max_length=max_length, prompt=prompt)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def layer_terms_of(_model: LoadedModel, fingerprint: str, texts: tuple[str, ...], max_length: int | None,
+                   prompt: str = "") -> LayerTerms:
+    """Every layer's terms per (weights, texts, limit, prompt): the head runs once per layer."""
+    return layer_terms(_model, texts, max_length=max_length, prompt=prompt)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -7,9 +7,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
+import scipy.sparse as sp
 import streamlit as st
 
-from core.encoding.embedding_cache import cached_embeddings_with
+from core.encoding.embedding_cache import cached_vectors
 from core.encoding.encoder import Progress
 from core.models.loading import LoadedModel
 from core.progress import progress_text
@@ -32,7 +33,8 @@ def progress_bar(what: str) -> Iterator[Progress]:
         bar.empty()
 
 
-def embed_corpus(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray:
-    """The corpus vectors (read-only) from memory or disk, else encoded under a progress bar."""
+def embed_corpus(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray | sp.csr_matrix:
+    """The corpus vectors (read-only; a sparse model's CSR rows) from memory or disk, else encoded under a progress
+    bar."""
     what = f"Embedding {len(texts):,} texts with {model.model_id} (kept on disk afterwards)"
-    return cached_embeddings_with(model, texts, settings, lambda: progress_bar(what))
+    return cached_vectors(model, texts, settings, lambda: progress_bar(what))

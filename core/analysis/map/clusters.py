@@ -13,7 +13,9 @@ import numpy as np
 import pandas as pd
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from core.analysis.map.sparse_space import SparseReduction
 from core.encoding.encoder import encode_with
+from core.encoding.sparse import encode_sparse
 from core.models.loading import LoadedModel
 from core.settings import Settings
 
@@ -71,8 +73,14 @@ def spherize(vectors: np.ndarray, *, centre: np.ndarray | None = None) -> np.nda
     return centred / np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-12)
 
 
-def query_in_space(model: LoadedModel, query: str, settings: Settings, corpus: np.ndarray | None) -> np.ndarray:
-    """The query embedded with these settings, in the same space as a map's points: spherized on the corpus's mean
-    when `corpus` (its raw vectors) is given, as is when None."""
-    vector = encode_with(model, [query], settings).vectors[0]
+def query_in_space(model: LoadedModel, query: str, settings: Settings, corpus: np.ndarray | None,
+                   reduction: SparseReduction | None = None) -> np.ndarray:
+    """The query embedded with these settings, in the same space as a map's points: a sparse model's vector reduced
+    as the corpus was (`reduction`), then spherized on the corpus's mean when `corpus` (its raw vectors) is given,
+    as is when None."""
+    if reduction is not None:
+        vector = reduction.place(encode_sparse(model, [query], role=settings.role, prompt=settings.prompt,
+                                               max_length=settings.max_length).matrix)[0]
+    else:
+        vector = encode_with(model, [query], settings).vectors[0]
     return vector if corpus is None else spherize(vector[None], centre=np.mean(corpus, axis=0))[0]

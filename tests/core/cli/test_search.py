@@ -23,7 +23,21 @@ def test_search_ranks_the_corpus_as_sentence_transformers_semantic_search_does(t
     expected = util.semantic_search(reference.encode(["guitar music"]), reference.encode(CORPUS), top_k=3)[0]
     assert [row["index"] for row in model] == [hit["corpus_id"] for hit in expected]
     np.testing.assert_allclose([row["score"] for row in model], [hit["score"] for hit in expected], atol=1e-5)
-    assert {row["ranker"] for row in printed["results"]} == {"all-MiniLM-L6-v2", "TF-IDF", "bag of words"}
+    assert {row["ranker"] for row in printed["results"]} == {"all-MiniLM-L6-v2", "TF-IDF", "bag of words", "BM25"}
+
+
+def test_search_on_a_sparse_model_ranks_by_its_own_score(tmp_path, capsys, sparse_folders):
+    from sentence_transformers import SparseEncoder
+
+    corpus_file = tmp_path / "corpus.txt"
+    corpus_file.write_text("\n".join(CORPUS) + "\n", encoding="utf-8")
+    folder = str(sparse_folders["inference-free"])
+    assert main(["search", "--model", folder, "--pooling", "default", "--query", "guitar music", "--corpus",
+                 str(corpus_file), "--k", "5"]) == 0
+    rows = [row for row in json.loads(capsys.readouterr().out)["results"] if row["ranker"] == folder]
+    reference = SparseEncoder(folder, device="cpu")
+    scores = reference.similarity(reference.encode_query(["guitar music"]), reference.encode_document(CORPUS))[0]
+    assert [row["score"] for row in rows] == pytest.approx(sorted(scores.tolist(), reverse=True), rel=1e-5)
 
 
 def test_an_empty_query_is_one_line_and_status_1(capsys):

@@ -122,3 +122,30 @@ def test_the_lexical_check_counts_the_queries_each_side_alone_ranks_first(minilm
     check = CHECKS["lexical"](context(minilm, "lexical"))
     assert check.numbers == {"model only": int((model_first & ~tfidf_first).sum()),
                              "TF-IDF only": int((tfidf_first & ~model_first).sum())}
+
+
+def test_the_expansion_check_reads_the_terms_page_on_a_sparse_model_whichever_the_sidebar_holds(minilm, splade):
+    from core.analysis.terms import text_terms
+    from core.lessons.lessons import BANK
+
+    on_dense, on_sparse = (CHECKS["expansion"](context(model, "expansion")) for model in (minilm, splade))
+    assert on_dense == on_sparse and on_sparse.holds is True  # SPLADE-tiny's expansion follows the sense
+    counts = [len(text_terms(splade, text, Settings()).expansion) for text in BANK]
+    assert on_sparse.numbers["added"] == ", ".join(map(str, counts))
+
+
+def test_who_finds_what_counts_each_rankers_lone_wins_from_the_same_rankings(minilm, splade):
+    from core.data.stsb import stsb_corpus
+    from core.evaluation.lexical import fit_baseline
+    from core.evaluation.retrieval import evaluate_lexical
+    from tests.views.cache_fill import prefill_sparse
+
+    task = paraphrase_task("dev")
+    prefill(minilm, task.corpus, seed=50)
+    prefill(minilm, task.queries, seed=51)
+    prefill_sparse(splade, stsb_corpus(), seed=52)
+    prefill_sparse(splade, task.queries, role="query", seed=53)
+    check = CHECKS["who_finds"](context(splade, "who_finds"))
+    bm25 = evaluate_lexical(fit_baseline("bm25", task.corpus), task, ks=[1]).per_query["first relevant rank"].eq(1)
+    assert check.numbers["BM25 alone"] <= int(bm25.sum())
+    assert set(check.numbers) == {"all-MiniLM-L6-v2 alone", "splade-tiny alone", "BM25 alone", "hybrid recall@1"}

@@ -1,0 +1,107 @@
+"""Evaluation's retrieval configurations: every chosen model × pooling × layer (a sparse model is one configuration),
+the lexical baselines, and hybrids of two of them fused by reciprocal rank fusion, each scored on the task."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+
+import streamlit as st
+
+from core.encoding.prompts import role_prompts
+from core.evaluation.grid import LAST, configuration_grid
+from core.evaluation.lexical import BASELINES, Baseline
+from core.evaluation.retrieval import RetrievalTask, Scored, TaskResult, lexical_stage, model_stage
+from core.jobs import Job
+from core.settings import POOLINGS, Settings
+from ui.state.persist import kept, kept_value, set_kept
+from ui.work.background import corpus_job, job_status
+from ui.work.cache import available_ids, cached_model, embedding_scores, fused_scores, lexical_index, lexical_scores
+from ui.work.progress import progress_bar
+
+MAX_CONFIGURATIONS = 12
+Stages = dict[str, tuple[tuple, Callable[[], Scored]]]  # label -> (what the stage depends on, how to build it)
+
+
+def _models(settings: Settings) -> tuple[dict, list[str]]:
+    left, middle = st.columns(2)  # two to a row: four columns clip the chips ("ult" for "default")
+    model_ids = kept(left.multiselect, "Models", key="ev_models", url=True, default=[settings.model_id],
+                     options=sorted(set(available_ids()) | {settings.model_id}),
+                     help="Dense and sparse models; a sparse model is one configuration (pooling and layer do not "
+                          "apply to it).")
+    poolings = kept(middle.multiselect, "Poolings", key="ev_poolings", url=True, default=[settings.pooling],
+                    options=POOLINGS)
+    models = {}
+    for model_id in model_ids:
+        try:
+            models[model_id] = cached_model(model_id, settings.device)
+        except Exception as err:  # a model that fails to load must not take the page down
+            st.warning(f"Skipped {model_id}: {err}")
+    return models, poolings
+
+
+def evaluate_all(task: RetrievalTask, ks: list[int], settings: Settings,
+                 without_prompts: bool) -> dict[str, TaskResult]:
+    """Every chosen configuration, baseline and hybrid scored on the task (cached per task, k values and vectors),
+    each model's queries and documents with its own prompts unless `without_prompts`."""
+    models, poolings = _models(settings)
+    right, far = st.columns(2)
+    layers = kept(right.multiselect, "Layers", key="ev_layers", url=True, default=[LAST], options=[LAST, *range(13)],
+                  help="0 is the embedding layer; a layer a model lacks is skipped.")
+    baselines: list[Baseline] = kept(far.multiselect, "Baselines", key="ev_baselines", url=True,
+                                     default=list(BASELINES), options=list(BASELINES), format_func=BASELINES.get)
+    depths = {i: None if m.kind == "sparse" else m.num_layers for i, m in models.items()}
+    grid, total = configuration_grid(depths, poolings, layers, limit=MAX_CONFIGURATIONS)
+    if total > len(grid):
+        st.warning(f"{total} model configurations chosen; only the first {len(grid)} are evaluated.")
+    results: dict[str, TaskResult] = {}
+    stages: Stages = {}
+    for cell in grid:
+        model = models[cell.model_id]
+        options = settings.with_(model_id=model.model_id, pooling=cell.pooling, layer=cell.layer,
+                                 truncate_dim=model.kept_dims(settings.truncate_dim, cell.pooling))
+        prompts = role_prompts(model.pipeline, use=not without_prompts)
+        corpus = corpus_job(model, task.corpus, options.with_(prompt=prompts[1], role="document"))
+        if isinstance(corpus, Job):  # the baselines and the configurations ready show meanwhile
+            job_status(corpus)
+            continue
+        bar = lambda: progress_bar(f"Embedding {len(task.queries):,} queries for {cell.label}")  # noqa: E731
+        results[cell.label] = embedding_scores(task.digest, tuple(ks), model.fingerprint, options, prompts, model,
+                                               task, bar)
+        stages[cell.label] = ((model.fingerprint, options, prompts),
+                              lambda model=model, options=options, prompts=prompts:
+                              model_stage(model, task, options, prompts=prompts))
+    for kind in baselines:
+        try:
+            results[BASELINES[kind]] = lexical_scores(task.digest, tuple(ks), kind, task)
+        except ValueError as err:
+            st.warning(f"{BASELINES[kind]}: {err}")
+            continue
+        stages[BASELINES[kind]] = ((kind,), lambda kind=kind: lexical_stage(lexical_index(kind, task.corpus), task))
+    return results | hybrids(task, ks, stages, [cell.label for cell in grid] + [BASELINES[k] for k in baselines])
+
+
+def hybrids(task: RetrievalTask, ks: list[int], stages: Stages, labels: list[str]) -> dict[str, TaskResult]:
+    """The hybrids chosen among the configurations (`labels`): two lists fused by reciprocal rank fusion (each one's
+    top 100), scored as one more configuration once both are (`stages`: the ones scored)."""
+    pairs = [f"{a} + {b}" for a, b in combinations(labels, 2)]
+    if not pairs:
+        return {}
+    parts = dict(zip(pairs, combinations(labels, 2)))
+    models = [name for name in labels if name not in BASELINES.values()]
+    default = [f"{models[0]} + BM25"] if models and f"{models[0]} + BM25" in parts else []
+    asked = kept_value("ev_hybrids")
+    if asked is not None:  # pairs of configurations no longer chosen drop out
+        set_kept("ev_hybrids", [pair for pair in asked if pair in parts])
+    chosen = kept(st.multiselect, "Hybrids (reciprocal rank fusion)", key="ev_hybrids", url=True,
+                  default=default, options=pairs,
+                  help="Two of the lists above fused: each text scores 1 / (60 + its rank) in each list's top 100, "
+                       "summed, as hybrid search (a dense model with BM25 or a sparse model) does.")
+    found = {}
+    for name in chosen:
+        first, second = parts[name]
+        if first not in stages or second not in stages:  # one is still being embedded: its line says so above
+            continue
+        found[f"hybrid: {name}"] = fused_scores(task.digest, tuple(ks), stages[first][0], stages[second][0],
+                                                stages[first][1], stages[second][1], task)
+    return found

@@ -1,0 +1,157 @@
+"""The Retrieval page's parts: the rankers of a query (the model, dense or sparse; TF-IDF, bag of words, BM25; a
+hybrid of the model and a partner by reciprocal rank fusion), their lists drawn side by side, and "why this hit?"."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.analysis.ranking import SCORE_NAMES, Hybrid, QueryRanking, Ranker, model_ranker
+from core.encoding.prompts import role_prompts
+from core.evaluation.lexical import BASELINES, Baseline, shared_terms
+from core.jobs import Job
+from core.models.catalog import DEFAULT_MODEL_ID
+from core.models.loading import LoadedModel
+from core.plots.labels import shorten
+from core.plots.retrieval import hits_figure
+from core.settings import Settings
+from ui.components.downloads import csv_download
+from ui.components.explain import explanation_panel
+from ui.components.prompts import prompts_caption
+from ui.state.persist import kept, texts_key
+from ui.work.background import corpus_job
+from ui.work.cache import available_ids, cached_model, lexical_index
+
+NO_HYBRID = "no hybrid"
+Rankers = dict[str, Ranker | Hybrid]
+
+
+def full_texts(frame):
+    """A list as a static table: texts wrap in full, scores show three decimals, a missing rank shows as —."""
+    return frame.style.format({"score": "{:.3f}"}, na_rep="—").hide(axis="index")
+
+
+Sides = tuple[Settings, Settings]
+
+
+def sides(model: LoadedModel, settings: Settings, *, prompts: bool) -> Sides:
+    """(query, document) settings: each role's prompt (none without `prompts`) and, for a sparse model with a Router,
+    its route."""
+    query, document = role_prompts(model.pipeline, use=prompts)
+    return settings.with_(prompt=query, role="query"), settings.with_(prompt=document, role="document")
+
+
+def _model_ranker(model: LoadedModel, query: str, corpus: list[str], roles: Sides) -> Ranker | Job:
+    """The model's ranker once the corpus is embedded, else the background job embedding it."""
+    vectors = corpus_job(model, corpus, roles[1])
+    return vectors if isinstance(vectors, Job) else model_ranker(model, query, vectors, roles[0])
+
+
+def hybrid_partner(model: LoadedModel) -> str:
+    """The ranker fused with the model: BM25, or another model (the default: a dense one for a sparse model)."""
+    options = [NO_HYBRID, "BM25", *(i for i in available_ids() if i != model.model_id)]
+    default = DEFAULT_MODEL_ID if model.kind == "sparse" and DEFAULT_MODEL_ID in options else "BM25"
+    return kept(st.selectbox, "Hybrid: fuse the model's list with", key="ret_hybrid", url=True, default=default,
+                options=options, must_be_option=True,
+                help="Reciprocal rank fusion: each text scores 1 / (60 + its rank) in each list, summed; a text both "
+                     "lists hold rises. Hybrid search pairs a dense model with a sparse one or BM25.")
+
+
+def rankers(query: str, corpus: list[str], roles: Sides, model: LoadedModel, partner: str, *,
+            prompts: bool) -> tuple[Rankers, list[Job]]:
+    """The model's ranker and the hybrid once what they need is embedded (the background jobs meanwhile), and the
+    baselines."""
+    found: Rankers = {}
+    jobs: list[Job] = []
+    own = _model_ranker(model, query, corpus, roles)
+    settings = roles[0]
+    if isinstance(own, Job):
+        jobs.append(own)
+        st.caption("The lexical baselines answer at once; the model's ranking joins them when the corpus is "
+                   "embedded.")
+    else:
+        found[model.model_id] = own
+        st.caption(f"{len(corpus):,} texts embedded with {model.model_id}"
+                   + ("" if model.kind == "sparse" else f" ({settings.pooling} pooling, layer "
+                      f"{settings.layer if settings.layer is not None else model.num_layers})")
+                   + "; kept on disk for next time. " + prompts_caption(model, (roles[0].prompt, roles[1].prompt)))
+    for kind, label in BASELINES.items():
+        try:
+            found[label] = Ranker.of_index(lexical_index(kind, corpus), query)
+        except ValueError as err:
+            st.warning(f"{label}: {err}")
+    if partner != NO_HYBRID and model.model_id in found:
+        other = partner
+        if partner not in found:
+            partner_model = cached_model(partner, settings.device)
+            ranker = _model_ranker(partner_model, query, corpus,
+                                   sides(partner_model, Settings(model_id=partner, device=settings.device),
+                                         prompts=prompts))
+            if isinstance(ranker, Job):
+                jobs.append(ranker)
+            else:
+                found[partner] = ranker
+        if other in found:
+            found[f"hybrid: {model.model_id} + {other}"] = Hybrid(model.model_id, other)
+    return found, jobs
+
+
+def draw(ranking: QueryRanking, threshold: float) -> None:
+    primary = ranking.side_by_side()
+    shown = primary[(primary["score"] >= threshold) & primary["hit"]].drop(columns=["index", "hit"])
+    score = SCORE_NAMES[ranking.scores[ranking.primary]]
+    if shown.empty:
+        st.warning(f"No hit reaches the threshold {threshold:.2f}; lower it to see the best {ranking.k}.")
+    else:
+        st.plotly_chart(hits_figure(ranking, threshold=threshold), key="ret_hits")
+    st.caption(f"Top {ranking.k} texts for the query by {ranking.primary}, best first; bar length is the {score}, "
+               "colour says how many of the other lists (" + ", ".join(ranking.others) + ") also hold the text in "
+               "their top k (grey: only this one; hover a bar to see which).")
+    st.subheader(f"{ranking.primary}: the texts in full")
+    st.table(full_texts(shown))
+    st.caption(f"{ranking.primary}'s list with the rank each other ranker gave the same text (—: not in its top k, "
+               "or, for a word-based ranker, the text shares no word with the query).")
+    for tab, other in zip(st.tabs([f"{name} list" for name in ranking.others]), ranking.others):
+        with tab:
+            if ranking.no_word_shared(other):
+                st.info(f"{other}: the query shares no word with the corpus, so it finds nothing (all scores 0).")
+                continue
+            listed = ranking.side_by_side(other)
+            st.table(full_texts(listed[listed["hit"]].drop(columns=["index", "hit"])))
+    st.caption("Each list ranks by its own score (" + "; ".join(
+        f"{name}: {SCORE_NAMES[score]}" for name, score in ranking.scores.items()) + "), so scores are not comparable "
+               "across lists. Shared with the model's list: "
+               + ", ".join(f"{name} {n} of {ranking.k}" for name, n in ranking.shared().items()) + ".")
+    csv_download(ranking.table, "retrieval.csv", index=False)
+
+
+def _words(corpus: list[str], query: str, row: int) -> None:
+    kind: Baseline = kept(st.selectbox, "Lexical baseline", key="ret_why_baseline", default="bm25",
+                          options=list(BASELINES), format_func=BASELINES.get)
+    st.markdown(f"**{BASELINES[kind]}: the words they share**")
+    try:
+        shared = shared_terms(lexical_index(kind, corpus), query, row)
+    except ValueError as err:
+        st.info(str(err))
+        return
+    if shared.empty:
+        st.info(f"No word in common: {BASELINES[kind]} scores this pair 0, whatever the model finds.")
+        return
+    st.dataframe(shared, hide_index=True, column_config={
+        c: st.column_config.NumberColumn(format="%.3f") for c in shared.columns[1:]})
+    st.caption(f"Each shared word's weight in both texts; the products sum to {BASELINES[kind]}'s score, "
+               f"{shared['contribution'].sum():.3f}.")
+
+
+def why(ranking: QueryRanking, query: str, corpus: list[str], settings: Settings, model: LoadedModel,
+        roles: Sides) -> None:
+    """"Why this hit?": the model's explanation of the query and one hit (a sparse model's: the terms they share),
+    with a baseline's shared words beside it."""
+    st.subheader("Why this hit?")
+    hits = ranking.ranked(ranking.primary)
+    rank = st.selectbox("Hit", hits["rank"].tolist(), key=f"ret_why_{texts_key([query, *hits['text']])}",
+                        format_func=lambda r: f"{r}. {shorten(hits.loc[r - 1, 'text'], 90)}")
+    model_col, words_col = st.columns([3, 1])
+    with model_col:
+        explanation_panel(model, settings, query, hits.loc[rank - 1, "text"], key="ret_why", sides=roles)
+    with words_col:
+        _words(corpus, query, int(hits.loc[rank - 1, "index"]))
