@@ -57,8 +57,12 @@ def main() -> None:
     left, middle, right = st.columns([3, 1, 1])  # drawn before the corpus, so they never vanish and reset
     query = kept(left.text_input, "Query", key="ret_query", url=True, default="A man is playing a guitar.").strip()
     k = int(kept(middle.number_input, "Top k", key="ret_k", url=True, default=10, min_value=1, max_value=200, step=1))
-    threshold = kept(right.slider, "Score threshold", key="ret_threshold", url=True, default=0.0, min_value=-1.0,
-                     max_value=1.0, step=0.05, help="Model hits with a lower cosine similarity are hidden.")
+    if model.kind == "sparse":  # its scores have no fixed scale: a text that shares a term with the query is a hit
+        threshold = 0.0
+        right.caption("A sparse model's hits are the texts that share a term with the query.")
+    else:
+        threshold = kept(right.slider, "Score threshold", key="ret_threshold", url=True, default=0.0, min_value=-1.0,
+                         max_value=1.0, step=0.05, help="Model hits with a lower cosine similarity are hidden.")
     if source in named:
         dataset_search(named[source], query, k, threshold)
         return

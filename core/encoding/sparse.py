@@ -90,5 +90,6 @@ def encode_sparse(model: LoadedModel, texts: Sequence[str], *, role: Role = "doc
                 progress(min(start + step, len(unique)), len(unique))
     indptr = np.cumsum([0, *(len(found[i]) for i in range(len(texts)))])
     packed_all = np.concatenate([found[i] for i in range(len(texts))]) if texts else np.empty(0, ROW)
-    matrix = sp.csr_matrix((packed_all["value"], packed_all["index"], indptr), shape=(len(texts), model.dimensions))
+    matrix = sp.csr_matrix((np.ascontiguousarray(packed_all["value"]), np.ascontiguousarray(packed_all["index"]),
+                            indptr), shape=(len(texts), model.dimensions))
     return SparseEmbeddings(matrix, [i for i, c in enumerate(cut) if c], limit, prompt_count)

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
 
 from core.analysis.ranking import SCORE_NAMES, QueryRanking
 from core.plots.labels import hover_text, label
 
 SHORT = {"TF-IDF": "TF-IDF", "bag of words": "BoW", "BM25": "BM25"}
-AGREEMENT_COLOURS = ("#adb5bd", "#74c0fc", "#1c7ed6", "#0b4f8a")  # found by no other ranker, one, two, three or more
+NONE_ELSE = "#adb5bd"  # found by no other ranker; more of them: darker blue
 LABEL_CHARS = 60
 ALONE = "#1c7ed6"  # a ranker with nothing beside it to compare with
 
@@ -42,7 +43,8 @@ def hits_figure(ranking: QueryRanking, *, threshold: float | None = None, title:
     for count in range(others + 1):
         rows = [i for i, names in enumerate(found) if len(names) == count]
         name = agreement_label(count, others)
-        colour = ALONE if not others else AGREEMENT_COLOURS[min(count, len(AGREEMENT_COLOURS) - 1)]
+        colour = ALONE if not others else NONE_ELSE if count == 0 else \
+            sample_colorscale("Blues", [0.35 + 0.65 * count / others])[0]
         figure.add_bar(
             x=[scores[i] for i in rows], y=[labels[i] for i in rows], orientation="h", name=name,
             marker_color=colour, showlegend=bool(others),

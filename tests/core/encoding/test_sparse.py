@@ -32,6 +32,7 @@ def test_each_role_equals_encode_query_and_encode_document(sparse_folders, name,
     expected = _dense((reference.encode_query if role == "query" else reference.encode_document)(TEXTS))
     found = encode_sparse(model, TEXTS, role=role, prompt=resolve_prompt(model.pipeline, role))
     assert found.matrix.shape == expected.shape and sp.isspmatrix_csr(found.matrix)
+    assert found.matrix.data.flags.c_contiguous and found.matrix.indices.flags.c_contiguous  # scikit-learn needs it
     np.testing.assert_allclose(found.matrix.toarray(), expected, atol=1e-5)
 
 
