@@ -89,7 +89,10 @@ def cross_encoder(folder: Path) -> Path:
     config = BertConfig(vocab_size=30522, hidden_size=HIDDEN, num_hidden_layers=LAYERS, num_attention_heads=HEADS,
                         intermediate_size=2 * HIDDEN, max_position_embeddings=POSITIONS, num_labels=1)
     torch.manual_seed(4)
-    BertForSequenceClassification(config).save_pretrained(folder / "bert")
+    network = BertForSequenceClassification(config)
+    with torch.no_grad():  # random logits spread wide, so that no two pairs tie after the sigmoid
+        network.classifier.weight.mul_(200)
+    network.save_pretrained(folder / "bert")
     copy_tokenizer(packaged_minilm_folder(), folder / "bert")
     CrossEncoder(str(folder / "bert"), device="cpu").save(str(folder))
     return folder

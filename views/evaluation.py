@@ -17,13 +17,14 @@ from ui.components.downloads import csv_download
 from ui.components.prompts import prompts_caption, without_prompts
 from ui.components.sidebar import page
 from ui.pages.evaluation_checks import checks_section
+from ui.pages.evaluation_rerank import rerank_section
 from ui.pages.evaluation_retrieval import evaluate_all
 from ui.pages.evaluation_tasks import usable_task
 from ui.state.persist import kept
 from ui.work.cache import cached_model
 from ui.work.progress import progress_bar
 
-RETRIEVAL, STS, CHECKS = "Retrieval (Recall@k)", "STS correlation", "Model checks"
+RETRIEVAL, STS, RERANK, CHECKS = "Retrieval (Recall@k)", "STS correlation", "Rerank", "Model checks"
 MAX_CONFIGURATIONS = 12
 THREE = st.column_config.NumberColumn(format="%.3f")
 FOUR = st.column_config.NumberColumn(format="%.4f")
@@ -132,15 +133,18 @@ def main() -> None:
     settings, model = page("Evaluation")
     st.markdown("Score a model, pooling and layer on real benchmark data. **Retrieval**: for each query, does the "
                 "model rank its paraphrase near the top of the corpus? **STS**: does the model's similarity follow the "
-                "similarity scores people gave to sentence pairs? **Model checks**: what prompts, fewer dimensions, "
-                "lower precision and a static model cost.")
+                "similarity scores people gave to sentence pairs? **Rerank**: what a cross-encoder reading the top N "
+                "again buys and costs. **Model checks**: what prompts, fewer dimensions, lower precision and a static "
+                "model cost.")
     section = kept(st.radio, "Benchmark", key="ev_section", url=True, default=RETRIEVAL,
-                   options=[RETRIEVAL, STS, CHECKS], horizontal=True, label_visibility="collapsed")
+                   options=[RETRIEVAL, STS, RERANK, CHECKS], horizontal=True, label_visibility="collapsed")
     try:
         if section == RETRIEVAL:
             retrieval_section(settings)
         elif section == STS:
             sts_section(settings, model)
+        elif section == RERANK:
+            rerank_section(settings, model)
         elif model.kind == "sparse":
             st.info(f"The model checks measure what prompts, fewer dimensions and lower precision cost a dense model's "
                     f"vectors; {model.model_id} is sparse. Choose a dense model in the sidebar, or compare it with "

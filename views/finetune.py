@@ -53,7 +53,12 @@ def run_options(settings) -> RunRequest | None:
         objective = kept(st.radio, "Objective", key="ft_objective", options=list(OBJECTIVES), default="cosine",
                          format_func=OBJECTIVE_NAMES.__getitem__,
                          help="Cosine: predict each pair's score as its cosine. Ranking: pairs scored ≥ 4/5 are "
-                              "positives; the other texts in the batch serve as negatives.")
+                              "positives; the other texts in the batch serve as negatives. Reranker: a cross-encoder "
+                              "from the model's transformer reads each pair together and learns its score.")
+        if objective == "reranker":
+            st.info("A reranker (cross-encoder) is measured on STS-B test beside the model it started from, and is "
+                    "used under Rerank on Retrieval and Evaluation. It needs about an epoch to become useful: set Max "
+                    "steps to 0 (360 steps at batch 16, a few minutes on a laptop CPU).")
         suggested = suggest_name(base, "stsb" if data == "stsb" else getattr(upload, "name", "pairs"), objective)
         name = kept(st.text_input, "Name of the new model", key="ft_name", default="", placeholder=suggested,
                     help="Leave empty to use the name shown. Letters, digits, dots, dashes, underscores.")
@@ -94,7 +99,9 @@ def run_status() -> None:
         elif control.result is not None:
             ss.ft_pick = control.result.model_id
             stopped = " (stopped early)" if control.result.card["stopped"] else ""
-            st.success(f"Saved {control.result.model_id}{stopped}; choose it in the sidebar on any page.")
+            st.success(f"Saved {control.result.model_id}{stopped}; " + (
+                "a reranker: use it under Rerank on Retrieval and Evaluation." if control.result.card.get("kind") ==
+                "reranker" else "choose it in the sidebar on any page."))
 
 
 def results(settings) -> None:
@@ -120,12 +127,17 @@ def results(settings) -> None:
     figures, losses = st.columns(2)
     with figures:
         if "after" in card:
-            compared = comparison_frame(card["before"], card["after"])
+            split = card.get("split", "dev")
+            compared = comparison_frame(card["before"], card["after"], split)
             st.plotly_chart(before_after_bars(card["before"], card["after"], base_name=card["base"],
-                                              tuned_name=pick), key="ft_bars")
-            st.caption(f"Measured before and after: {', '.join(compared.index)}. Grey is the base model, blue the "
-                       "fine-tuned one; higher is better." + ("" if METRIC_LABELS["recall@1"] in compared.index else
-                                                              " This run measured STS only, not retrieval."))
+                                              tuned_name=pick, split=split), key="ft_bars")
+            if card.get("kind") == "reranker":
+                st.caption(f"STS-B {card['split']} Spearman: grey is {card['base']} comparing two vectors by their "
+                           f"cosine, blue the reranker reading both sentences together; higher is better.")
+            else:
+                st.caption(f"Measured before and after: {', '.join(compared.index)}. Grey is the base model, blue the "
+                           "fine-tuned one; higher is better." + ("" if METRIC_LABELS["recall@1"] in compared.index
+                                                                  else " This run measured STS only, not retrieval."))
             csv_download(compared, f"{pick}-before-after.csv")
         else:
             st.warning("This model was saved but not measured afterwards (the run ended early); train it again to "
@@ -136,7 +148,11 @@ def results(settings) -> None:
             st.caption("Training loss per step (thin) and its moving average (bold) over the run that made this "
                        "model.")
             csv_download(loss_frame(card["losses"]), f"{pick}-loss.csv", index=False)
-    heatmaps(settings.device, card["base"], pick)
+    if card.get("kind") == "reranker":
+        st.caption("A reranker scores pairs and embeds no text, so it has no similarity heatmap: rerank a query with "
+                   "it on Retrieval, or measure what it changes on Evaluation's Rerank.")
+    else:
+        heatmaps(settings.device, card["base"], pick)
     delete_control(pick, settings.model_id)
 
 

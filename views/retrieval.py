@@ -11,7 +11,7 @@ from core.data.uploads import column
 from ui.components.prompts import without_prompts
 from ui.components.sidebar import page
 from ui.components.upload import uploaded_corpus
-from ui.pages.retrieval import draw, hybrid_partner, rankers, sides, why
+from ui.pages.retrieval import draw, hybrid_partner, rankers, rerank_section, sides, why
 from ui.pages.retrieval_dataset import dataset_search
 from ui.state.persist import kept
 from ui.work.background import job_status
@@ -85,6 +85,7 @@ def main() -> None:
     draw(ranking, threshold)
     if model.model_id in found:
         why(ranking, query, corpus, settings, model, roles)
+    rerank_section(found, query, corpus, settings, model)
 
 
 main()

@@ -7,10 +7,10 @@ import argparse
 import sys
 from typing import NoReturn
 
-from core.cli import distill, embed, evaluate, explain, finetune, models, project, search
+from core.cli import distill, embed, evaluate, explain, finetune, models, project, rerank, search
 from core.models.catalog import ModelUnavailable
 
-COMMANDS = [models, embed, project, evaluate, search, explain, finetune, distill]
+COMMANDS = [models, embed, project, evaluate, search, rerank, explain, finetune, distill]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -11,6 +11,7 @@ from core.cli.options import (
     add_model_options,
     add_prompt_options,
     chosen_prompt,
+    positive_int,
     retrieval_prompts,
     sparse_refusals,
 )
@@ -18,6 +19,7 @@ from core.data.stsb import SPLITS
 from core.evaluation.lexical import BASELINES, fit_baseline
 from core.evaluation.metrics import DEFAULT_KS, parse_ks, shown_name
 from core.evaluation.quantization import PRECISIONS, RESCORE_MULTIPLIER
+from core.evaluation.rerank import cross_correlation, cross_sts, rerank_task
 from core.evaluation.retrieval import (
     RetrievalTask,
     Scored,
@@ -30,7 +32,8 @@ from core.evaluation.retrieval import (
 )
 from core.evaluation.sts import correlation, similarity_column, sts_frame
 from core.evaluation.variants import Embedded, quantized_row
-from core.models.loading import LoadedModel, load_model
+from core.models.loading import LoadedModel, NotAnEmbedder, load_model
+from core.models.reranker import load_reranker
 from core.settings import Settings
 
 
@@ -53,6 +56,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_model_options(retrieval, required=False)
     add_prompt_options(retrieval, roles=True)
     retrieval.add_argument("--baseline", choices=list(BASELINES))
+    retrieval.add_argument("--rerank", default=None, metavar="RERANKER",
+                           help="reorder the first stage's top N with this reranker (a CrossEncoder) and score that")
+    retrieval.add_argument("--rerank-top", type=positive_int, default=10, metavar="N",
+                           help="how many of the first stage's texts the reranker reads per query (default 10)")
     retrieval.add_argument("--hybrid", default=None, metavar="MODEL_OR_BASELINE",
                            help="fuse the first stage's list with this model's (dense or sparse) or baseline's "
                                 "(tfidf, bow, bm25) by reciprocal rank fusion, and score the fused list")
@@ -66,7 +73,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_sts(args: argparse.Namespace) -> int:
-    model = load_model(args.model, args.device)
+    try:
+        model = load_model(args.model, args.device)
+    except NotAnEmbedder:  # a reranker scores each pair read together, as CrossEncoderCorrelationEvaluator does
+        frame = cross_sts(load_reranker(args.model, args.device), args.split)
+        scores = cross_correlation(frame)
+        print(json.dumps({"spearman": scores["spearman_reranker"], "pearson": scores["pearson_reranker"],
+                          "pairs": len(frame), "similarity": "reranker"}))
+        return 0
     if model.kind == "sparse":
         sparse_refusals(model, args)
     frame = sts_frame(model, args.split, pooling=args.pooling, layer=args.layer,
@@ -100,14 +114,18 @@ def run_retrieval(args: argparse.Namespace) -> int:
         args.parser.error("give either --model ID --pooling P or --baseline tfidf|bow|bm25")
     if args.baseline and args.quantize:
         args.parser.error("--quantize stores a model's vectors at lower precision; a baseline has none")
-    if args.hybrid and args.quantize:
-        args.parser.error("--quantize and --hybrid are measured apart; give one of them")
+    if sum(map(bool, (args.hybrid, args.quantize, args.rerank))) > 1:
+        args.parser.error("--quantize, --hybrid and --rerank are measured apart; give one of them")
     task = paraphrase_task(args.split)
     first = lexical_stage(fit_baseline(args.baseline, task.corpus), task) if args.baseline else \
         _model_stage(load_model(args.model, args.device), task, args)
     result: TaskResult
     if args.hybrid:
         result = evaluate_fused(task, first, _hybrid_stage(args.hybrid, task, args), ks=args.k)
+    elif args.rerank:
+        sweep = rerank_task(task, first, load_reranker(args.rerank, args.device), depths=[args.rerank_top],
+                            ks=args.k)
+        result = sweep.reranked[args.rerank_top]
     elif args.quantize:
         if not isinstance(first.queries, np.ndarray) or not isinstance(first.corpus, np.ndarray):
             args.parser.error("--quantize stores a dense model's float vectors at lower precision; a sparse "

@@ -20,10 +20,14 @@ def _learning_rate(text: str) -> float:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("finetune", help="fine-tune a model on sentence pairs and save it to the catalog")
+    parser = subparsers.add_parser("finetune", help="fine-tune a model on sentence pairs (or train a reranker from it) "
+                                                    "and save it to the catalog")
     parser.add_argument("--model", required=True, help="catalog id to start from")
     parser.add_argument("--data", required=True, help="'stsb' (STS-B train) or a .csv/.jsonl pairs file")
-    parser.add_argument("--objective", required=True, choices=OBJECTIVES)
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--objective", choices=OBJECTIVES)
+    which.add_argument("--cross-encoder", dest="objective", action="store_const", const="reranker",
+                       help="train a reranker (a CrossEncoder) from the model's transformer: --objective reranker")
     parser.add_argument("--epochs", type=positive_int, default=DEFAULTS.epochs)
     parser.add_argument("--batch-size", type=positive_int, default=DEFAULTS.batch_size)
     parser.add_argument("--lr", type=_learning_rate, default=DEFAULTS.learning_rate)
@@ -47,5 +51,5 @@ def run_command(args: argparse.Namespace) -> int:
     print(json.dumps({"model": result.model_id, "path": str(result.path),
                       "before": {"spearman": card["before"]["spearman"]},
                       "after": {"spearman": card["after"]["spearman"]},
-                      "steps": card["steps"], "seconds": card["seconds"]}))
+                      "steps": card["steps"], "seconds": card["seconds"], "split": card.get("split", "dev")}))
     return 0

@@ -17,11 +17,14 @@ from core.data.corpus import CorpusError
 from core.data.stsb import load_stsb
 from core.data.uploads import check_size, decode_text, parse_table
 
-Objective = Literal["cosine", "mnrl"]
-OBJECTIVES: tuple[Objective, ...] = ("cosine", "mnrl")
+Objective = Literal["cosine", "mnrl", "reranker"]
+OBJECTIVES: tuple[Objective, ...] = ("cosine", "mnrl", "reranker")
 PAIR_FILE_TYPES = ("csv", "jsonl")  # a pairs file is a table: two text columns and an optional score
 OBJECTIVE_NAMES = {"cosine": "cosine-similarity regression (CosineSimilarityLoss)",
-                   "mnrl": "multiple-negatives ranking (MultipleNegativesRankingLoss)"}
+                   "mnrl": "multiple-negatives ranking (MultipleNegativesRankingLoss)",
+                   "reranker": "a cross-encoder reranker: each pair read together, its score as the label "
+                               "(BinaryCrossEntropyLoss)"}
+SCORED: tuple[Objective, ...] = ("cosine", "reranker")  # the objectives that learn each pair's score
 STS_MAX = 5.0
 POSITIVE_MIN = 4.0 / STS_MAX  # an STS-B score of 4.0 or more counts as a paraphrase
 
@@ -43,12 +46,13 @@ class PairSet:
         return len(self.first)
 
     def for_objective(self, objective: Objective) -> PairSet:
-        """Cosine needs scores; ranking takes positives only (pairs scored 0.8 or more when scored)."""
+        """Cosine and the reranker need scores; ranking takes positives only (pairs scored 0.8 or more when
+        scored)."""
         if objective not in OBJECTIVES:
             raise PairsError(f"Unknown objective {objective!r}; choose one of {', '.join(OBJECTIVES)}.")
-        if objective == "cosine":
+        if objective in SCORED:
             if self.scores is None:
-                raise PairsError(f"{self.source} has no score column, which the cosine objective needs; "
+                raise PairsError(f"{self.source} has no score column, which the {objective} objective needs; "
                                  "add a third column of scores or choose the ranking objective (mnrl).")
             return self
         if self.scores is None:

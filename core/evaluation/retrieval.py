@@ -123,7 +123,7 @@ def evaluate_task(task: RetrievalTask, query_vectors: Matrix, corpus_vectors: Ma
         queries, corpus = unit_rows(query_vectors), unit_rows(corpus_vectors)
     hits, best = top_k_and_best_relevant(queries, corpus, ranking_depth(ks), task.relevant, exclude=task.exclude)
     counts = {"queries": len(task.queries), "corpus": len(task.corpus)}
-    return TaskResult(ranked_metrics(task, hits.indices, ks, score), counts, _per_query(task, hits, best), score)
+    return TaskResult(ranked_metrics(task, hits.indices, ks, score), counts, per_query(task, hits, best), score)
 
 
 def evaluate_embeddings(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
@@ -194,13 +194,18 @@ def evaluate_fused(task: RetrievalTask, first: Scored, second: Scored, *, ks: Se
     kept = [[row[row >= 0] for row in found] for found in lists]
     width = max(ranking_depth(ks), 2 * depth)
     indices, scores = fuse_rows(kept[0], kept[1], width)
-    hits = Hits(indices, scores)
+    return listed_result(task, Hits(indices, scores), ks, "rrf")
+
+
+def listed_result(task: RetrievalTask, hits: Hits, ks: Sequence[int], score: str) -> TaskResult:
+    """The task scored on ranked lists built elsewhere (fused, reranked): a relevant text outside a query's list is
+    a miss, and its diagnostics come from the list."""
     counts = {"queries": len(task.queries), "corpus": len(task.corpus)}
-    per_query = _per_query(task, hits, _best_listed(task, hits))
-    return TaskResult(ranked_metrics(task, indices, ks, "rrf"), counts, per_query, "rrf")
+    return TaskResult(ranked_metrics(task, hits.indices, ks, score), counts,
+                      per_query(task, hits, best_listed(task, hits)), score)
 
 
-def _best_listed(task: RetrievalTask, hits: Hits) -> BestRelevant:
+def best_listed(task: RetrievalTask, hits: Hits) -> BestRelevant:
     """Each query's first relevant text in its list (rank 0 where the list holds none)."""
     rank, index, score = np.zeros(len(task.queries), np.int64), np.full(len(task.queries), -1), \
         np.full(len(task.queries), np.nan)
@@ -229,7 +234,7 @@ def recall_curves(results: Mapping[str, TaskResult], ks: Sequence[int]) -> pd.Da
                          for name, r in results.items() for k in ks])
 
 
-def _per_query(task: RetrievalTask, hits: Hits, best: BestRelevant) -> pd.DataFrame:
+def per_query(task: RetrievalTask, hits: Hits, best: BestRelevant) -> pd.DataFrame:
     rows = []
     for q, query in enumerate(task.queries):
         wrong = next((j for j, doc in enumerate(hits.indices[q]) if 0 <= int(doc) and int(doc) not in task.relevant[q]),

@@ -19,7 +19,7 @@ from core.evaluation.metrics import SCORE, paired_cosine, shown_name, sts_correl
 from core.models.loading import LoadedModel
 from core.settings import Pooling, Settings
 
-SIMILARITIES = (SCORE, "dot")  # the column of a frame's similarities: its name says which one
+SIMILARITIES = (SCORE, "dot", "reranker")  # the column of a frame's similarities: its name says which one
 
 
 @dataclass(frozen=True)

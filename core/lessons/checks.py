@@ -22,6 +22,7 @@ from core.encoding.prompts import resolve_prompt
 from core.evaluation.lexical import fit_baseline
 from core.evaluation.metrics import STS_PRIMARY
 from core.evaluation.quantization import PRECISIONS
+from core.evaluation.rerank import rerank_task
 from core.evaluation.retrieval import (
     RetrievalTask,
     evaluate_embeddings,
@@ -52,6 +53,7 @@ from core.models.anatomy import parameter_breakdown
 from core.models.card import matryoshka_dims
 from core.models.catalog import DEFAULT_MODEL_ID, SPLADE_ID, UNTRAINED_ID, finetuned_entries
 from core.models.loading import LoadedModel
+from core.models.reranker import load_reranker
 from core.settings import Settings
 from core.training.distill import static_models_of, teacher_of
 from core.training.finetune import read_card
@@ -386,9 +388,36 @@ def who_finds(ctx: Context) -> Check:
                  {**{f"{n} alone": c for n, c in alone.items()}, "hybrid recall@1": round(fused, 4)})
 
 
+def rerank(ctx: Context) -> Check:
+    rerankers = [entry.id for entry in finetuned_entries() if entry.kind == "reranker"]
+    if not rerankers:
+        return Check(None, "No reranker on this machine yet: train one on Fine-tune (objective: reranker), then "
+                           "check again.")
+    reranker = load_reranker(rerankers[-1], ctx.settings.device)
+    task = paraphrase_task("dev")
+    dense = _of_kind(ctx, "dense", DEFAULT_MODEL_ID)
+    stages = {dense.model_id: model_stage(dense, task, ctx.settings.with_(model_id=dense.model_id)),
+              "BM25": lexical_stage(fit_baseline("bm25", task.corpus), task)}
+    gains: dict[str, float] = {}
+    numbers: dict[str, float | int | str] = {}
+    for name, stage in stages.items():
+        sweep = rerank_task(task, stage, reranker, depths=[10], ks=[1], progress=ctx.progress)
+        before, after = sweep.first.metrics[f"{stage.score}_recall@1"], sweep.reranked[10].metrics["reranker_recall@1"]
+        gains[name] = after - before
+        numbers |= {f"{name} before": round(before, 4), f"{name} after": round(after, 4),
+                    "ms per query": round(10_000 * sweep.seconds_per_pair, 1)}
+    holds = gains["BM25"] > gains[dense.model_id]
+    return Check(holds, f"Recall@1 on STS-B dev paraphrases with the top 10 reranked by {reranker.model_id}: "
+                        + "; ".join(f"{name} {float(numbers[f'{name} before']):.3f} → "
+                                    f"{float(numbers[f'{name} after']):.3f}" for name in stages)
+                        + f", at {float(numbers['ms per query']):.0f} ms per query"
+                        + (": it helps the weaker first stage more." if holds else
+                           ": here it does not help the weaker first stage more."), numbers)
+
+
 CHECKS: dict[str, Callable[[Context], Check]] = {
     "tokenizer": tokenizer, "anatomy": anatomy, "bank": bank, "weather": weather, "travel": travel,
     "idiom": idiom, "untrained": untrained, "pooling": pooling, "lexical": lexical, "pipeline": pipeline,
     "finetune": finetune, "why": why, "prompts": prompts, "dimensions": dimensions, "quantisation": quantisation,
-    "static": static, "expansion": expansion, "who_finds": who_finds,
+    "static": static, "expansion": expansion, "who_finds": who_finds, "rerank": rerank,
 }

@@ -173,4 +173,16 @@ LESSONS: tuple[Lesson, ...] = (
            ("Why might the hybrid still win on another corpus (rare names, product codes)?",
             "What does a hybrid cost at query time?"),
            "Search “guitar” on Retrieval and compare the four lists.", heavy=True),
+    Lesson(19, "Bi-encoder or cross-encoder?", "What does a reranker that reads the query and a text together "
+           "change?",
+           "Train a reranker on Fine-tune (objective: reranker, an epoch), then open Retrieval: the query's top 10 "
+           "reranked, each text's move drawn; then Evaluation's Rerank section for the metrics against N and the "
+           "cost per query.", "retrieval",
+           {"ret_query": "A man is playing a guitar.", "ret_rerank_n": 10},
+           "The reranker reorders the first stage's top N. It lifts a weak first stage (BM25, TF-IDF) and can lower a "
+           "strong one (all-MiniLM-L6-v2, trained on paraphrases) when it is lightly trained; every text it reads "
+           "costs one network pass, so a deeper N costs proportionally more per query.", "rerank",
+           ("Why can a bi-encoder search millions of texts while a cross-encoder cannot?",
+            "When would you rerank the top 50 rather than the top 10?"),
+           "Train the reranker for three epochs, or from another base model, and see where it turns.", heavy=True),
 )

@@ -77,9 +77,12 @@ def finetuned_entries() -> list[CatalogEntry]:
     entries = []
     for card in sorted(finetuned_dir().glob(f"[!.]*/{CARD}")):  # .NAME.* = a save under way
         meta = json.loads(card.read_text(encoding="utf-8"))
-        made = (f"static model distilled from {meta.get('base', '?')} (model2vec)" if meta.get("kind") == "static"
-                else f"fine-tuned from {meta.get('base', '?')} on {meta.get('data', '?')}")
-        entries.append(CatalogEntry(card.parent.name, card.parent.name, "finetuned", made))
+        kind = meta.get("kind")
+        made = (f"static model distilled from {meta.get('base', '?')} (model2vec)" if kind == "static"
+                else f"reranker (cross-encoder) trained from {meta.get('base', '?')} on {meta.get('data', '?')}"
+                if kind == "reranker" else f"fine-tuned from {meta.get('base', '?')} on {meta.get('data', '?')}")
+        entries.append(CatalogEntry(card.parent.name, card.parent.name, "finetuned", made,
+                                    kind="reranker" if kind == "reranker" else None))
     return entries
 
 

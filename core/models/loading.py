@@ -118,7 +118,7 @@ def reranker_refusal(model_id: str) -> NotAnEmbedder:
                          "rather than embedding each text, so it is used under Rerank on Retrieval and Evaluation.")
 
 
-def _refusing_code(model_id: str, load: Callable[[], T]) -> T:
+def refusing_code(model_id: str, load: Callable[[], T]) -> T:
     """`load()`, with the two ways a folder can ask to run code said as one sentence each."""
     try:
         return load()
@@ -142,7 +142,7 @@ def _sentence_transformer(resolved: ResolvedModel, device: str):
             return _mean_pooled(folder, device, untrained=entry.untrained)
         return SentenceTransformer(str(folder), device=device, local_files_only=True, trust_remote_code=False)
 
-    return _refusing_code(entry.id, load)
+    return refusing_code(entry.id, load)
 
 
 def sentence_transformer(model_id: str, device: str = "cpu"):
@@ -168,7 +168,7 @@ def _weight_files(folder: Path) -> list[Path]:
     return sorted(folder.rglob("*.safetensors")) or sorted(folder.rglob("*.bin"))
 
 
-def _fingerprint(folder: Path) -> str:
+def weights_fingerprint(folder: Path) -> str:
     digest = hashlib.blake2b(digest_size=16)
     for weights in _weight_files(folder):
         with weights.open("rb") as fh:
@@ -212,7 +212,7 @@ def _load_dense(resolved: ResolvedModel, target: str) -> LoadedModel:
         config = network.config.to_json_string()
         fingerprint = f"untrained-seed{UNTRAINED_SEED}-{hashlib.blake2b(config.encode(), digest_size=8).hexdigest()}"
     else:
-        fingerprint = _fingerprint(folder)
+        fingerprint = weights_fingerprint(folder)
         if getattr(network, "pooler", None) is not None and not _checkpoint_has_pooler(folder):
             network.pooler = None  # random weights the checkpoint lacks, never used by sentence pooling
     max_length, max_positions = _limits(network, tokenizer, pipeline.max_seq_length)
@@ -229,7 +229,7 @@ def _load_sparse(resolved: ResolvedModel, target: str) -> LoadedModel:
     from sentence_transformers import SparseEncoder
 
     entry, folder = resolved.entry, resolved.folder
-    model = _refusing_code(entry.id, lambda: SparseEncoder(str(folder), device=target, local_files_only=True,
+    model = refusing_code(entry.id, lambda: SparseEncoder(str(folder), device=target, local_files_only=True,
                                                            trust_remote_code=False))
     pipeline = sparse_pipeline(model, model_id=entry.id)
     transformer = pipeline.transformer
@@ -238,7 +238,7 @@ def _load_sparse(resolved: ResolvedModel, target: str) -> LoadedModel:
     model.eval()
     return LoadedModel(model_id=entry.id, entry=entry, folder=folder, tokenizer=tokenizer, network=network,
                        pipeline=pipeline, head=None, max_length=max_length, max_positions=max_positions,
-                       device=target, fingerprint=_fingerprint(folder), dimensions=int(pipeline.vocabulary),
+                       device=target, fingerprint=weights_fingerprint(folder), dimensions=int(pipeline.vocabulary),
                        kind="sparse", sparse=model)
 
 

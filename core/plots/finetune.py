@@ -40,18 +40,18 @@ def loss_curve(losses: Sequence[tuple[int, float]], *, total: int | None = None,
     return fig
 
 
-def comparison_frame(before: Mapping[str, float], after: Mapping[str, float]) -> pd.DataFrame:
-    """One row per metric both sides have: base, fine-tuned and the change."""
+def comparison_frame(before: Mapping[str, float], after: Mapping[str, float], split: str = "dev") -> pd.DataFrame:
+    """One row per metric both sides have: base, fine-tuned and the change (STS-B measured on `split`)."""
     keys = [k for k in METRIC_LABELS if k in before and k in after]
+    labels = [METRIC_LABELS[k].replace("dev", split) for k in keys]
     return pd.DataFrame({"base": [before[k] for k in keys], "fine-tuned": [after[k] for k in keys],
-                         "change": [after[k] - before[k] for k in keys]},
-                        index=pd.Index([METRIC_LABELS[k] for k in keys], name="metric"))
+                         "change": [after[k] - before[k] for k in keys]}, index=pd.Index(labels, name="metric"))
 
 
 def before_after_bars(before: Mapping[str, float], after: Mapping[str, float], *, base_name: str = "base",
-                      tuned_name: str = "fine-tuned") -> go.Figure:
+                      tuned_name: str = "fine-tuned", split: str = "dev") -> go.Figure:
     """Grouped bars per metric: the base model (grey) beside the fine-tuned one (blue), values written on top."""
-    frame = comparison_frame(before, after)
+    frame = comparison_frame(before, after, split)
     fig = go.Figure()
     for column, name, colour in (("base", base_name, BASE_COLOUR), ("fine-tuned", tuned_name, TUNED_COLOUR)):
         fig.add_trace(go.Bar(x=list(frame.index), y=frame[column], name=name, marker_color=colour,

@@ -1,8 +1,11 @@
-"""Fine-tuning runs with sentence-transformers' trainer, saved as catalog models with a card.
+"""Fine-tuning runs with sentence-transformers' trainers, saved as catalog models with a card.
 
 A run: take the machine-wide training lock, measure the base model, train (a callback reports
 progress and honours a stop request after the step in flight), save atomically into
-`models_dir()/finetuned/NAME` with `explorer-card.json`, measure the result.
+`models_dir()/finetuned/NAME` with `explorer-card.json`, measure the result. The reranker objective
+trains a cross-encoder from the base model's transformer (its CrossEncoder trainer, binary
+cross-entropy on each pair's score), as its STS-B cross-encoder training example does, and measures
+it on STS-B test beside the bi-encoder it started from.
 """
 
 from __future__ import annotations
@@ -14,21 +17,24 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from core.data.pairs import OBJECTIVE_NAMES, Objective, PairSet
+from core.data.stsb import Split
 from core.evaluation.metrics import STS_PRIMARY, shown_name
+from core.evaluation.rerank import cross_correlation, cross_sts
 from core.evaluation.retrieval import evaluate_embeddings, paraphrase_task
 from core.evaluation.sts import correlation, sts_frame
 from core.jobs import JOBS, Job, Progress
 from core.models.catalog import CARD, ModelUnavailable, find_entry, finetuned_dir
 from core.models.devices import resolve_device
 from core.models.loading import LoadedModel, load_model, sentence_transformer
+from core.models.reranker import load_reranker
 from core.models.sources import availability
 from core.paths import atomic_folder, atomic_write, cache_dir
 from core.settings import Settings
@@ -229,33 +235,66 @@ def _progress_callback(control: RunControl, started: float):
 
 
 def train(model, pairs: PairSet, objective: Objective, options: TrainOptions, control: RunControl) -> int:
-    """Train `model` in place with sentence-transformers' trainer; returns the steps finished."""
+    """Train `model` (a SentenceTransformer, or a CrossEncoder for the reranker objective) in place with
+    sentence-transformers' trainer for it; returns the steps finished."""
     from datasets import Dataset
-    from sentence_transformers import SentenceTransformerTrainer, SentenceTransformerTrainingArguments
+    from sentence_transformers import (
+        CrossEncoderTrainer,
+        CrossEncoderTrainingArguments,
+        SentenceTransformerTrainer,
+        SentenceTransformerTrainingArguments,
+    )
+    from sentence_transformers.cross_encoder.losses import BinaryCrossEntropyLoss
     from sentence_transformers.sentence_transformer.losses import CosineSimilarityLoss, MultipleNegativesRankingLoss
     from transformers.trainer_callback import PrinterCallback
 
     pairs = pairs.prepared(objective, options.batch_size)
-    loss = CosineSimilarityLoss(model) if objective == "cosine" else MultipleNegativesRankingLoss(model)
+    cross = objective == "reranker"
+    loss = (BinaryCrossEntropyLoss(model) if cross else CosineSimilarityLoss(model) if objective == "cosine"
+            else MultipleNegativesRankingLoss(model))
     with tempfile.TemporaryDirectory(dir=cache_dir(), prefix="finetune-run-") as scratch:
-        args = SentenceTransformerTrainingArguments(
+        arguments: dict[str, Any] = dict(
             output_dir=scratch, num_train_epochs=options.epochs, per_device_train_batch_size=options.batch_size,
             learning_rate=options.learning_rate, warmup_steps=float(options.warmup_ratio),
             max_steps=options.max_steps or -1, seed=options.seed, data_seed=options.seed, save_strategy="no",
             logging_steps=1, report_to="none", disable_tqdm=True, use_cpu=str(model.device) == "cpu",
             batch_sampler="no_duplicates" if objective == "mnrl" else "batch_sampler", dataloader_num_workers=0)
-        trainer = SentenceTransformerTrainer(model=model, args=args, train_dataset=Dataset.from_pandas(pairs.frame()),
-                                             loss=loss, callbacks=[_progress_callback(control, time.monotonic())])
+        trainer_class: Any
+        arguments_class: Any
+        trainer_class, arguments_class = ((CrossEncoderTrainer, CrossEncoderTrainingArguments) if cross else
+                                          (SentenceTransformerTrainer, SentenceTransformerTrainingArguments))
+        trainer = trainer_class(model=model, args=arguments_class(**arguments),
+                                train_dataset=Dataset.from_pandas(pairs.frame()), loss=loss,
+                                callbacks=[_progress_callback(control, time.monotonic())])
         trainer.remove_callback(PrinterCallback)  # it prints every log line to stdout
         trainer.train()
         return int(trainer.state.global_step)
 
 
-def evaluate(model: LoadedModel, *, retrieval: bool = False,
+@contextmanager
+def cross_encoder_from(base: str, device: str) -> Iterator[Any]:
+    """A CrossEncoder (one score per pair) on the base model's transformer, its classifier new: the transformer is
+    written out and read back as sentence-transformers builds a cross-encoder from a checkpoint (held while the run
+    uses it; untrained-bert brings its seeded random weights)."""
+    from sentence_transformers import CrossEncoder
+
+    encoder = sentence_transformer(base, device)
+    transformer = encoder[0]
+    if not hasattr(transformer, "auto_model"):
+        raise FinetuneError(f"{base} has no transformer to read two texts together (a static model looks each token "
+                            "up alone); start a reranker from a transformer model.")
+    with tempfile.TemporaryDirectory(dir=cache_dir(), prefix="cross-encoder-base-") as folder:
+        transformer.auto_model.save_pretrained(folder)
+        transformer.tokenizer.save_pretrained(folder)
+        yield CrossEncoder(folder, num_labels=1, max_length=transformer.max_seq_length, device=device,
+                           local_files_only=True, trust_remote_code=False)
+
+
+def evaluate(model: LoadedModel, *, retrieval: bool = False, split: Split = "dev",
              progress: Callable[[int, int], None] | None = None) -> dict[str, float]:
-    """STS-B dev Spearman (cosine, the model's default pooling) and, with `retrieval`, the paraphrase
+    """STS-B Spearman (cosine, the model's default pooling) on `split` and, with `retrieval`, the paraphrase
     retrieval task's Recall@1/10 and MRR@10."""
-    figures = {"spearman": correlation(sts_frame(model, "dev", progress=progress))[STS_PRIMARY]}
+    figures = {"spearman": correlation(sts_frame(model, split, progress=progress))[STS_PRIMARY]}
     if retrieval:
         result = evaluate_embeddings(model, paraphrase_task("dev"), Settings(model_id=model.model_id),
                                      ks=RETRIEVAL_KS, progress_bar=lambda: nullcontext(progress))
@@ -299,6 +338,19 @@ def save_model(model, name: str, card: dict) -> Path:
     return target
 
 
+def _trained(request: RunRequest, device: str, control: RunControl, name: str,
+             card_of: Callable[[int, float], dict]) -> tuple[Path, dict]:
+    """Train the run's model (a bi-encoder, or a cross-encoder for the reranker objective) and save it with the
+    card `card_of(steps finished, seconds of training)` gives; its folder and card."""
+    with cross_encoder_from(request.base, device) if request.objective == "reranker" else \
+            nullcontext(sentence_transformer(request.base, device)) as model:
+        started = time.monotonic()
+        steps = train(model, request.pairs, request.objective, request.options, control)
+        card = card_of(steps, time.monotonic() - started)
+        control.update(phase="saving")
+        return save_model(model, name, card), card
+
+
 def run(request: RunRequest, control: RunControl | None = None, *, lock: TrainingLock | None = None) -> RunResult:
     """The whole run under the training lock (pass `lock` already held to keep it across threads)."""
     control = control or RunControl()
@@ -309,23 +361,27 @@ def run(request: RunRequest, control: RunControl | None = None, *, lock: Trainin
         name = check_name(request.name)
         require_available(request.base)
         device = resolve_device(request.device)
-        pairs = request.pairs
+        pairs, cross = request.pairs, request.objective == "reranker"
+        split: Split = "test" if cross else "dev"  # a reranker is reported on STS-B test beside its bi-encoder
         control.update(phase="before")
-        before = evaluate(load_model(request.base, device), retrieval=request.retrieval, progress=control.encoding)
-        model = sentence_transformer(request.base, device)
-        started = time.monotonic()
-        steps = train(model, pairs, request.objective, request.options, control)
-        seconds = time.monotonic() - started
-        snapshot = control.snapshot()
-        card = {"base": request.base, "data": pairs.source, "pairs": len(pairs), "objective": request.objective,
-                "objective_name": OBJECTIVE_NAMES[request.objective], "parameters": asdict(request.options),
-                "date": datetime.now(UTC).isoformat(timespec="seconds"), "steps": steps,
-                "total_steps": snapshot.total, "stopped": control.stop_requested.is_set(),
-                "seconds": round(seconds, 1), "losses": snapshot.losses, "before": before}
-        control.update(phase="saving")
-        path = save_model(model, name, card)
+        before = evaluate(load_model(request.base, device), retrieval=request.retrieval and not cross, split=split,
+                          progress=control.encoding)
+
+        def card_of(steps: int, seconds: float) -> dict:
+            snapshot = control.snapshot()
+            return {"base": request.base, "data": pairs.source, "pairs": len(pairs), "objective": request.objective,
+                    "objective_name": OBJECTIVE_NAMES[request.objective], "parameters": asdict(request.options),
+                    "date": datetime.now(UTC).isoformat(timespec="seconds"), "steps": steps,
+                    "total_steps": snapshot.total, "stopped": control.stop_requested.is_set(),
+                    "seconds": round(seconds, 1), "losses": snapshot.losses, "before": before, "split": split,
+                    **({"kind": "reranker"} if cross else {})}
+
+        path, card = _trained(request, device, control, name, card_of)
         control.update(phase="after")
-        card["after"] = evaluate(load_model(name, device), retrieval=request.retrieval, progress=control.encoding)
+        card["after"] = ({"spearman": cross_correlation(cross_sts(load_reranker(name, device), split,
+                                                                  progress=control.encoding))["spearman_reranker"]}
+                         if cross else evaluate(load_model(name, device), retrieval=request.retrieval, split=split,
+                                                progress=control.encoding))
         write_card(path, card)
         result = RunResult(name, path, card)
         control.result = result

@@ -10,6 +10,7 @@ from tests.views.cache_fill import prefill, prefill_sparse
 
 PAGE = "views/lessons.py"
 OPENED = {"model": "views/model.py", "layers": "views/layers.py", "similarity": "views/similarity.py",
+          "retrieval": "views/retrieval.py",
           "evaluation": "views/evaluation.py", "finetune": "views/finetune.py"}
 
 
@@ -32,7 +33,7 @@ def cached(minilm):
 
 def _verdicts(at) -> list[str]:
     return [box.value for box in (*at.success, *at.warning, *at.info) if "this model" in box.value
-            or "No fine-tuned model" in box.value or "No static model" in box.value]
+            or "No fine-tuned model" in box.value or "No static model" in box.value or "No reranker" in box.value]
 
 
 def test_the_page_lists_every_lesson_and_checks_the_light_ones_at_once():

@@ -1,24 +1,27 @@
 """The Retrieval page's parts: the rankers of a query (the model, dense or sparse; TF-IDF, bag of words, BM25; a
-hybrid of the model and a partner by reciprocal rank fusion), their lists drawn side by side, and "why this hit?"."""
+hybrid of the model and a partner by reciprocal rank fusion), their lists drawn side by side, "why this hit?", and a
+first stage's top N reranked by a cross-encoder."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from core.analysis.ranking import SCORE_NAMES, Hybrid, QueryRanking, Ranker, model_ranker
+from core.analysis.ranking import SCORE_NAMES, Hybrid, QueryRanking, Ranker, model_ranker, rank_query
 from core.encoding.prompts import role_prompts
 from core.evaluation.lexical import BASELINES, Baseline, shared_terms
 from core.jobs import Job
 from core.models.catalog import DEFAULT_MODEL_ID
 from core.models.loading import LoadedModel
 from core.plots.labels import shorten
+from core.plots.rerank import moves_figure
 from core.plots.retrieval import hits_figure
 from core.settings import Settings
 from ui.components.downloads import csv_download
 from ui.components.explain import explanation_panel
 from ui.components.prompts import prompts_caption
+from ui.components.rerank import reranker_choice
 from ui.state.persist import kept, texts_key
-from ui.work.background import corpus_job
+from ui.work.background import corpus_job, job_status, rerank_job
 from ui.work.cache import available_ids, cached_model, lexical_index
 
 NO_HYBRID = "no hybrid"
@@ -155,3 +158,39 @@ def why(ranking: QueryRanking, query: str, corpus: list[str], settings: Settings
         explanation_panel(model, settings, query, hits.loc[rank - 1, "text"], key="ret_why", sides=roles)
     with words_col:
         _words(corpus, query, int(hits.loc[rank - 1, "index"]))
+
+
+def rerank_section(found: Rankers, query: str, corpus: list[str], settings: Settings, model: LoadedModel) -> None:
+    """"Rerank the top N with …": a first stage's top N read again by a cross-encoder, beside the first stage, with
+    each hit's move and both scores."""
+    st.subheader("Rerank")
+    left, middle, right = st.columns([2, 2, 1])
+    reranker = reranker_choice(key="ret_rerank", device=settings.device, where=left)
+    names = list(found)
+    first = kept(middle.selectbox, "First stage", key="ret_rerank_first", default=names[0], options=names,
+                 must_be_option=True, help="The list whose top N the reranker reads again.")
+    n = int(kept(right.number_input, "Top N", key="ret_rerank_n", default=10, min_value=2, max_value=100, step=1,
+                 help="How many of the first stage's texts the reranker reads: deeper finds more, and costs more."))
+    if reranker is None:
+        return
+    listed = rank_query(corpus, found, k=n, primary=first).ranked(first)
+    listed = listed[listed["hit"]]
+    reranked = rerank_job(reranker, query, listed["index"].tolist(), listed["score"].tolist(), corpus, first)
+    if isinstance(reranked, Job):
+        job_status(reranked)
+        return
+    before, after = st.columns(2)
+    with before:
+        st.markdown(f"**First stage: {first}**")
+        st.table(full_texts(listed[["rank", "score", "text"]]))
+    with after:
+        st.markdown(f"**Reranked by {reranker.model_id}**")
+        shown = reranked.table[["rank", "move", "reranker score", "text"]]
+        st.table(shown.style.format({"reranker score": "{:.3f}", "move": "{:+d}"}).hide(axis="index"))
+    st.plotly_chart(moves_figure(reranked, reranker=reranker.model_id), key="ret_rerank_moves")
+    st.caption(f"Why this order? The reranker reads the query and each of {first}'s top {len(listed)} texts "
+               "together and scores the pair; the texts are then sorted by that score. Each line runs from a text's "
+               "first-stage rank (left) to its reranked rank (right): green moved up, red down. A first stage "
+               "compares two separate vectors; the reranker sees both texts at once, so it can weigh word order and "
+               "negation, at the cost of one network pass per pair.")
+    csv_download(reranked.table, "reranked.csv", index=False, key="ret_rerank_csv")

@@ -10,6 +10,7 @@ from contextlib import nullcontext
 from typing import TypeVar
 
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 import streamlit as st
 
@@ -25,15 +26,19 @@ from core.analysis.map.projection_cache import (
     read_aligned,
     read_stored,
 )
+from core.analysis.rerank import Reranked, rerank_hits
 from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import Dataset
-from core.data.stsb import MAP_SAMPLE_SIZE, stsb_corpus, stsb_sample
+from core.data.stsb import MAP_SAMPLE_SIZE, Split, stsb_corpus, stsb_sample
 from core.deployment import load_config
 from core.encoding.embedding_cache import cached_embeddings_with, cached_vectors, stored_vectors, vectors_key
+from core.evaluation.rerank import DEPTHS, RerankSweep, cross_sts, rerank_task
+from core.evaluation.retrieval import RetrievalTask, Scored
 from core.hashing import array_digest
 from core.jobs import JOBS, Job, Progress
 from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID
 from core.models.loading import LoadedModel
+from core.models.reranker import LoadedReranker
 from core.progress import progress_text
 from core.settings import Settings
 from core.training.distill import Distilled, distill_static
@@ -42,6 +47,7 @@ from ui.work.progress import embed_corpus
 
 T = TypeVar("T")
 BACKGROUND_FROM = 1_000  # texts: a smaller corpus embeds in a second or two, inline
+RERANK_INLINE = 50  # pairs a query's rerank reads at once (a second or two); more go to the background queue
 DENSITY_BACKGROUND_FROM = 20_000  # map points: HDBSCAN took 1.1 s on 20,000 and 32 s on 100,000
 
 
@@ -67,6 +73,31 @@ def corpus_job(model: LoadedModel, texts: Sequence[str], settings: Settings) -> 
                    lambda progress: cached_vectors(model, texts, settings, lambda: nullcontext(progress)),
                    stored=lambda: stored_vectors(model, texts, settings),
                    inline=(lambda: embed_corpus(model, texts, settings)) if len(texts) < BACKGROUND_FROM else None)
+
+
+def rerank_job(reranker: LoadedReranker, query: str, indices: Sequence[int], scores: Sequence[float],
+               corpus: Sequence[str], first_stage: str) -> Reranked | Job:
+    """A query's first-stage hits reranked: at once for a few pairs, else in the shared background job."""
+    run = lambda progress: rerank_hits(reranker, query, indices, scores, corpus, first_stage=first_stage,  # noqa: E731
+                                       progress=progress)
+    return _queued(("rerank", reranker.fingerprint, query, tuple(indices)),
+                   f"Reranking {len(indices)} texts with {reranker.model_id}", run,
+                   inline=(lambda: run(None)) if len(indices) <= RERANK_INLINE else None)
+
+
+def rerank_sweep_job(task: RetrievalTask, stage_key: Hashable, stage: Callable[[], Scored],
+                     reranker: LoadedReranker) -> RerankSweep | Job:
+    """A task's first stage reranked at every depth (its queries × 50 pairs: minutes on a laptop CPU), in the shared
+    background job."""
+    return _queued(("rerank-sweep", task.digest, stage_key, reranker.fingerprint),
+                   f"Reranking the top {max(DEPTHS)} of {len(task.queries):,} queries with {reranker.model_id}",
+                   lambda progress: rerank_task(task, stage(), reranker, progress=progress))
+
+
+def cross_sts_job(reranker: LoadedReranker, split: Split) -> pd.DataFrame | Job:
+    return _queued(("cross-sts", reranker.fingerprint, split),
+                   f"Scoring the STS-B {split} pairs with {reranker.model_id}",
+                   lambda progress: cross_sts(reranker, split, progress=progress))
 
 
 def projection_job(vectors: np.ndarray, params: ProjectionParams) -> Projection | Job:

@@ -40,6 +40,7 @@ from core.evaluation.sts import PairRows, pair_rows
 from core.hashing import texts_digest
 from core.models.catalog import Availability, CatalogEntry, ModelKind, catalog
 from core.models.loading import LoadedModel, load_model
+from core.models.reranker import LoadedReranker, load_reranker
 from core.models.sources import availability
 from core.settings import Pooling, Settings
 
@@ -47,6 +48,11 @@ from core.settings import Pooling, Settings
 @st.cache_resource(show_spinner="Loading the model…", max_entries=4)
 def cached_model(model_id: str, device: str) -> LoadedModel:
     return load_model(model_id, device)
+
+
+@st.cache_resource(show_spinner="Loading the reranker…", max_entries=2)
+def cached_reranker(model_id: str, device: str) -> LoadedReranker:
+    return load_reranker(model_id, device)
 
 
 def listed_datasets_now() -> tuple[list[DatasetInfo], list[str]]:

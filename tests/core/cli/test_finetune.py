@@ -22,7 +22,7 @@ def test_finetune_prints_the_contract_json_and_the_model_joins_the_catalog(tiny_
     out = capsys.readouterr().out
     assert code == 0
     result = json.loads(out)  # stdout holds the JSON object and nothing else
-    assert set(result) == {"model", "path", "before", "after", "steps", "seconds"}
+    assert set(result) == {"model", "path", "before", "after", "steps", "seconds", "split"}
     assert result["model"] == "cli-tiny" and result["steps"] == 2
     assert result["path"] == str(finetuned_dir() / "cli-tiny")
     card = read_card("cli-tiny")
@@ -48,3 +48,67 @@ def test_a_bad_pairs_file_and_an_unavailable_model_fail_with_one_line(tmp_path, 
     assert err.count("\n") == 1 and "no value in column 'b' (row 3)" in err
     assert main(["finetune", "--model", "bert-base-uncased", "--data", "stsb", "--objective", "mnrl"]) == 1
     assert "bert-base-uncased is not available" in capsys.readouterr().err
+
+
+def test_cross_encoder_trains_a_reranker_measured_on_sts_test_beside_its_bi_encoder(tiny_bert_folder, tmp_path,
+                                                                                   capsys):
+    from sentence_transformers import CrossEncoder
+    from sentence_transformers.cross_encoder.evaluation import CrossEncoderCorrelationEvaluator
+
+    from core.data.stsb import load_stsb
+
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text("a,b,score\n" + "".join(f"text {i},other {i},{i % 6}\n" for i in range(8)), encoding="utf-8")
+    assert main(["finetune", "--cross-encoder", "--model", str(tiny_bert_folder), "--data", str(pairs),
+                 "--batch-size", "4", "--max-steps", "2", "--name", "cli-reranker"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["split"] == "test" and result["steps"] == 2
+    card = read_card("cli-reranker")
+    assert card["kind"] == "reranker" and card["objective"] == "reranker"
+    entry = next(entry for entry in catalog() if entry.id == "cli-reranker")
+    assert entry.kind == "reranker" and "reranker (cross-encoder) trained from" in entry.description
+    test = load_stsb("test")  # the fixture's 32 pairs
+    expected = CrossEncoderCorrelationEvaluator([[p.sentence1, p.sentence2] for p in test], [p.score for p in test],
+                                                write_csv=False)(CrossEncoder(result["path"], device="cpu"))
+    # batches padded otherwise move a barely trained model's near-equal scores by ~1e-7, and a tie's rank with them
+    assert result["after"]["spearman"] == pytest.approx(expected["spearman"], abs=1e-4)
+    assert main(["embed", "--model", "cli-reranker", "--pooling", "default", "--input", str(pairs), "--output",
+                 str(tmp_path / "x.npy")]) == 1
+    delete_model("cli-reranker")
+
+
+def test_rerank_orders_a_files_texts_as_crossencoder_rank_does(reranker_folder, tmp_path, capsys):
+    from sentence_transformers import CrossEncoder
+
+    texts = ["A man plays the guitar.", "Stocks fell.", "Someone strums a guitar on stage.", "A cat sleeps."]
+    source = tmp_path / "texts.txt"
+    source.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    assert main(["rerank", "--model", str(reranker_folder), "--query", "guitar music", "--input", str(source),
+                 "--top", "3"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    expected = CrossEncoder(str(reranker_folder), device="cpu").rank("guitar music", texts, top_k=3)
+    assert [row["text"] for row in printed] == [texts[hit["corpus_id"]] for hit in expected]
+    assert [row["score"] for row in printed] == pytest.approx([hit["score"] for hit in expected], abs=1e-5)
+    assert [row["rank"] for row in printed] == [1, 2, 3]
+    assert main(["rerank", "--model", "all-MiniLM-L6-v2", "--query", "q", "--input", str(source)]) == 1
+    assert "which embeds texts one by one; a reranker" in capsys.readouterr().err
+
+
+def test_evaluate_retrieval_reranks_the_first_stages_top_n(reranker_folder, capsys, monkeypatch):
+    from core.data.stsb import stsb_corpus
+    from core.evaluation.lexical import fit_baseline
+    from core.evaluation.rerank import rerank_task
+    from core.evaluation.retrieval import build_task, lexical_stage
+    from core.models.reranker import load_reranker
+
+    corpus = stsb_corpus()[:200]
+    task = build_task("small", {"A man is playing a flute.": {corpus[3], corpus[7]}, "Stocks fell.": {corpus[11]}},
+                      corpus)
+    monkeypatch.setattr("core.cli.evaluate.paraphrase_task", lambda split: task)
+    assert main(["evaluate", "retrieval", "--baseline", "tfidf", "--rerank", str(reranker_folder), "--rerank-top",
+                 "20", "--split", "dev", "--k", "1,10"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    expected = rerank_task(task, lexical_stage(fit_baseline("tfidf", corpus), task),
+                           load_reranker(str(reranker_folder), "cpu"), depths=[20], ks=(1, 10)).reranked[20]
+    assert printed["score"] == "reranker" and printed["mrr@10"] == pytest.approx(
+        expected.metrics["reranker_mrr@10"])

@@ -24,7 +24,8 @@ def context(model, check: str) -> Context:
 def test_every_lesson_names_an_existing_check_and_a_page():
     assert [lesson.number for lesson in LESSONS] == list(range(1, len(LESSONS) + 1))
     assert {lesson.check for lesson in LESSONS} <= set(CHECKS)
-    assert {lesson.page for lesson in LESSONS} <= {"model", "layers", "similarity", "evaluation", "finetune"}
+    assert {lesson.page for lesson in LESSONS} <= {"model", "layers", "similarity", "evaluation", "finetune",
+                                                   "retrieval"}
 
 
 @pytest.mark.parametrize("model_id", ["all-MiniLM-L6-v2", "paraphrase-MiniLM-L3-v2"])
@@ -149,3 +150,28 @@ def test_who_finds_what_counts_each_rankers_lone_wins_from_the_same_rankings(min
     bm25 = evaluate_lexical(fit_baseline("bm25", task.corpus), task, ks=[1]).per_query["first relevant rank"].eq(1)
     assert check.numbers["BM25 alone"] <= int(bm25.sum())
     assert set(check.numbers) == {"all-MiniLM-L6-v2 alone", "splade-tiny alone", "BM25 alone", "hybrid recall@1"}
+
+
+def test_the_rerank_check_says_when_no_reranker_exists_and_measures_one_that_does(minilm, reranker_folder):
+    import shutil
+
+    from core.evaluation.lexical import fit_baseline
+    from core.evaluation.rerank import rerank_task
+    from core.evaluation.retrieval import lexical_stage
+    from core.models.catalog import finetuned_dir
+    from core.models.reranker import load_reranker
+
+    assert CHECKS["rerank"](context(minilm, "rerank")).holds is None
+    task = paraphrase_task("dev")
+    prefill(minilm, task.corpus, seed=70)
+    prefill(minilm, task.queries, seed=71)
+    shutil.copytree(reranker_folder, finetuned_dir() / "lesson-reranker")
+    (finetuned_dir() / "lesson-reranker" / "explorer-card.json").write_text('{"kind": "reranker", "base": "x"}')
+    try:
+        check = CHECKS["rerank"](context(minilm, "rerank"))
+        expected = rerank_task(task, lexical_stage(fit_baseline("bm25", task.corpus), task),
+                               load_reranker("lesson-reranker", "cpu"), depths=[10], ks=[1])
+        assert check.numbers["BM25 after"] == round(expected.reranked[10].metrics["reranker_recall@1"], 4)
+        assert check.holds in (True, False)
+    finally:
+        shutil.rmtree(finetuned_dir() / "lesson-reranker")
