@@ -41,15 +41,20 @@ def best_of(fn: Callable[[], object], repeats: int) -> float:
     return min(times)
 
 
-def latency_percentiles_ms(search: Callable[[np.ndarray], object], queries: np.ndarray) -> tuple[float, float]:
-    """p50 and p95 of one query at a time, in ms, after one query to warm up."""
-    search(queries[:1])
+def percentiles_ms(search: Callable[[int], object], count: int) -> tuple[float, float]:
+    """p50 and p95 of `search(i)` for each of `count` queries, one at a time, in ms, after one to warm up."""
+    search(0)
     times = []
-    for query in queries:
+    for i in range(count):
         start = time.perf_counter()
-        search(query[None])
+        search(i)
         times.append((time.perf_counter() - start) * 1000)
     return float(np.percentile(times, 50)), float(np.percentile(times, 95))
+
+
+def latency_percentiles_ms(search: Callable[[np.ndarray], object], queries: np.ndarray) -> tuple[float, float]:
+    """`percentiles_ms` of searching each row of `queries` (as a batch of one)."""
+    return percentiles_ms(lambda i: search(queries[i][None]), len(queries))
 
 
 def machine() -> str:

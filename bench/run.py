@@ -21,14 +21,16 @@ from bench.explanation import bench_explanation
 from bench.maps import bench_map_scale, bench_tsne
 from bench.memory import bench_memory
 from bench.pages import bench_classroom, bench_first_contact, bench_pages
+from bench.rerank import bench_rerank
 from bench.scale import bench_dataset_sessions, bench_index, bench_ray
 from bench.search import bench_search, bench_sts
+from bench.sparse import bench_sparse
 
 SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": bench_search, "sts": bench_sts,
             "first_contact": bench_first_contact, "classroom": bench_classroom, "pages": bench_pages,
             "tsne": bench_tsne, "map_scale": bench_map_scale, "memory": bench_memory, "explanation": bench_explanation,
             "checks": bench_checks, "ray": bench_ray, "index": bench_index,
-            "dataset_sessions": bench_dataset_sessions}
+            "dataset_sessions": bench_dataset_sessions, "sparse": bench_sparse, "rerank": bench_rerank}
 
 
 def main() -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.lessons.lessons import LESSONS
 from core.models.anatomy import facts_frame, model_facts
 from ui.components.downloads import csv_download
 from ui.components.sidebar import page
@@ -17,7 +18,7 @@ def main() -> None:
         "benchmark data. Everything runs on this machine with models that ship as Python packages; choose the "
         "model, pooling and layer in the sidebar (the URL keeps your choice, so a copied link shows the same view)."
     )
-    st.page_link("views/lessons.py", label="New here? Start with the lessons: sixteen one-click exercises",
+    st.page_link("views/lessons.py", label=f"New here? Start with the lessons: {len(LESSONS)} one-click exercises",
                  icon=":material/school:")
     st.subheader(f"Loaded model: {model.model_id}")
     if model.entry.untrained:

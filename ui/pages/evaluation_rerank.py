@@ -73,7 +73,8 @@ def rerank_section(settings: Settings, model: LoadedModel) -> None:
                f"(the reranker's time per query, {1000 * sweep.seconds_per_pair:.1f} ms a pair here, measured over "
                f"{sweep.pairs:,} pairs). A reranker helps a weak first stage most; a lightly trained one can lower "
                "a strong first stage's scores.")
-    st.dataframe(frame, hide_index=True, column_config={c: THREE for c in frame.columns[1:-1]})
+    st.dataframe(frame, hide_index=True, column_config={**{c: THREE for c in frame.columns[1:-1]},
+                                                        "ms per query": st.column_config.NumberColumn(format="%.1f")})
     csv_download(frame, "rerank-by-depth.csv", index=False, key="ev_rerank_csv")
     sts_comparison(settings, model, reranker, sts)
 

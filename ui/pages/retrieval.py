@@ -167,10 +167,11 @@ def rerank_section(found: Rankers, query: str, corpus: list[str], settings: Sett
     left, middle, right = st.columns([2, 2, 1])
     reranker = reranker_choice(key="ret_rerank", device=settings.device, where=left)
     names = list(found)
-    first = kept(middle.selectbox, "First stage", key="ret_rerank_first", default=names[0], options=names,
+    first = kept(middle.selectbox, "First stage", key="ret_rerank_first", url=True, default=names[0], options=names,
                  must_be_option=True, help="The list whose top N the reranker reads again.")
-    n = int(kept(right.number_input, "Top N", key="ret_rerank_n", default=10, min_value=2, max_value=100, step=1,
-                 help="How many of the first stage's texts the reranker reads: deeper finds more, and costs more."))
+    n = int(kept(right.number_input, "Top N", key="ret_rerank_n", url=True, default=10, min_value=2, max_value=100,
+                 step=1, help="How many of the first stage's texts the reranker reads: deeper finds more, and costs "
+                              "more."))
     if reranker is None:
         return
     listed = rank_query(corpus, found, k=n, primary=first).ranked(first)
