@@ -57,7 +57,8 @@ def settings_of(model: LoadedModel, args: argparse.Namespace) -> Settings:
 
 
 def run_ray(args: argparse.Namespace, settings: Settings) -> int:
-    from core.scale.ray_embed import Cluster, embed_files
+    from core.scale.cluster import Cluster
+    from core.scale.ray_embed import embed_files
 
     cluster = Cluster(args.address, args.workers, args.cpus_per_worker, args.gpus_per_worker)
     try:
@@ -72,7 +73,7 @@ def run_ray(args: argparse.Namespace, settings: Settings) -> int:
 
 def run(args: argparse.Namespace) -> int:
     if args.engine == "ray":
-        from core.scale.ray_embed import import_ray
+        from core.scale.cluster import import_ray
 
         import_ray()  # before the model loads: say at once when the extra is missing
         return run_ray(args, settings_of(load_model(args.model, args.device), args))

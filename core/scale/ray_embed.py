@@ -5,11 +5,7 @@ embeds only the files whose folder is missing."""
 
 from __future__ import annotations
 
-import math
-import os
-import socket
 from collections.abc import Callable
-from dataclasses import dataclass
 from types import ModuleType
 
 import numpy as np
@@ -19,25 +15,11 @@ import pyarrow.fs as pafs
 
 from core.data.datasets import PARTIAL, Manifest, read_manifest, write_manifest
 from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
+from core.scale.cluster import Cluster, ScaleError, connect, import_ray
 from core.scale.inputs import InputFile, filesystem, input_files
 from core.settings import Settings
 
-INSTALL = "install it with `make scale` (pip install -r requirements-scale.txt)"
 ROWS_PER_BATCH = 512  # texts an actor embeds per call; the encoder batches them further by its own batch size
-
-
-class ScaleError(ValueError):
-    """A run that cannot start or go on, said in one sentence."""
-
-
-@dataclass(frozen=True)
-class Cluster:
-    """Where the actors run: this machine (`address` None) or a running Ray cluster, and what each actor holds."""
-
-    address: str | None = None
-    workers: int = 2
-    cpus_per_worker: float = 1.0
-    gpus_per_worker: float = 0.0
 
 
 class Embedder:
@@ -61,48 +43,6 @@ class Embedder:
         offsets = pa.array(np.arange(0, len(flat) + 1, vectors.shape[1], dtype=np.int32))
         batch = batch.set_column(batch.schema.get_field_index(self.text_column), TEXT_COLUMN, pa.array(texts))
         return batch.append_column(VECTOR_COLUMN, pa.ListArray.from_arrays(offsets, flat))
-
-
-def import_ray() -> ModuleType:
-    try:
-        import ray
-        import ray.data  # noqa: F401  (the extra is ray[data])
-    except ModuleNotFoundError as err:
-        raise ScaleError(f"Ray is not installed; {INSTALL}.") from err
-    return ray
-
-
-def check_answers(address: str, timeout: float = 5.0) -> None:
-    """Ray's own connect retries an address that does not answer for minutes (seen: over 5 with no error), so a
-    plain TCP connect to its host and port decides first."""
-    if address == "auto":
-        return
-    host, _, port = address.removeprefix("ray://").rpartition(":")
-    try:
-        socket.create_connection((host, int(port)), timeout=timeout).close()
-    except ValueError as err:
-        raise ScaleError(f"{address} is not a Ray address; give host:6379, or ray://host:10001.") from err
-    except OSError as err:
-        raise ScaleError(f"No Ray cluster answers at {address} ({err.strerror or err}); start one there with "
-                         "`ray start --head`, or leave out --address to run on this machine.") from err
-
-
-def connect(ray: ModuleType, cluster: Cluster) -> None:
-    if ray.is_initialized():
-        return
-    try:
-        if cluster.address:
-            check_answers(cluster.address)
-            import core
-
-            ray.init(address=cluster.address, runtime_env={"py_modules": [core]}, logging_level="WARNING")
-        else:
-            # Reading and writing tasks need a CPU beside the actors' or Ray waits for one forever (seen on 2 cores)
-            needed = math.ceil(cluster.workers * cluster.cpus_per_worker) + 1
-            ray.init(num_cpus=max(os.cpu_count() or 1, needed), include_dashboard=False, logging_level="WARNING")
-    except (ConnectionError, TimeoutError, RuntimeError) as err:
-        raise ScaleError(f"No Ray cluster answers at {cluster.address} ({str(err).splitlines()[0]}); start one "
-                         "there with `ray start --head`, or leave out --address to run on this machine.") from err
 
 
 def _read(ray: ModuleType, file: InputFile, fs: pafs.FileSystem, text_column: str):

@@ -1,4 +1,8 @@
-"""`core embed --engine ray` against the local command: Ray runs on this machine (installed by `make scale`)."""
+"""`core embed --engine ray` against the local command: Ray runs on this machine (installed by `make scale`), started
+inside the test process. Ray's token lives in a variable here, never in ~/.ray."""
+
+import os
+import secrets
 
 import numpy as np
 import pyarrow as pa
@@ -15,11 +19,23 @@ ray = pytest.importorskip("ray", reason="Ray is an optional extra: `make scale`"
 pytestmark = pytest.mark.slow
 
 
+# Ray turns token authentication on for the cluster ray.init starts (setting RAY_AUTH_MODE) and, with no token in a
+# variable, writes one to ~/.ray/auth_token
+TOKEN = {"RAY_AUTH_TOKEN": secrets.token_hex(32)}
+
+
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
+    saved = {key: os.environ.get(key) for key in ("RAY_AUTH_MODE", *TOKEN)}
+    os.environ.update(TOKEN)
     ray.init(num_cpus=3, include_dashboard=False, logging_level="WARNING")
     yield
     ray.shutdown()
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
 
 
 def read_folder(folder) -> tuple[pa.Table, np.ndarray]:
