@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from core.cli.options import add_model_options, add_prompt_options, chosen_prompt, positive_int
+from core.cli.progress_line import ProgressLine
 from core.data.vectors import VectorCorpus, to_parquet
 from core.encoding.encoder import checked_layer, encode_with
 from core.models.loading import LoadedModel, load_model
@@ -61,13 +62,16 @@ def run_ray(args: argparse.Namespace, settings: Settings) -> int:
     from core.scale.ray_embed import embed_files
 
     cluster = Cluster(args.address, args.workers, args.cpus_per_worker, args.gpus_per_worker)
+    line = ProgressLine(sys.stderr)
     try:
         embed_files(args.input, args.output, settings, text_column=args.text_column, cluster=cluster,
-                    batch_size=args.batch_size, say=lambda line: print(line, file=sys.stderr))
+                    batch_size=args.batch_size, say=line.say, progress=line.update)
     except KeyboardInterrupt:
-        print(f"Interrupted: the files listed above are complete in {args.output}; run the same command again to "
-              "embed the rest.", file=sys.stderr)
+        line.say(f"Interrupted: the files listed above are complete in {args.output}; run the same command again "
+                 "to embed the rest.")
         return 130
+    finally:
+        line.close()
     return 0
 
 
