@@ -99,18 +99,18 @@ def _exists(fs: pafs.FileSystem, path: str) -> bool:
     return fs.get_file_info(path).type != pafs.FileType.NotFound
 
 
-def _dataset(ray: ModuleType, files: list[InputFile], fs: pafs.FileSystem, text_column: str):
+def _dataset(ray: ModuleType, files: list[InputFile], fs: pafs.FileSystem, text_column: str, workers: int):
     """The files as one dataset: one reader call for the text files and one per schema of Parquet files (Ray's
     Parquet reader reads every file with the first one's schema), each row naming its file in PATH_COLUMN, in blocks
     of about ROWS_PER_BATCH rows (a block comes back whole: smaller ones show progress sooner and keep every actor
-    busy to the end)."""
+    busy to the end), and at least one block per worker."""
     groups: dict[tuple[str, str], list[InputFile]] = {}
     for file in files:
         groups.setdefault((file.kind, file.schema.to_string()), []).append(file)
     parts = []
     for (kind, _), group in groups.items():
         paths = [file.path for file in group]
-        blocks = max(1, math.ceil(sum(file.rows for file in group) / ROWS_PER_BATCH))
+        blocks = max(workers, math.ceil(sum(file.rows for file in group) / ROWS_PER_BATCH))
         if kind == "text":
             parts.append(ray.data.read_text(paths, filesystem=fs, drop_empty_lines=False, include_paths=True,
                                             file_extensions=None, override_num_blocks=blocks))
@@ -204,7 +204,7 @@ def _embedded(fs: pafs.FileSystem, files: list[InputFile], settings: Settings, t
     started = connect(ray, cluster)
     try:
         _quiet_ray_data(ray)
-        embedded = _dataset(ray, files, fs, text_column).map_batches(
+        embedded = _dataset(ray, files, fs, text_column, cluster.workers).map_batches(
             Embedder, fn_constructor_kwargs={"settings": settings, "threads": max(1, int(cluster.cpus_per_worker)),
                                              "batch_size": batch_size},
             batch_size=ROWS_PER_BATCH, batch_format="pyarrow", compute=ray.data.ActorPoolStrategy(size=cluster.workers),
