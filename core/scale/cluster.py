@@ -39,6 +39,11 @@ def import_ray() -> ModuleType:
     return ray
 
 
+def no_cluster(address: str, reason: str) -> str:
+    return (f"No Ray cluster answers at {address} ({reason.splitlines()[0] if reason else 'no reason given'}); start "
+            "one there with `ray start --head`, or leave out --address to run on this machine.")
+
+
 def check_answers(address: str, timeout: float = 5.0) -> None:
     """Ray's own connect retries an address that does not answer for minutes (seen: over 5 with no error), so a
     plain TCP connect to its host and port decides first."""
@@ -50,8 +55,7 @@ def check_answers(address: str, timeout: float = 5.0) -> None:
     except ValueError as err:
         raise ScaleError(f"{address} is not a Ray address; give host:6379, or ray://host:10001.") from err
     except OSError as err:
-        raise ScaleError(f"No Ray cluster answers at {address} ({err.strerror or err}); start one there with "
-                         "`ray start --head`, or leave out --address to run on this machine.") from err
+        raise ScaleError(no_cluster(address, str(err.strerror or err))) from err
 
 
 def token_source() -> str:
@@ -91,13 +95,15 @@ def _stderr_silenced() -> Iterator[None]:
 def _accepted(address: str) -> bool:
     """Whether the cluster's control service (GCS) answers this process's requests, with or without a token."""
     from ray._raylet import GcsClient  # type: ignore[attr-defined]
-    from ray.exceptions import AuthenticationError
+    from ray.exceptions import AuthenticationError, RpcError
 
     try:
         with _stderr_silenced():
             GcsClient(address=address)
     except AuthenticationError:
         return False
+    except RpcError as err:  # something else listens there (seen: 40 s, then "Timed out while waiting for GCS")
+        raise ScaleError(no_cluster(address, str(err))) from err
     return True
 
 
@@ -148,6 +154,5 @@ def connect(ray: ModuleType, cluster: Cluster) -> bool:
     except AuthenticationError as err:
         raise ScaleError(token_refused(str(cluster.address), os.environ.get(MODE_VARIABLE) == "token")) from err
     except (ConnectionError, TimeoutError, RuntimeError) as err:
-        raise ScaleError(f"No Ray cluster answers at {cluster.address} ({str(err).splitlines()[0]}); start one "
-                         "there with `ray start --head`, or leave out --address to run on this machine.") from err
+        raise ScaleError(no_cluster(str(cluster.address), str(err))) from err
     return True
