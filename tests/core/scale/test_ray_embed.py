@@ -1,9 +1,8 @@
 """`core embed --engine ray` against the local command: Ray runs on this machine (installed by `make scale`), started
-inside the test process, or inside the command when it runs as its own process. Ray's token lives in a variable
-here, never in ~/.ray."""
+inside the test process, or inside the command when it runs as its own process. Ray's token lives in RAY_AUTH_TOKEN
+(tests/conftest.py), never in ~/.ray."""
 
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -23,26 +22,14 @@ from core.settings import Settings
 
 ray = pytest.importorskip("ray", reason="Ray is an optional extra: `make scale`")
 pytestmark = pytest.mark.slow
-
-
 ROOT = Path(__file__).resolve().parents[3]
-# Ray turns token authentication on for the cluster ray.init starts (setting RAY_AUTH_MODE) and, with no token in a
-# variable, writes one to ~/.ray/auth_token
-TOKEN = {"RAY_AUTH_TOKEN": secrets.token_hex(32)}
 
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
-    saved = {key: os.environ.get(key) for key in ("RAY_AUTH_MODE", *TOKEN)}
-    os.environ.update(TOKEN)
     ray.init(num_cpus=3, include_dashboard=False, logging_level="WARNING")
     yield
     ray.shutdown()
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
 
 
 def embedders() -> list[dict]:
@@ -152,7 +139,8 @@ def test_ctrl_c_leaves_only_whole_folders_and_stops_the_ray_it_started(tmp_path)
     for name, size in sizes.items():
         (tmp_path / f"{name}.txt").write_text("\n".join(texts[start:start + size]) + "\n")
         start += size
-    env = {key: value for key, value in os.environ.items() if not key.startswith("RAY_")} | TOKEN
+    env = {key: value for key, value in os.environ.items() if not key.startswith("RAY_")}
+    env["RAY_AUTH_TOKEN"] = os.environ["RAY_AUTH_TOKEN"]  # as tests/conftest.py set it: never a file in ~/.ray
     run = subprocess.Popen([sys.executable, "-m", "core", "embed", "--engine", "ray", "--model", "all-MiniLM-L6-v2",
                             "--pooling", "default", "--input", str(tmp_path / "*.txt"), "--output",
                             str(tmp_path / "out")], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
