@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import tempfile
 from pathlib import Path
 
@@ -15,6 +16,9 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
 os.environ["EXPLORER_ALLOW_DOWNLOADS"] = "0"
 os.environ["EXPLORER_WARM_UP"] = "0"  # no start-up work in the background while tests measure pages
+# Ray's token for every cluster a test starts inside this process (ray.init turns token authentication on and, with
+# no token in a variable, writes one to ~/.ray/auth_token; its client keeps the first token it reads for good)
+os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from core.cli.options import add_model_options, add_prompt_options, chosen_prompt, positive_int, sparse_refusals
+from core.cli.progress_line import ProgressLine
 from core.data.sparse_vectors import sparse_parquet
 from core.data.vectors import VectorCorpus, to_parquet
 from core.encoding.encoder import checked_layer, encode_with
@@ -86,22 +87,26 @@ def write_sparse(texts: list[str], settings: Settings, model: LoadedModel, outpu
 
 
 def run_ray(args: argparse.Namespace, settings: Settings) -> int:
-    from core.scale.ray_embed import Cluster, embed_files
+    from core.scale.cluster import Cluster
+    from core.scale.ray_embed import embed_files
 
     cluster = Cluster(args.address, args.workers, args.cpus_per_worker, args.gpus_per_worker)
+    line = ProgressLine(sys.stderr)
     try:
         embed_files(args.input, args.output, settings, text_column=args.text_column, cluster=cluster,
-                    batch_size=args.batch_size, say=lambda line: print(line, file=sys.stderr))
+                    batch_size=args.batch_size, say=line.say, progress=line.update)
     except KeyboardInterrupt:
-        print(f"Interrupted: the files listed above are complete in {args.output}; run the same command again to "
-              "embed the rest.", file=sys.stderr)
+        line.say(f"Interrupted: the files listed above are complete in {args.output}; run the same command again "
+                 "to embed the rest.")
         return 130
+    finally:
+        line.close()
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
     if args.engine == "ray":
-        from core.scale.ray_embed import import_ray
+        from core.scale.cluster import import_ray
 
         import_ray()  # before the model loads: say at once when the extra is missing
         model = load_model(args.model, args.device)

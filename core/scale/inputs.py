@@ -1,9 +1,11 @@
 """The input files of a scaled embedding run: a path or glob on any filesystem pyarrow reads, each file checked
-for a text column before any work starts, and the output folder each one gets."""
+before any work starts (a text column, UTF-8 text), with its row count, the columns its output keeps and the output
+folder it gets."""
 
 from __future__ import annotations
 
 import fnmatch
+import os
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -14,6 +16,8 @@ import pyarrow.parquet as pq
 from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
 
 KINDS = {".txt": "text", ".parquet": "parquet"}
+PATH_COLUMN = "path"  # Ray Data's readers name each row's file in this column
+TEXT_SCHEMA = pa.schema([(TEXT_COLUMN, pa.string())])
 
 
 @dataclass(frozen=True)
@@ -21,13 +25,16 @@ class InputFile:
     path: str  # as the filesystem names it
     kind: str  # "text" (one text a line) or "parquet"
     name: str  # of its output folder
+    rows: int
+    schema: pa.Schema  # the columns its output keeps, in its order, the texts named TEXT_COLUMN
 
 
 def filesystem(location: str) -> tuple[pafs.FileSystem, str]:
-    """The filesystem and the path on it for a local path or a URI (s3://, gs://, hdfs://, file://)."""
+    """The filesystem and the path on it for a local path (made absolute: Ray's workers have other working
+    folders) or a URI (s3://, gs://, hdfs://, file://)."""
     if "://" in location:
         return pafs.FileSystem.from_uri(location)
-    return pafs.LocalFileSystem(), str(PurePosixPath(location))
+    return pafs.LocalFileSystem(), str(PurePosixPath(os.path.abspath(location)))
 
 
 def _matches(fs: pafs.FileSystem, pattern: str) -> list[str]:
@@ -43,9 +50,10 @@ def _matches(fs: pafs.FileSystem, pattern: str) -> list[str]:
                   if info.type == pafs.FileType.File and fnmatch.fnmatch(info.path, pattern))
 
 
-def _check_parquet(fs: pafs.FileSystem, path: str, text_column: str) -> None:
-    """The text column exists, holds strings and no empty cell (by the row groups' statistics: no data is read)."""
-    schema = pq.read_schema(path, filesystem=fs)
+def _checked_parquet(fs: pafs.FileSystem, path: str, text_column: str) -> tuple[int, pa.Schema]:
+    """The row count and output schema of a Parquet file whose text column exists, holds strings and no empty cell
+    (by the row groups' statistics: no data is read)."""
+    schema = pq.read_schema(path, filesystem=fs).remove_metadata()
     if text_column not in schema.names:
         raise ValueError(f"{path} has no column “{text_column}” (its columns: {', '.join(schema.names)}); name the "
                          "text column with --text-column.")
@@ -54,6 +62,8 @@ def _check_parquet(fs: pafs.FileSystem, path: str, text_column: str) -> None:
                          f"names the texts “{TEXT_COLUMN}”, so rename one of them.")
     if VECTOR_COLUMN in schema.names:
         raise ValueError(f"{path} already has a column “{VECTOR_COLUMN}”, which the output would overwrite; rename it.")
+    if PATH_COLUMN in schema.names:
+        raise ValueError(f"{path} has a column “{PATH_COLUMN}”, the name Ray Data gives each row's file; rename it.")
     kind = schema.field(text_column).type
     if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
         raise ValueError(f"The column “{text_column}” of {path} holds {kind}, not text.")
@@ -64,6 +74,29 @@ def _check_parquet(fs: pafs.FileSystem, path: str, text_column: str) -> None:
         nulls = sum(chunk.statistics.null_count or 0 for chunk in chunks if chunk.statistics is not None)
     if nulls:
         raise ValueError(f"{nulls:,} row(s) of {path} have no text in “{text_column}”; fill or remove them.")
+    renamed = schema.set(schema.get_field_index(text_column), pa.field(TEXT_COLUMN, kind))
+    return meta.num_rows, renamed
+
+
+def _line_count(fs: pafs.FileSystem, path: str) -> int:
+    """Lines as Ray Data's read_text splits them (str.splitlines, empty lines kept)."""
+    with fs.open_input_stream(path) as stream:
+        data = stream.read()
+    try:
+        return len(data.decode("utf-8").splitlines())
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path} is not UTF-8 text ({err.reason} at byte {err.start}).") from err
+
+
+def _same_column_types(files: list[InputFile]) -> None:
+    """Ray Data joins rows of different files into one batch, so a column two files share must hold one type."""
+    seen: dict[str, tuple[pa.DataType, str]] = {}
+    for file in files:
+        for field in file.schema:
+            kind, first = seen.setdefault(field.name, (field.type, file.path))
+            if kind != field.type:
+                raise ValueError(f"The column “{field.name}” holds {kind} in {first} but {field.type} in {file.path}; "
+                                 "give the files one type for it, or embed them in separate runs.")
 
 
 def input_files(location: str, text_column: str) -> tuple[pafs.FileSystem, list[InputFile]]:
@@ -85,6 +118,9 @@ def input_files(location: str, text_column: str) -> tuple[pafs.FileSystem, list[
                              "files different names.")
         names[name] = path
         if KINDS[suffix] == "parquet":
-            _check_parquet(fs, path, text_column)
-        files.append(InputFile(path, KINDS[suffix], name))
+            rows, schema = _checked_parquet(fs, path, text_column)
+        else:
+            rows, schema = _line_count(fs, path), TEXT_SCHEMA
+        files.append(InputFile(path, KINDS[suffix], name, rows, schema))
+    _same_column_types(files)
     return fs, files

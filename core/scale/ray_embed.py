@@ -1,123 +1,152 @@
-"""`python -m core embed --engine ray`: input files embedded on Ray Data. Each file is read by Ray's own reader,
-embedded by `map_batches` over an actor pool (each actor loads the model once and runs the local command's
-`encode`), and written by Ray as Parquet into `_partial/<name>`, which moves to `<name>` only when whole: a rerun
-embeds only the files whose folder is missing."""
+"""`python -m core embed --engine ray`: every input file read as one Ray dataset (one reader call per kind and
+schema, each row naming its file), embedded by `map_batches` over one actor pool (each actor loads the model once per
+run and runs the local command's `encode`), and written here file by file: a file's Parquet grows in
+`_partial/<name>` and moves to `<name>` once all its rows are in, so a rerun embeds only the files whose folder is
+missing."""
 
 from __future__ import annotations
 
+import logging
 import math
-import os
-import socket
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, nullcontext
 from types import ModuleType
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.dataset as pads
 import pyarrow.fs as pafs
+import pyarrow.parquet as pq
 
 from core.data.datasets import PARTIAL, Manifest, read_manifest, write_manifest
 from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
-from core.scale.inputs import InputFile, filesystem, input_files
+from core.scale.cluster import Cluster, ScaleError, connect, import_ray
+from core.scale.inputs import PATH_COLUMN, InputFile, filesystem, input_files
 from core.settings import Settings
 
-INSTALL = "install it with `make scale` (pip install -r requirements-scale.txt)"
 ROWS_PER_BATCH = 512  # texts an actor embeds per call; the encoder batches them further by its own batch size
+# The columns the actors add to each row: one list of floats (a second layout would name its own columns here)
+EMBEDDING_SCHEMA = pa.schema([(VECTOR_COLUMN, pa.list_(pa.float32()))])
 
 
-class ScaleError(ValueError):
-    """A run that cannot start or go on, said in one sentence."""
-
-
-@dataclass(frozen=True)
-class Cluster:
-    """Where the actors run: this machine (`address` None) or a running Ray cluster, and what each actor holds."""
-
-    address: str | None = None
-    workers: int = 2
-    cpus_per_worker: float = 1.0
-    gpus_per_worker: float = 0.0
+def embedding_columns(vectors: np.ndarray) -> list[pa.Array]:
+    """EMBEDDING_SCHEMA's columns for a batch's vectors, without a copy per row."""
+    flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).ravel())
+    offsets = pa.array(np.arange(0, len(flat) + 1, vectors.shape[1], dtype=np.int32))
+    return [pa.ListArray.from_arrays(offsets, flat)]
 
 
 class Embedder:
-    """One per actor: the model is loaded once; each call names the texts `text` and adds their `vector`."""
+    """One per actor: the model is loaded once; each call adds the embedding columns of the batch's `text`."""
 
-    def __init__(self, settings: Settings, text_column: str, threads: int, batch_size: int) -> None:
+    def __init__(self, settings: Settings, threads: int, batch_size: int) -> None:
         import torch
 
         from core.models.loading import load_model
 
         torch.set_num_threads(threads)
-        self.settings, self.text_column, self.batch_size = settings, text_column, batch_size
+        self.settings, self.batch_size = settings, batch_size
         self.model = load_model(settings.model_id, settings.device)
 
     def __call__(self, batch: pa.Table) -> pa.Table:
         from core.encoding.encoder import encode_with
 
-        texts = [text.removesuffix("\r") for text in batch.column(self.text_column).to_pylist()]
+        texts = batch.column(TEXT_COLUMN).to_pylist()
         vectors = encode_with(self.model, texts, self.settings, batch_size=self.batch_size).vectors
-        flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).ravel())
-        offsets = pa.array(np.arange(0, len(flat) + 1, vectors.shape[1], dtype=np.int32))
-        batch = batch.set_column(batch.schema.get_field_index(self.text_column), TEXT_COLUMN, pa.array(texts))
-        return batch.append_column(VECTOR_COLUMN, pa.ListArray.from_arrays(offsets, flat))
+        for field, column in zip(EMBEDDING_SCHEMA, embedding_columns(vectors)):
+            batch = batch.append_column(field, column)
+        return batch
 
 
-def import_ray() -> ModuleType:
-    try:
-        import ray
-        import ray.data  # noqa: F401  (the extra is ray[data])
-    except ModuleNotFoundError as err:
-        raise ScaleError(f"Ray is not installed; {INSTALL}.") from err
-    return ray
+class FileOutput:
+    """One input file's output folder: filled in `_partial/<name>`, moved to `<name>` when all its rows are in."""
 
+    def __init__(self, file: InputFile, fs: pafs.FileSystem, folder: str) -> None:
+        self.file, self.fs = file, fs
+        self.partial, self.target = f"{folder}/{PARTIAL}/{file.name}", f"{folder}/{file.name}"
+        self.schema = pa.schema([*file.schema, *EMBEDDING_SCHEMA])
+        self.rows = 0
+        self._writer: pq.ParquetWriter | None = None
 
-def check_answers(address: str, timeout: float = 5.0) -> None:
-    """Ray's own connect retries an address that does not answer for minutes (seen: over 5 with no error), so a
-    plain TCP connect to its host and port decides first."""
-    if address == "auto":
-        return
-    host, _, port = address.removeprefix("ray://").rpartition(":")
-    try:
-        socket.create_connection((host, int(port)), timeout=timeout).close()
-    except ValueError as err:
-        raise ScaleError(f"{address} is not a Ray address; give host:6379, or ray://host:10001.") from err
-    except OSError as err:
-        raise ScaleError(f"No Ray cluster answers at {address} ({err.strerror or err}); start one there with "
-                         "`ray start --head`, or leave out --address to run on this machine.") from err
+    def write(self, rows: pa.Table) -> None:
+        if self._writer is None:
+            if _exists(self.fs, self.partial):  # what an interrupted run left
+                self.fs.delete_dir(self.partial)
+            self.fs.create_dir(self.partial, recursive=True)
+            self._writer = pq.ParquetWriter(f"{self.partial}/{self.file.name}.parquet", self.schema,
+                                            filesystem=self.fs)
+        self._writer.write_table(rows.select(self.schema.names).cast(self.schema))
+        self.rows += rows.num_rows
 
+    @property
+    def complete(self) -> bool:
+        return self.rows == self.file.rows
 
-def connect(ray: ModuleType, cluster: Cluster) -> None:
-    if ray.is_initialized():
-        return
-    try:
-        if cluster.address:
-            check_answers(cluster.address)
-            import core
+    def finish(self) -> None:
+        if self._writer is None:  # a file without a row still gets its folder, so a rerun skips it
+            self.write(self.schema.empty_table())
+        assert self._writer is not None
+        self._writer.close()
+        self.fs.move(self.partial, self.target)
 
-            ray.init(address=cluster.address, runtime_env={"py_modules": [core]}, logging_level="WARNING")
-        else:
-            # Reading and writing tasks need a CPU beside the actors' or Ray waits for one forever (seen on 2 cores)
-            needed = math.ceil(cluster.workers * cluster.cpus_per_worker) + 1
-            ray.init(num_cpus=max(os.cpu_count() or 1, needed), include_dashboard=False, logging_level="WARNING")
-    except (ConnectionError, TimeoutError, RuntimeError) as err:
-        raise ScaleError(f"No Ray cluster answers at {cluster.address} ({str(err).splitlines()[0]}); start one "
-                         "there with `ray start --head`, or leave out --address to run on this machine.") from err
-
-
-def _read(ray: ModuleType, file: InputFile, fs: pafs.FileSystem, text_column: str):
-    if file.kind == "text":
-        return ray.data.read_text(file.path, filesystem=fs, drop_empty_lines=False)
-    return ray.data.read_parquet(file.path, filesystem=fs)
+    def abandon(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        if _exists(self.fs, self.partial):
+            self.fs.delete_dir(self.partial)
 
 
 def _exists(fs: pafs.FileSystem, path: str) -> bool:
     return fs.get_file_info(path).type != pafs.FileType.NotFound
 
 
+def _dataset(ray: ModuleType, files: list[InputFile], fs: pafs.FileSystem, text_column: str, workers: int):
+    """The files as one dataset: one reader call for the text files and one per schema of Parquet files (Ray's
+    Parquet reader reads every file with the first one's schema), each row naming its file in PATH_COLUMN, in blocks
+    of about ROWS_PER_BATCH rows (a block comes back whole: smaller ones show progress sooner and keep every actor
+    busy to the end), and at least one block per worker."""
+    groups: dict[tuple[str, str], list[InputFile]] = {}
+    for file in files:
+        groups.setdefault((file.kind, file.schema.to_string()), []).append(file)
+    parts = []
+    for (kind, _), group in groups.items():
+        paths = [file.path for file in group]
+        blocks = max(workers, math.ceil(sum(file.rows for file in group) / ROWS_PER_BATCH))
+        if kind == "text":
+            parts.append(ray.data.read_text(paths, filesystem=fs, drop_empty_lines=False, include_paths=True,
+                                            file_extensions=None, override_num_blocks=blocks))
+            continue
+        part = ray.data.read_parquet(paths, filesystem=fs, include_paths=True, partitioning=None, file_extensions=None,
+                                     override_num_blocks=blocks)
+        parts.append(part.rename_columns({text_column: TEXT_COLUMN}) if text_column != TEXT_COLUMN else part)
+    return parts[0].union(*parts[1:]) if len(parts) > 1 else parts[0]
+
+
+def _by_file(batch: pa.Table) -> Iterator[tuple[str, pa.Table]]:
+    """The batch's runs of rows from one file (a batch can join the end of one file and the start of another)."""
+    paths = batch.column(PATH_COLUMN).to_pylist()
+    start = 0
+    for end in range(1, len(paths) + 1):
+        if end == len(paths) or paths[end] != paths[start]:
+            yield paths[start], batch.slice(start, end - start)
+            start = end
+
+
+def _quiet_ray_data(ray: ModuleType) -> None:
+    """The command draws one progress line of its own: no bars, plan or notice from Ray Data."""
+    context = ray.data.DataContext.get_current()
+    context.execution_options.preserve_order = True  # each file's rows in its own order
+    context.enable_progress_bars = False
+    context.print_on_execution_start = False
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
+    logging.getLogger("ray.data._internal.progress").setLevel(logging.ERROR)  # "Progress bars disabled"
+
+
 def embed_files(location: str, output: str, settings: Settings, *, text_column: str = "text",
-                cluster: Cluster = Cluster(), batch_size: int = 32, say: Callable[[str], None] = print) -> list[str]:
-    """Embed every input file `location` names into `output`; the output folders written by this run."""
+                cluster: Cluster = Cluster(), batch_size: int = 32, say: Callable[[str], None] = print,
+                progress: Callable[[int, int], None] = lambda done, total: None) -> list[str]:
+    """Embed every input file `location` names into `output`; the output folders written by this run, each whole.
+    `progress` hears the texts done of the texts to do as the rows come back. However the run ends, no folder is
+    left half-written and the actors it started are stopped."""
     in_fs, files = input_files(location, text_column)
     out_fs, out = filesystem(output)
     manifest = Manifest(settings.with_(device="auto"))
@@ -126,31 +155,61 @@ def embed_files(location: str, output: str, settings: Settings, *, text_column: 
         raise ScaleError(f"{output} holds vectors made with other settings ({found.settings.model_id}, "
                          f"{found.settings.pooling} pooling); choose another output folder to keep both.")
     todo = [file for file in files if not _exists(out_fs, f"{out}/{file.name}")]
+    total = sum(file.rows for file in todo)
     say(f"{len(files) - len(todo)} of {len(files)} input file(s) already embedded in {output}; "
-        f"embedding {len(todo)}.")
+        f"embedding {len(todo)} ({total:,} texts).")
     if not todo:
         return []
+    outputs = {file.path: FileOutput(file, out_fs, out) for file in todo}
+    written: list[str] = []
+
+    def finish(filled: FileOutput) -> None:
+        filled.finish()
+        written.append(filled.target)
+        say(f"[{len(written)}/{len(todo)}] {filled.file.path}: {filled.rows:,} texts → {filled.target}")
+
+    rows = [file for file in todo if file.rows]  # a file without a row needs no Ray
+    # Ray first: when it cannot start, nothing is written
+    with _embedded(in_fs, rows, settings, text_column, cluster, batch_size) if rows else nullcontext(()) as batches:
+        out_fs.create_dir(f"{out}/{PARTIAL}", recursive=True)
+        write_manifest(out_fs, out, manifest)
+        try:
+            for each in outputs.values():
+                if each.complete:
+                    finish(each)
+            done = 0
+            for batch in batches:
+                for path, part in _by_file(batch):
+                    outputs[path].write(part)
+                    if outputs[path].complete:
+                        finish(outputs[path])
+                done += batch.num_rows
+                progress(done, total)
+            if len(written) < len(todo):
+                raise ScaleError("Ray Data gave fewer rows than the input files hold; run the same command again.")
+        finally:
+            for each in outputs.values():
+                if each.target not in written:
+                    each.abandon()
+            out_fs.delete_dir(f"{out}/{PARTIAL}")
+    return written
+
+
+@contextmanager
+def _embedded(fs: pafs.FileSystem, files: list[InputFile], settings: Settings, text_column: str, cluster: Cluster,
+              batch_size: int) -> Iterator[Iterable[pa.Table]]:
+    """The files' rows with their embedding columns, in each file's order, as Ray gives them back; Ray is left as
+    it was found when the block ends, however it ends."""
     ray = import_ray()
-    connect(ray, cluster)
-    out_fs.create_dir(f"{out}/{PARTIAL}", recursive=True)
-    write_manifest(out_fs, out, manifest)
-    ray.data.DataContext.get_current().execution_options.preserve_order = True
-    written = []
-    for number, file in enumerate(todo, 1):
-        partial = f"{out}/{PARTIAL}/{file.name}"
-        if _exists(out_fs, partial):  # what an interrupted run left
-            out_fs.delete_dir(partial)
-        column = text_column if file.kind == "parquet" else "text"
-        embedded = _read(ray, file, in_fs, column).map_batches(
-            Embedder, fn_constructor_kwargs={"settings": settings, "text_column": column,
-                                             "threads": max(1, int(cluster.cpus_per_worker)),
+    started = connect(ray, cluster)
+    try:
+        _quiet_ray_data(ray)
+        embedded = _dataset(ray, files, fs, text_column, cluster.workers).map_batches(
+            Embedder, fn_constructor_kwargs={"settings": settings, "threads": max(1, int(cluster.cpus_per_worker)),
                                              "batch_size": batch_size},
             batch_size=ROWS_PER_BATCH, batch_format="pyarrow", compute=ray.data.ActorPoolStrategy(size=cluster.workers),
             num_cpus=cluster.cpus_per_worker, num_gpus=cluster.gpus_per_worker)
-        embedded.write_parquet(partial, filesystem=out_fs)
-        out_fs.move(partial, f"{out}/{file.name}")
-        rows = pads.dataset(f"{out}/{file.name}", filesystem=out_fs, format="parquet").count_rows()
-        say(f"[{number}/{len(todo)}] {file.path}: {rows:,} texts → {out}/{file.name}")
-        written.append(f"{out}/{file.name}")
-    out_fs.delete_dir(f"{out}/{PARTIAL}")
-    return written
+        yield embedded.iter_batches(batch_format="pyarrow", batch_size=None)
+    finally:
+        if started:
+            ray.shutdown()  # on a cluster, the actors stop with the job that started them

@@ -39,6 +39,36 @@ def test_a_parquet_input_that_cannot_be_embedded_is_refused_in_one_sentence(tmp_
     assert says in str(err.value)
 
 
+def test_each_file_has_its_row_count_and_output_columns_before_any_ray_work(tmp_path):
+    # Ray's read_text splits as str.splitlines does and keeps empty lines
+    (tmp_path / "a.txt").write_text("one\n\nthree\r\nfour\u2028five", encoding="utf-8")
+    pq.write_table(pa.table({"id": [1, 2, 3], "body": ["x", "y", "z"]}), tmp_path / "b.parquet", row_group_size=2)
+    _, (text, parquet) = input_files(str(tmp_path / "*"), "body")
+    assert text.rows == len("one\n\nthree\r\nfour\u2028five".splitlines()) == 5
+    assert text.schema == pa.schema([("text", pa.string())])
+    assert parquet.rows == 3 and parquet.schema == pa.schema([("id", pa.int64()), ("text", pa.string())])
+
+
+def test_a_relative_path_is_made_absolute_for_ray_workers_elsewhere(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.txt").write_text("x\n")
+    assert input_files("a.txt", "text")[1][0].path == str(tmp_path / "a.txt")
+
+
+def test_what_ray_data_cannot_read_together_is_refused_in_one_sentence(tmp_path):
+    (tmp_path / "bad.txt").write_bytes(b"caf\xe9\n")
+    with pytest.raises(ValueError, match=r"bad.txt is not UTF-8 text \(invalid continuation byte at byte 3\)"):
+        input_files(str(tmp_path / "bad.txt"), "text")
+    pq.write_table(pa.table({"text": ["a"], "path": ["/x"]}), tmp_path / "p.parquet")
+    with pytest.raises(ValueError, match="has a column “path”, the name Ray Data gives each row's file"):
+        input_files(str(tmp_path / "p.parquet"), "text")
+    (tmp_path / "x").mkdir()
+    pq.write_table(pa.table({"text": ["a"], "n": [1]}), tmp_path / "x" / "1.parquet")
+    pq.write_table(pa.table({"text": ["b"], "n": ["one"]}), tmp_path / "x" / "2.parquet")
+    with pytest.raises(ValueError, match="The column “n” holds int64 in .*1.parquet but string in .*2.parquet"):
+        input_files(str(tmp_path / "x" / "*.parquet"), "text")
+
+
 def test_no_match_and_two_inputs_with_one_output_name_are_refused(tmp_path):
     with pytest.raises(ValueError, match="No file matches"):
         input_files(str(tmp_path / "*.txt"), "text")

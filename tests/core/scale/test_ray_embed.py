@@ -1,6 +1,15 @@
-"""`core embed --engine ray` against the local command: Ray runs on this machine (installed by `make scale`)."""
+"""`core embed --engine ray` against the local command: Ray runs on this machine (installed by `make scale`), started
+inside the test process, or inside the command when it runs as its own process. Ray's token lives in RAY_AUTH_TOKEN
+(tests/conftest.py), never in ~/.ray."""
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
+import psutil
 import pyarrow as pa
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
@@ -13,6 +22,7 @@ from core.settings import Settings
 
 ray = pytest.importorskip("ray", reason="Ray is an optional extra: `make scale`")
 pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -20,6 +30,15 @@ def local_ray():
     ray.init(num_cpus=3, include_dashboard=False, logging_level="WARNING")
     yield
     ray.shutdown()
+
+
+def embedders() -> list[dict]:
+    """This job's embedding actors as Ray's control service lists them."""
+    from ray._private import state
+
+    job = ray.get_runtime_context().get_job_id()
+    return [actor for actor in state.actors().values()
+            if "Embedder" in actor["ActorClassName"] and actor["JobID"] == job]
 
 
 def read_folder(folder) -> tuple[pa.Table, np.ndarray]:
@@ -52,6 +71,21 @@ def test_parquet_columns_are_kept_and_every_option_reaches_the_actors(tmp_path, 
     assert table.column("genre").to_pylist() == ["a", "b", "c"] * 5
     settings = Settings(pooling="mean", layer=4, normalize=True, truncate_dim=64, prompt="query: ")
     np.testing.assert_allclose(vectors, encode_with(minilm, texts, settings).vectors, atol=1e-5)
+
+
+def test_many_files_share_one_actor_pool_and_keep_their_own_rows(tmp_path, capsys):
+    texts = stsb_corpus()[:300]
+    for number in range(6):
+        (tmp_path / f"part-{number}.txt").write_text("\n".join(texts[number * 50:(number + 1) * 50]) + "\n")
+    before = len(embedders())
+    assert main(["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "default", "--engine", "ray", "--workers", "2",
+                 "--input", str(tmp_path / "*.txt"), "--output", str(tmp_path / "out")]) == 0
+    assert len(embedders()) - before == 2  # was 2 per file: an actor pool, and a model load, per file
+    for number in range(6):
+        table, _ = read_folder(tmp_path / "out" / f"part-{number}")
+        assert table.column("text").to_pylist() == texts[number * 50:(number + 1) * 50]
+    said = capsys.readouterr().err
+    assert "embedding 6 (300 texts)" in said and "300 / 300 texts" in said and "[6/6]" in said
 
 
 def test_a_rerun_embeds_only_the_files_whose_output_is_missing(tmp_path, capsys):
@@ -95,3 +129,38 @@ def test_an_address_that_does_not_answer_is_said_at_once(tmp_path, capsys):
         ray.init(num_cpus=3, include_dashboard=False, logging_level="WARNING")
     assert "No Ray cluster answers at 127.0.0.1:1" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_ctrl_c_leaves_only_whole_folders_and_stops_the_ray_it_started(tmp_path):
+    """The command as its own process, starting Ray inside itself as it does without --address."""
+    texts = stsb_corpus()[:1050]
+    sizes = {"a": 50, "b": 500, "c": 500}
+    start = 0
+    for name, size in sizes.items():
+        (tmp_path / f"{name}.txt").write_text("\n".join(texts[start:start + size]) + "\n")
+        start += size
+    env = {key: value for key, value in os.environ.items() if not key.startswith("RAY_")}
+    env["RAY_AUTH_TOKEN"] = os.environ["RAY_AUTH_TOKEN"]  # as tests/conftest.py set it: never a file in ~/.ray
+    run = subprocess.Popen([sys.executable, "-m", "core", "embed", "--engine", "ray", "--model", "all-MiniLM-L6-v2",
+                            "--pooling", "default", "--input", str(tmp_path / "*.txt"), "--output",
+                            str(tmp_path / "out")], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    said = []
+    assert run.stderr is not None
+    for line in run.stderr:
+        said.append(line)
+        if line.startswith("[1/3]"):
+            started = psutil.Process(run.pid).children(recursive=True)  # Ray's processes, the actors among them
+            commands = [" ".join(process.cmdline()) for process in started]
+            run.send_signal(signal.SIGINT)  # what Ctrl-C sends
+            break
+    said += run.stderr.readlines()
+    assert run.wait(timeout=120) == 130, "".join(said)[-3000:]
+    assert any(line.startswith("Interrupted: the files listed above are complete") for line in said)
+    assert any("MapWorker" in command for command in commands)
+    gone, alive = psutil.wait_procs(started, timeout=30)
+    assert not alive, f"still running after Ctrl-C: {[process.cmdline() for process in alive]}"
+    out = tmp_path / "out"
+    finished = sorted(path.name for path in out.iterdir() if not path.name.startswith("_"))
+    assert finished[0] == "a" and len(finished) < 3 and not (out / "_partial").exists()
+    for name in finished:
+        assert len(read_folder(out / name)[0]) == sizes[name]
