@@ -86,7 +86,7 @@ def write_sparse(texts: list[str], settings: Settings, model: LoadedModel, outpu
               "limit.", file=sys.stderr)
 
 
-def run_ray(args: argparse.Namespace, settings: Settings) -> int:
+def run_ray(args: argparse.Namespace, settings: Settings, kind: str) -> int:
     from core.scale.cluster import Cluster
     from core.scale.ray_embed import embed_files
 
@@ -94,7 +94,7 @@ def run_ray(args: argparse.Namespace, settings: Settings) -> int:
     line = ProgressLine(sys.stderr)
     try:
         embed_files(args.input, args.output, settings, text_column=args.text_column, cluster=cluster,
-                    batch_size=args.batch_size, say=line.say, progress=line.update)
+                    batch_size=args.batch_size, say=line.say, progress=line.update, kind=kind)
     except KeyboardInterrupt:
         line.say(f"Interrupted: the files listed above are complete in {args.output}; run the same command again "
                  "to embed the rest.")
@@ -110,10 +110,7 @@ def run(args: argparse.Namespace) -> int:
 
         import_ray()  # before the model loads: say at once when the extra is missing
         model = load_model(args.model, args.device)
-        if model.kind == "sparse":
-            raise ValueError(f"{model.model_id} is a sparse model; --engine ray embeds dense models so far: embed "
-                             "its texts without --engine ray (into .npz or .parquet).")
-        return run_ray(args, settings_of(model, args))
+        return run_ray(args, settings_of(model, args), model.kind)
     path = Path(args.input)
     try:
         texts = read_lines(path)

@@ -18,6 +18,7 @@ import pyarrow.dataset as pads
 import pyarrow.fs as pafs
 
 from core.data.sampling import sample_indices
+from core.data.sparse_vectors import INDICES_COLUMN
 from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
 from core.hashing import texts_digest
 from core.paths import atomic_write, cache_dir
@@ -43,7 +44,7 @@ class Manifest:
         data = json.loads(text)
         if data.get("format") != FORMAT:
             raise ValueError(f"This dataset's {MANIFEST} is of format {data.get('format')}, not {FORMAT}.")
-        return cls(Settings(**data["settings"]))
+        return cls(Settings(**{"role": "document", **data["settings"]}))  # before roles, every text was a document
 
 
 def read_manifest(fs: pafs.FileSystem, folder: str) -> Manifest | None:
@@ -136,6 +137,11 @@ def dataset_info(folder: Path) -> DatasetInfo:
     if rows == 0:
         raise DatasetError(f"The listed dataset folder {folder} holds no vectors yet (a run still going, or none "
                            "finished); it appears once a first input file is embedded.")
+    columns = _parquet(folder).schema.names
+    if VECTOR_COLUMN not in columns and INDICES_COLUMN in columns:
+        raise DatasetError(f"The listed dataset folder {folder} holds a sparse model's vectors (indices and values); "
+                           "Retrieval and the map open dense dataset folders so far: read it with scipy or pyarrow, "
+                           "or embed the corpus with a dense model to open it here.")
     return DatasetInfo(folder.name, folder, rows, read_manifest(pafs.LocalFileSystem(), str(folder)),
                        folder_version(folder))
 

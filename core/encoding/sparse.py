@@ -74,9 +74,12 @@ def encode_sparse(model: LoadedModel, texts: Sequence[str], *, role: Role = "doc
             todo.setdefault(text, []).append(i)
         else:
             found[i], cut[i] = hit
-    unique = list(todo)
-    if unique:
-        truncated = tokenize(model, [prompt + text for text in unique], limit)[1]
+    if todo:
+        tokens, truncated = tokenize(model, [prompt + text for text in todo], limit)
+        # longest first over all the texts, not only within each chunk: every chunk pads little (a masked LM's logits
+        # are vocabulary-wide for every token, padding included)
+        order = sorted(range(len(todo)), key=lambda u: -len(tokens[u]["input_ids"]))
+        unique, truncated = [list(todo)[u] for u in order], [truncated[u] for u in order]
         step = batch_size * CHUNK_BATCHES
         for start in range(0, len(unique), step):
             chunk = unique[start:start + step]

@@ -18,18 +18,23 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from core.data.datasets import PARTIAL, Manifest, read_manifest, write_manifest
+from core.data.sparse_vectors import INDICES_COLUMN, VALUES_COLUMN, sparse_columns
 from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
 from core.scale.cluster import Cluster, ScaleError, connect, import_ray
 from core.scale.inputs import PATH_COLUMN, InputFile, filesystem, input_files
 from core.settings import Settings
 
 ROWS_PER_BATCH = 512  # texts an actor embeds per call; the encoder batches them further by its own batch size
-# The columns the actors add to each row: one list of floats (a second layout would name its own columns here)
-EMBEDDING_SCHEMA = pa.schema([(VECTOR_COLUMN, pa.list_(pa.float32()))])
+# The columns the actors add to each row: a dense model's list of floats, a sparse model's active dimensions and
+# their weights (as `python -m core embed … --output FILE.parquet` writes them)
+EMBEDDING_SCHEMAS: dict[str, pa.Schema] = {
+    "dense": pa.schema([(VECTOR_COLUMN, pa.list_(pa.float32()))]),
+    "sparse": pa.schema([(INDICES_COLUMN, pa.list_(pa.int32())), (VALUES_COLUMN, pa.list_(pa.float32()))]),
+}
 
 
 def embedding_columns(vectors: np.ndarray) -> list[pa.Array]:
-    """EMBEDDING_SCHEMA's columns for a batch's vectors, without a copy per row."""
+    """A dense model's column for a batch's vectors, without a copy per row."""
     flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).ravel())
     offsets = pa.array(np.arange(0, len(flat) + 1, vectors.shape[1], dtype=np.int32))
     return [pa.ListArray.from_arrays(offsets, flat)]
@@ -49,10 +54,16 @@ class Embedder:
 
     def __call__(self, batch: pa.Table) -> pa.Table:
         from core.encoding.encoder import encode_with
+        from core.encoding.sparse import encode_sparse
 
-        texts = batch.column(TEXT_COLUMN).to_pylist()
-        vectors = encode_with(self.model, texts, self.settings, batch_size=self.batch_size).vectors
-        for field, column in zip(EMBEDDING_SCHEMA, embedding_columns(vectors)):
+        texts, settings = batch.column(TEXT_COLUMN).to_pylist(), self.settings
+        if self.model.kind == "sparse":
+            columns = list(sparse_columns(encode_sparse(self.model, texts, role=settings.role, prompt=settings.prompt,
+                                                        max_length=settings.max_length,
+                                                        batch_size=self.batch_size).matrix))
+        else:
+            columns = embedding_columns(encode_with(self.model, texts, settings, batch_size=self.batch_size).vectors)
+        for field, column in zip(EMBEDDING_SCHEMAS[self.model.kind], columns):
             batch = batch.append_column(field, column)
         return batch
 
@@ -60,10 +71,10 @@ class Embedder:
 class FileOutput:
     """One input file's output folder: filled in `_partial/<name>`, moved to `<name>` when all its rows are in."""
 
-    def __init__(self, file: InputFile, fs: pafs.FileSystem, folder: str) -> None:
+    def __init__(self, file: InputFile, fs: pafs.FileSystem, folder: str, added: pa.Schema) -> None:
         self.file, self.fs = file, fs
         self.partial, self.target = f"{folder}/{PARTIAL}/{file.name}", f"{folder}/{file.name}"
-        self.schema = pa.schema([*file.schema, *EMBEDDING_SCHEMA])
+        self.schema = pa.schema([*file.schema, *added])
         self.rows = 0
         self._writer: pq.ParquetWriter | None = None
 
@@ -143,8 +154,9 @@ def _quiet_ray_data(ray: ModuleType) -> None:
 
 def embed_files(location: str, output: str, settings: Settings, *, text_column: str = "text",
                 cluster: Cluster = Cluster(), batch_size: int = 32, say: Callable[[str], None] = print,
-                progress: Callable[[int, int], None] = lambda done, total: None) -> list[str]:
-    """Embed every input file `location` names into `output`; the output folders written by this run, each whole.
+                progress: Callable[[int, int], None] = lambda done, total: None, kind: str = "dense") -> list[str]:
+    """Embed every input file `location` names into `output` with a model of `kind` (dense or sparse: the columns
+    it adds); the output folders written by this run, each whole.
     `progress` hears the texts done of the texts to do as the rows come back. However the run ends, no folder is
     left half-written and the actors it started are stopped."""
     in_fs, files = input_files(location, text_column)
@@ -160,7 +172,7 @@ def embed_files(location: str, output: str, settings: Settings, *, text_column: 
         f"embedding {len(todo)} ({total:,} texts).")
     if not todo:
         return []
-    outputs = {file.path: FileOutput(file, out_fs, out) for file in todo}
+    outputs = {file.path: FileOutput(file, out_fs, out, EMBEDDING_SCHEMAS[kind]) for file in todo}
     written: list[str] = []
 
     def finish(filled: FileOutput) -> None:

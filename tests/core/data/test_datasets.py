@@ -105,3 +105,20 @@ def test_a_folders_version_changes_when_a_file_is_added_or_replaced_and_not_othe
     second = folder_version(folder)
     write_part(folder, "p1", ["b", "c"], np.ones((2, 4), np.float32))
     assert len({first, second, folder_version(folder)}) == 3
+
+
+def test_a_folder_of_sparse_vectors_is_said_and_an_older_manifest_reads_as_documents(tmp_path):
+    import json
+
+    import scipy.sparse as sp
+
+    from core.data.sparse_vectors import sparse_parquet
+
+    folder = tmp_path / "sparse"
+    folder.mkdir()
+    (folder / "p.parquet").write_bytes(sparse_parquet(["a", "b"], sp.csr_matrix(np.eye(2, 5, dtype=np.float32))))
+    found, problems = listed_datasets([folder])
+    assert not found and "holds a sparse model's vectors (indices and values)" in problems[0]
+    older = {"format": 1, "settings": {"model_id": "m", "pooling": "default", "layer": None, "normalize": False,
+                                       "max_length": None, "truncate_dim": None, "prompt": ""}}
+    assert Manifest.from_json(json.dumps(older)).settings.role == "document"

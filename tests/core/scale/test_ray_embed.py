@@ -59,6 +59,24 @@ def test_two_thousand_stsb_sentences_equal_the_local_command(tmp_path):
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["_embedding.json", "stsb"]
 
 
+def test_a_sparse_models_indices_and_values_equal_the_local_command(tmp_path, sparse_folders):
+    import scipy.sparse as sp
+
+    from core.data.sparse_vectors import rows_of
+
+    texts = stsb_corpus()[:300]
+    source = tmp_path / "stsb.txt"
+    source.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    model = ["--model", str(sparse_folders["inference-free"]), "--pooling", "default", "--role", "query",
+             "--input", str(source)]
+    assert main(["embed", *model, "--output", str(tmp_path / "local.npz")]) == 0
+    assert main(["embed", *model, "--engine", "ray", "--workers", "1", "--output", str(tmp_path / "out")]) == 0
+    table = pads.dataset(str(tmp_path / "out" / "stsb"), format="parquet").to_table()
+    assert table.column_names == ["text", "indices", "values"] and table.column("text").to_pylist() == texts
+    local = sp.load_npz(tmp_path / "local.npz")
+    np.testing.assert_allclose(rows_of(table, local.shape[1]).toarray(), local.toarray(), atol=1e-5)
+
+
 def test_parquet_columns_are_kept_and_every_option_reaches_the_actors(tmp_path, minilm):
     texts = ["A man plays a guitar.", "A woman slices an onion.", "Stocks fell."] * 5
     pq.write_table(pa.table({"body": texts, "genre": ["a", "b", "c"] * 5}), tmp_path / "in.parquet")
