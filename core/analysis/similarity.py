@@ -14,6 +14,7 @@ from sklearn.metrics.pairwise import cosine_similarity, euclidean_distances
 
 from core.deployment import DeploymentConfig
 from core.encoding.encoder import Embeddings, Progress, encode_with
+from core.encoding.sparse import SparseEmbeddings
 from core.models.loading import LoadedModel
 from core.settings import Settings
 
@@ -125,9 +126,10 @@ def moved_pairs(texts: Sequence[str], a: np.ndarray, b: np.ndarray, top: int = 1
 
 @dataclass(frozen=True)
 class TextSimilarity:
-    """Texts embedded under one configuration and compared pairwise; `order` is the cluster order if asked for."""
+    """Texts embedded under one configuration (a sparse model's too) and compared pairwise; `order` is the cluster
+    order if asked for."""
 
-    embeddings: Embeddings
+    embeddings: Embeddings | SparseEmbeddings
     matrix: np.ndarray
     order: list[int] | None
 

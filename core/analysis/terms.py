@@ -15,10 +15,10 @@ import scipy.sparse as sp
 import torch
 from sklearn.preprocessing import normalize
 
-from core.analysis.similarity import mean_off_diagonal, order_by_distance
+from core.analysis.similarity import TextSimilarity, order_by_distance
 from core.encoding.encoder import Progress
 from core.encoding.prompts import resolve_prompt
-from core.encoding.sparse import SparseEmbeddings, encode_sparse
+from core.encoding.sparse import encode_sparse
 from core.evaluation.metrics import SCORE
 from core.models.loading import LoadedModel
 from core.settings import Role, Settings
@@ -125,21 +125,8 @@ def paired_scores(model: LoadedModel, a: sp.csr_matrix, b: sp.csr_matrix) -> np.
     return scores
 
 
-@dataclass(frozen=True)
-class SparseSimilarity:
-    """Texts encoded by a sparse model and compared pairwise by its own similarity."""
-
-    embeddings: SparseEmbeddings
-    matrix: np.ndarray
-    order: list[int] | None
-
-    @property
-    def mean(self) -> float | None:
-        return mean_off_diagonal(self.matrix)
-
-
 def sparse_similarity(model: LoadedModel, texts: Sequence[str], settings: Settings, *, reorder: bool = False,
-                      progress: Progress | None = None) -> SparseSimilarity:
+                      progress: Progress | None = None) -> TextSimilarity:
     """The matrix the Similarity page draws for a sparse model, from one encoding of the texts; clustered, when
     asked, by cosine distance computed from the sparse rows."""
     found = encode_sparse(model, texts, role=settings.role, prompt=settings.prompt, max_length=settings.max_length,
@@ -150,7 +137,7 @@ def sparse_similarity(model: LoadedModel, texts: Sequence[str], settings: Settin
         gram = (found.matrix @ found.matrix.T).toarray().astype(np.float64)
         norms = np.sqrt(np.maximum(np.diag(gram), 1e-12))
         order = order_by_distance(1 - gram / np.outer(norms, norms))
-    return SparseSimilarity(found, matrix, order)
+    return TextSimilarity(found, matrix, order)
 
 
 @dataclass(frozen=True)

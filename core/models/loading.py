@@ -1,6 +1,8 @@
-"""Loading a catalog model (or an allowed custom one), offline and never running remote code. One loader for
-inference and fine-tuning: sentence-transformers reads the folder; inference uses its transformer's network and
-pools every layer itself (core.encoding), fine-tuning trains the SentenceTransformer as it is."""
+"""Loading a catalog model (or an allowed custom one), offline and never running remote code. The id is resolved once
+into its entry, folder and kind; sentence-transformers reads the folder as that kind. A dense model's inference uses
+its transformer's network and pools every layer itself (core.encoding), fine-tuning trains the SentenceTransformer
+as it is; a sparse model encodes through its own SparseEncoder; a reranker is never loaded here (core.models.reranker).
+"""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import numpy as np
 import streamlit as st
 
 from core.analysis.similarity import Metric, TextSimilarity, matrix_frame, text_similarity
-from core.analysis.terms import SparseSimilarity, sparse_similarity
+from core.analysis.terms import sparse_similarity
 from core.models.catalog import UNTRAINED_ID
 from core.models.loading import LoadedModel
 from core.plots.heatmap import similarity_heatmap
@@ -43,7 +43,7 @@ CAPTIONS = {
 
 
 def compared(model: LoadedModel, texts: Sequence[str], settings: Settings, look: Look, *,
-              say_cuts: bool = True) -> TextSimilarity | SparseSimilarity:
+              say_cuts: bool = True) -> TextSimilarity:
     """The texts compared under one configuration (with a progress bar; a sparse model by its own similarity), and
     what was cut, said once."""
     with progress_bar(f"Encoding with {model.model_id}") as progress:
