@@ -99,6 +99,13 @@ def from_npy(name: str, data: bytes, texts: list[str]) -> VectorCorpus:
     return VectorCorpus(texts, np.asarray(vectors, dtype=np.float32), pd.DataFrame(index=range(len(texts))))
 
 
+def projector_lines(text: str) -> list[str]:
+    """A Projector file's lines as the Projector splits them: at a newline only (a text may hold U+2028 or a form
+    feed, which str.splitlines would also split at), a final newline ending the last line."""
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
 def from_projector(vectors_name: str, vectors_data: bytes, metadata_name: str, metadata_data: bytes) -> VectorCorpus:
     text = decode_text(vectors_name, vectors_data)
     try:
@@ -108,7 +115,7 @@ def from_projector(vectors_name: str, vectors_data: bytes, metadata_name: str, m
         raise CorpusError(f"{vectors_name} must hold tab-separated numbers, one vector a line ({err}).") from err
     except TypeError as err:
         raise CorpusError(f"{vectors_name}: the lines do not all have the same number of values.") from err
-    lines = decode_text(metadata_name, metadata_data).splitlines()
+    lines = projector_lines(decode_text(metadata_name, metadata_data))
     if lines and "\t" in lines[0]:
         try:  # no quoting, as the Projector reads it: a quote is part of its text
             meta = pd.read_csv(io.StringIO("\n".join(lines)), sep="\t", dtype=str, keep_default_na=False,

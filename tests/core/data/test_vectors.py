@@ -72,6 +72,16 @@ def test_projector_metadata_holds_texts_with_quotes_as_they_are():
     assert back.texts == QUOTED and back.metadata["genre"].tolist() == ['a "kind"', "b", "", "d"]
 
 
+@pytest.mark.parametrize("metadata", [False, True])
+def test_texts_holding_other_line_breaks_come_back_as_they_were(metadata):
+    texts = ["a\u2028b", "form\x0cfeed", "next\x85line", "plain"]  # str.splitlines splits at each of these
+    vectors = np.random.default_rng(2).standard_normal((len(texts), 3)).astype(np.float32)
+    meta = pd.DataFrame({"genre": list("wxyz")}) if metadata else pd.DataFrame(index=range(len(texts)))
+    vectors_tsv, metadata_tsv = to_projector(VectorCorpus(texts, vectors, meta))
+    back = read_vector_files([("vectors.tsv", vectors_tsv.encode()), ("metadata.tsv", metadata_tsv.encode())])
+    assert back.texts == texts
+
+
 @pytest.mark.parametrize("make, message", [
     (lambda v: VectorCorpus(TEXTS[:2], v, pd.DataFrame()), "3 vectors but 2 texts"),
     (lambda v: VectorCorpus(TEXTS, np.where(np.arange(8) == 2, np.nan, v), pd.DataFrame()), "NaN or infinite"),
