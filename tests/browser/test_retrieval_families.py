@@ -35,20 +35,32 @@ def test_a_sparse_models_terms_and_a_cells_shared_terms(page, server):
     check_and_shoot(page, "sparse-similarity-cell")
 
 
-def test_a_new_user_trains_a_reranker_reranks_a_query_and_sees_the_metrics_against_n(page, server):
+@pytest.fixture
+def reranker_name():
+    """The name of the reranker the test trains; it is deleted afterwards, as later tests expect a cache with no
+    fine-tuned model (the server shares the test run's cache)."""
+    import shutil
+
+    from core.models.catalog import finetuned_dir
+
+    yield "browser-reranker"
+    shutil.rmtree(finetuned_dir() / "browser-reranker", ignore_errors=True)
+
+
+def test_a_new_user_trains_a_reranker_reranks_a_query_and_sees_the_metrics_against_n(page, server, reranker_name):
     open_page(page, server, "finetune", LONG)
     page.get_by_text("a cross-encoder reranker", exact=False).first.click()
     wait_for_idle(page)
-    fill(page, "Name of the new model", "browser-reranker")
+    fill(page, "Name of the new model", reranker_name)
     steps = page.get_by_role("spinbutton", name="Max steps (0 = all epochs)").first
     steps.fill("2")
     steps.press("Enter")
     wait_for_idle(page)
     page.get_by_role("button", name="Start training").click()
-    page.get_by_text("Saved browser-reranker", exact=False).first.wait_for(timeout=LONG * 1000)
+    page.get_by_text(f"Saved {reranker_name}", exact=False).first.wait_for(timeout=LONG * 1000)
     check_and_shoot(page, "reranker-trained")
     open_page(page, server, "retrieval?ret_rerank_first=BM25&ret_rerank_n=10", LONG)
-    page.get_by_text("Reranked by browser-reranker", exact=True).first.wait_for(timeout=LONG * 1000)
+    page.get_by_text(f"Reranked by {reranker_name}", exact=True).first.wait_for(timeout=LONG * 1000)
     lines = [trace for trace in plot_data(page, page.locator(".js-plotly-plot").count() - 1) if trace["x"] == [0, 1]]
     assert len(lines) == 10
     check_and_shoot(page, "reranker-retrieval")
