@@ -7,6 +7,7 @@ from pathlib import Path
 
 import torch
 
+from core.models.building import BUILDING
 from core.models.catalog import L3_ID, ModelUnavailable
 from core.models.packages import l3_onnx_file, packaged_minilm_folder
 from core.models.quiet import quiet_transformers
@@ -67,7 +68,10 @@ def converted_l3() -> Path:
     """The converted folder, converting it first when needed; one conversion at a time, so a session never reads
     a folder that another one is replacing."""
     with held(models_dir() / f".{L3_ID}.lock"):
-        return l3_folder() if l3_converted(l3_folder()) else convert_l3()
+        if l3_converted(l3_folder()):
+            return l3_folder()
+        with BUILDING:
+            return convert_l3()
 
 
 def convert_l3(target: Path | None = None) -> Path:

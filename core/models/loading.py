@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import torch
 
 from core.encoding.memo import EmbeddingMemo
+from core.models.building import BUILDING
 from core.models.catalog import DEFAULT_MODEL_ID, CatalogEntry, ModelKind, ModelUnavailable
 from core.models.devices import resolve_device
 from core.models.pipeline import Head, Pipeline, SparsePipeline, pipeline_of, sparse_pipeline
@@ -121,9 +122,10 @@ def reranker_refusal(model_id: str) -> NotAnEmbedder:
 
 
 def refusing_code(model_id: str, load: Callable[[], T]) -> T:
-    """`load()`, with the two ways a folder can ask to run code said as one sentence each."""
+    """`load()`, one build at a time, with the two ways a folder can ask to run code said as one sentence each."""
     try:
-        return load()
+        with BUILDING:
+            return load()
     except pickle.UnpicklingError as err:  # torch.load(weights_only=True) met code in a pickle checkpoint
         raise ModelUnavailable(f"'{model_id}' holds a pickle checkpoint that would run code when loaded, so it "
                                "was refused; use a safetensors copy of the model.") from err

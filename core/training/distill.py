@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from core.models.building import BUILDING
 from core.models.catalog import find_entry, finetuned_entries
 from core.models.loading import LoadedModel
 from core.training.finetune import FinetuneError, check_name, free_name, read_card, save_model
@@ -50,7 +51,8 @@ def distill_static(model: LoadedModel, *, pca_dims: int | None = DEFAULT_PCA_DIM
 
     start = time.perf_counter()
     # float32 weights: model2vec's default float16 table would also make its own encode average in float16
-    static = distill(model_name=str(model.folder), pca_dims=pca_dims, device=model.device, quantize_to="float32")
+    with BUILDING:  # model2vec loads the teacher with transformers
+        static = distill(model_name=str(model.folder), pca_dims=pca_dims, device=model.device, quantize_to="float32")
     seconds = time.perf_counter() - start
     card = {"base": model.model_id, "kind": STATIC, "data": f"its vocabulary (model2vec, PCA {pca_dims or 'off'})",
             "pca_dims": pca_dims, "seconds": round(seconds, 1), "created": datetime.now(UTC).isoformat()}
