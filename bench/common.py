@@ -41,6 +41,15 @@ def best_of(fn: Callable[[], object], repeats: int) -> float:
     return min(times)
 
 
+def interleaved_best(ours: Callable[[], object], theirs: Callable[[], object], repeats: int = 2) -> tuple[float, float]:
+    """The best time of each of two runs, taken in turn `repeats` times, so that a slow spell of a shared machine
+    falls on both."""
+    ours_time = their_time = float("inf")
+    for _ in range(repeats):
+        ours_time, their_time = min(ours_time, best_of(ours, 1)), min(their_time, best_of(theirs, 1))
+    return ours_time, their_time
+
+
 def percentiles_ms(search: Callable[[int], object], count: int) -> tuple[float, float]:
     """p50 and p95 of `search(i)` for each of `count` queries, one at a time, in ms, after one to warm up."""
     search(0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from bench.common import Row, best_of
+from bench.common import Row, best_of, interleaved_best
 from core.data.stsb import stsb_sentences
 from core.encoding.encoder import encode
 from core.models.loading import load_model
@@ -43,10 +43,8 @@ def bench_encoding(rows: list[Row]) -> None:
 
     st_times = {bs: best_of(lambda bs=bs: reference.encode(sentences, batch_size=bs), 1) for bs in (16, 32, 64, 128)}
     best_bs = min(st_times, key=st_times.get)
-    ours_time, st_time = float("inf"), st_times[best_bs]
-    for _ in range(2):  # interleaved repeats
-        ours_time = min(ours_time, best_of(ours, 1))
-        st_time = min(st_time, best_of(lambda: reference.encode(sentences, batch_size=best_bs), 1))
+    ours_time, st_time = interleaved_best(ours, lambda: reference.encode(sentences, batch_size=best_bs))
+    st_time = min(st_time, st_times[best_bs])
     n = len(sentences)
     rows.append(Row(f"Encode all {n} STS-B dev sentences, all-MiniLM-L6-v2 (ours keeps the layer asked for)",
                     f"{n / ours_time:,.0f} texts/s", f"sentence-transformers encode, batch {best_bs}: "

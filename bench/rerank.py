@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from bench.common import Row, best_of
+from bench.common import Row, interleaved_best
 
 STEPS = 60
 RERANKER = "bench-minilm-reranker"
@@ -41,9 +41,7 @@ def bench_rerank(rows: list[Row]) -> None:
         def theirs(candidates: list[list[str]] = candidates) -> object:
             return [reranker.cross.rank(query, docs, batch_size=32) for query, docs in zip(task.queries, candidates)]
 
-        ours_time = their_time = float("inf")
-        for _ in range(2):  # interleaved repeats
-            ours_time, their_time = min(ours_time, best_of(ours, 1)), min(their_time, best_of(theirs, 1))
+        ours_time, their_time = interleaved_best(ours, theirs)
         pairs = sum(map(len, candidates))
         rows.append(Row(f"Rerank BM25's top {n} for the {len(task.queries)} STS-B dev queries ({pairs:,} pairs, "
                         f"{reranker.model_id}; ours also scores the task)", f"{ours_time:.1f} s",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bench.common import Row, best_of, latency_percentiles_ms
+from bench.common import Row, interleaved_best, latency_percentiles_ms
 from core.data.stsb import load_stsb
 from core.models.loading import load_model
 from core.models.packages import packaged_minilm_folder
@@ -60,10 +60,7 @@ def bench_sts(rows: list[Row]) -> None:
         shutil.rmtree(cache_dir() / "embeddings", ignore_errors=True)
         ours_result.update(correlation(sts_frame(model, "dev")))
 
-    ours_time, ref_time = float("inf"), float("inf")
-    for _ in range(2):
-        ours_time = min(ours_time, best_of(ours, 1))
-        ref_time = min(ref_time, best_of(lambda: ref_result.update(evaluator(reference)), 1))
+    ours_time, ref_time = interleaved_best(ours, lambda: ref_result.update(evaluator(reference)))
     ref_spearman = next(v for k, v in ref_result.items() if k.endswith("spearman_cosine"))
     rows.append(Row(f"STS-B dev evaluation end to end, {len(pairs)} pairs, cold (Spearman "
                     f"{ours_result['spearman_cosine']:.6f} vs {ref_spearman:.6f})", f"{ours_time:.2f} s",

@@ -9,7 +9,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from bench.common import Row, best_of, percentiles_ms
+from bench.common import Row, interleaved_best, percentiles_ms
 from core.data.stsb import stsb_corpus
 from core.evaluation.retrieval import paraphrase_task
 
@@ -34,10 +34,7 @@ def bench_sparse(rows: list[Row]) -> None:
         model.memo.clear()
         encode_sparse(model, texts)
 
-    ours_time = their_time = float("inf")
-    for _ in range(2):  # interleaved repeats
-        ours_time = min(ours_time, best_of(ours, 1))
-        their_time = min(their_time, best_of(lambda: reference.encode_document(texts, batch_size=32), 1))
+    ours_time, their_time = interleaved_best(ours, lambda: reference.encode_document(texts, batch_size=32))
     rows.append(Row(f"SPLADE-tiny encodes {TEXTS:,} STS-B sentences (CSR rows, memoised per text)",
                     f"{TEXTS / ours_time:,.0f} texts/s",
                     f"SparseEncoder.encode_document, batch 32: {TEXTS / their_time:,.0f} texts/s",
@@ -127,9 +124,7 @@ def bench_bm25(rows: list[Row], corpus: list[str], queries: list[str]) -> None:
         ids = tokenizer.tokenize(queries, update_vocab=False, return_as="ids", show_progress=False)
         return retriever.retrieve(ids, k=10, show_progress=False)
 
-    ours_time = their_time = float("inf")
-    for _ in range(3):
-        ours_time, their_time = min(ours_time, best_of(ours, 1)), min(their_time, best_of(theirs, 1))
+    ours_time, their_time = interleaved_best(ours, theirs, 3)
     rows.append(Row(f"BM25: top 10 of the {len(queries)} STS-B dev queries over {len(corpus):,} texts (index built in "
                     f"{ours_fit:.2f} s, bm25s's {their_fit:.2f} s)", f"{ours_time * 1000:.0f} ms",
                     f"bm25s tokenize + retrieve: {their_time * 1000:.0f} ms", f"{their_time / ours_time:.2f}×",

@@ -79,7 +79,8 @@ def encode_sparse(model: LoadedModel, texts: Sequence[str], *, role: Role = "doc
         # longest first over all the texts, not only within each chunk: every chunk pads little (a masked LM's logits
         # are vocabulary-wide for every token, padding included)
         order = sorted(range(len(todo)), key=lambda u: -len(tokens[u]["input_ids"]))
-        unique, truncated = [list(todo)[u] for u in order], [truncated[u] for u in order]
+        pending = list(todo)
+        unique, truncated = [pending[u] for u in order], [truncated[u] for u in order]
         step = batch_size * CHUNK_BATCHES
         for start in range(0, len(unique), step):
             chunk = unique[start:start + step]

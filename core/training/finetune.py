@@ -31,10 +31,9 @@ from core.evaluation.rerank import cross_correlation, cross_sts
 from core.evaluation.retrieval import evaluate_embeddings, paraphrase_task
 from core.evaluation.sts import correlation, sts_frame
 from core.jobs import JOBS, Job, Progress
-from core.models.building import BUILDING
 from core.models.catalog import CARD, ModelUnavailable, find_entry, finetuned_dir
 from core.models.devices import resolve_device
-from core.models.loading import LoadedModel, load_model, sentence_transformer
+from core.models.loading import LoadedModel, load_model, refusing_code, sentence_transformer
 from core.models.reranker import load_reranker
 from core.models.sources import availability
 from core.paths import atomic_folder, atomic_write, cache_dir
@@ -287,10 +286,8 @@ def cross_encoder_from(base: str, device: str) -> Iterator[Any]:
     with tempfile.TemporaryDirectory(dir=cache_dir(), prefix="cross-encoder-base-") as folder:
         transformer.auto_model.save_pretrained(folder)
         transformer.tokenizer.save_pretrained(folder)
-        with BUILDING:
-            cross = CrossEncoder(folder, num_labels=1, max_length=transformer.max_seq_length, device=device,
-                                 local_files_only=True, trust_remote_code=False)
-        yield cross
+        yield refusing_code(base, lambda: CrossEncoder(folder, num_labels=1, max_length=transformer.max_seq_length,
+                                                       device=device, local_files_only=True, trust_remote_code=False))
 
 
 def evaluate(model: LoadedModel, *, retrieval: bool = False, split: Split = "dev",

@@ -11,7 +11,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,7 @@ import pytest
 
 from core.cli import main
 from core.data.stsb import stsb_corpus
+from tests.ports import free_port
 
 pytest.importorskip("ray", reason="Ray is an optional extra: `make scale`")
 pytestmark = pytest.mark.slow
@@ -45,12 +45,6 @@ print(json.dumps({"nodes": [node["NodeID"] for node in ray.nodes() if node["Aliv
                   "actors": [{"class": actor["ActorClassName"], "node": actor["Address"]["NodeID"],
                               "state": actor["State"], "job": actor["JobID"]} for actor in state.actors().values()]}))
 """
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @dataclass
