@@ -10,6 +10,7 @@ import scipy.sparse as sp
 
 from core.cli.options import add_model_options, add_prompt_options, chosen_prompt, positive_int, sparse_refusals
 from core.cli.progress_line import ProgressLine
+from core.data.corpus import NoTexts
 from core.data.sparse_vectors import sparse_parquet
 from core.data.vectors import VectorCorpus, to_parquet
 from core.encoding.encoder import checked_layer, encode_with
@@ -19,10 +20,11 @@ from core.settings import Settings
 
 
 def read_lines(path: Path) -> list[str]:
-    """Every line is a text, empty ones included; a final newline ends the last line."""
+    """Every line is a text, empty ones included ("\\n" is one empty text); a final newline ends the last line. An
+    empty file (0 bytes) holds no texts: NoTexts."""
     text = path.read_text(encoding="utf-8")
     if text == "":
-        return []
+        raise NoTexts(path)
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
@@ -61,7 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def settings_of(model: LoadedModel, args: argparse.Namespace) -> Settings:
     if model.kind == "sparse":
-        sparse_refusals(model, args)
+        sparse_refusals(args)
     else:
         checked_layer(model, args.layer)
     return Settings(model_id=args.model, pooling=args.pooling, layer=args.layer, normalize=args.normalize,

@@ -82,7 +82,7 @@ def run_sts(args: argparse.Namespace) -> int:
                           "pairs": len(frame), "similarity": "reranker"}))
         return 0
     if model.kind == "sparse":
-        sparse_refusals(model, args)
+        sparse_refusals(args)
     frame = sts_frame(model, args.split, pooling=args.pooling, layer=args.layer,
                       prompt=chosen_prompt(model.pipeline, args, "text"), truncate_dim=args.truncate_dim)
     scores, name = correlation(frame), similarity_column(frame)
@@ -93,7 +93,7 @@ def run_sts(args: argparse.Namespace) -> int:
 
 def _model_stage(model: LoadedModel, task: RetrievalTask, args: argparse.Namespace) -> Scored:
     if model.kind == "sparse":
-        sparse_refusals(model, args)
+        sparse_refusals(args)
     settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer, device=args.device,
                         truncate_dim=args.truncate_dim)
     return model_stage(model, task, settings, prompts=retrieval_prompts(model.pipeline, args))

@@ -36,16 +36,26 @@ def add_prompt_options(parser: argparse.ArgumentParser, *, roles: bool) -> None:
                         help="keep the first N dimensions (Matryoshka), as sentence-transformers' truncate_dim")
 
 
-def sparse_refusals(model, args: argparse.Namespace) -> None:
-    """A sparse model's vector is its modules' own: the options that shape a dense vector do not apply to it."""
-    asked = [name for name, given in (("--pooling", getattr(args, "pooling", "default") not in (None, "default")),
-                                      ("--layer", getattr(args, "layer", None) is not None),
-                                      ("--normalize", getattr(args, "normalize", False)),
-                                      ("--truncate-dim", getattr(args, "truncate_dim", None) is not None)) if given]
-    if asked:
-        raise ValueError(f"{model.model_id} is a sparse model ({model.default_pooling} over its vocabulary), so "
-                         f"{', '.join(asked)} do(es) not apply to it; leave {'them' if len(asked) > 1 else 'it'} out "
-                         "(--pooling default).")
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def sparse_refusals(args: argparse.Namespace) -> None:
+    """A sparse model's vector is its modules' own: the options that shape a dense vector do not apply to it. One
+    sentence names each option given, e.g. `--truncate-dim does not apply to a sparse model; leave it out.`"""
+    pooling = getattr(args, "pooling", "default")
+    pooled = pooling not in (None, "default")  # --pooling is required by some commands: the remedy is its default
+    others = [name for name, given in (("--layer", getattr(args, "layer", None) is not None),
+                                       ("--normalize", getattr(args, "normalize", False)),
+                                       ("--truncate-dim", getattr(args, "truncate_dim", None) is not None)) if given]
+    asked = ([f"--pooling {pooling}"] if pooled else []) + others
+    if not asked:
+        return
+    if not pooled:
+        remedy = f"leave {'them' if len(others) > 1 else 'it'} out"
+    else:
+        remedy = "give --pooling default" + (f" and leave out {_listed(others)}" if others else "")
+    raise ValueError(f"{_listed(asked)} {'do' if len(asked) > 1 else 'does'} not apply to a sparse model; {remedy}.")
 
 
 def chosen_prompt(pipeline, args: argparse.Namespace, role: Role) -> str:

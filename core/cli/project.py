@@ -5,10 +5,13 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from core.analysis.map.projection import METHODS, trust
 from core.analysis.map.projection_cache import cached_project
 from core.cli.options import positive_int
+from core.data.corpus import NoTexts
 from core.data.vectors import read_vector_files
 
 
@@ -28,8 +31,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+def _read(path: Path) -> tuple[str, bytes]:
+    """An input file's name and bytes. An empty file holds no texts, and so does a Parquet file of no rows (what
+    `embed --engine ray` writes for an empty text file among others): NoTexts."""
+    data = path.read_bytes()
+    if not data or (path.suffix.lower() == ".parquet" and _parquet_rows(data) == 0):
+        raise NoTexts(path)
+    return path.name, data
+
+
+def _parquet_rows(data: bytes) -> int | None:
+    try:
+        return pq.read_metadata(pa.BufferReader(data)).num_rows
+    except (pa.ArrowInvalid, OSError):  # not Parquet: read_vector_files says so
+        return None
+
+
 def run(args: argparse.Namespace) -> int:
-    corpus = read_vector_files([(path.name, path.read_bytes()) for path in args.input])
+    corpus = read_vector_files([_read(path) for path in args.input])
     projection = cached_project(corpus.vectors, method=args.method, perplexity=args.perplexity,
                                 neighbours=args.neighbours, min_dist=args.min_dist, seed=args.seed)
     table = pd.concat([pd.DataFrame({"text": corpus.texts, "x": projection.coords[:, 0],

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     corpus = corpus_texts(read_lines(args.corpus)) if args.corpus else stsb_corpus()
     model = load_model(args.model, args.device)
     if model.kind == "sparse":
-        sparse_refusals(model, args)
+        sparse_refusals(args)
     settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer,
                         truncate_dim=args.truncate_dim)
     query_prompt, document_prompt = retrieval_prompts(model.pipeline, args)

@@ -4,6 +4,7 @@ beside each text."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import PurePath
 
 import pandas as pd
 
@@ -12,6 +13,15 @@ from core.deployment import load_config
 
 class CorpusError(ValueError):
     """Input that cannot become a corpus; the message says why and what to do."""
+
+
+class NoTexts(CorpusError):
+    """The one refusal of an input file that holds no texts at all (0 bytes, or a table of no rows), raised by every
+    command that reads texts from a file: whoever gave it most likely gave the wrong file. A one-text-a-line file of
+    blank lines is not one of these: each of its lines is an empty text."""
+
+    def __init__(self, source: str | PurePath) -> None:
+        super().__init__(f"{source} holds no texts.")
 
 
 def lines(text: str) -> list[str]:

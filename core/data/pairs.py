@@ -13,7 +13,7 @@ from typing import Literal
 
 import pandas as pd
 
-from core.data.corpus import CorpusError
+from core.data.corpus import CorpusError, NoTexts
 from core.data.stsb import load_stsb
 from core.data.uploads import check_size, decode_text, parse_table
 
@@ -131,8 +131,11 @@ def read_pairs(name: str, data: bytes) -> PairSet:
 
 
 def read_pairs_file(path: Path) -> PairSet:
+    """A pairs file the command line was given; one of nothing but blanks (or no bytes) holds no texts: NoTexts."""
     try:
         data = path.read_bytes()
     except OSError as err:
         raise PairsError(f"Cannot read {path} ({err.strerror}); check the path.") from err
+    if not data.strip():
+        raise NoTexts(path)
     return read_pairs(path.name, data)

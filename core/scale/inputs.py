@@ -13,6 +13,7 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
+from core.data.corpus import NoTexts
 from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
 
 KINDS = {".txt": "text", ".parquet": "parquet"}
@@ -100,7 +101,8 @@ def _same_column_types(files: list[InputFile]) -> None:
 
 
 def input_files(location: str, text_column: str) -> tuple[pafs.FileSystem, list[InputFile]]:
-    """Every .txt and .parquet file `location` names, in path order; ValueError says what is wrong with them."""
+    """Every .txt and .parquet file `location` names, in path order; ValueError says what is wrong with them, NoTexts
+    that none of them holds a row (an empty file among others still gets its empty output folder)."""
     fs, pattern = filesystem(location)
     paths = _matches(fs, pattern)
     if not paths:
@@ -122,5 +124,7 @@ def input_files(location: str, text_column: str) -> tuple[pafs.FileSystem, list[
         else:
             rows, schema = _line_count(fs, path), TEXT_SCHEMA
         files.append(InputFile(path, KINDS[suffix], name, rows, schema))
+    if not any(file.rows for file in files):  # before Ray starts or the output folder is made
+        raise NoTexts(location)
     _same_column_types(files)
     return fs, files

@@ -48,16 +48,39 @@ def test_embed_writes_parquet_with_texts_indices_and_values(sparse_folders, tmp_
     np.testing.assert_allclose(rows_of(table, 30522).toarray(), expected, atol=1e-5)
 
 
+def test_a_dense_output_file_is_refused_for_a_sparse_model(sparse_folders, tmp_path, capsys):
+    assert main(["embed", "--model", str(sparse_folders["splade"]), "--pooling", "default", "--input",
+                 str(_input(tmp_path)), "--output", str(tmp_path / "x.npy")]) == 1
+    assert "write them as .npz" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("options, said", [
-    (["--output", "x.npy"], "write them as .npz"),
-    (["--output", "x.npz", "--pooling", "mean"], "--pooling"),
-    (["--output", "x.npz", "--layer", "1", "--normalize"], "--layer, --normalize"),
+    (["--pooling", "mean"], "--pooling mean does not apply to a sparse model; give --pooling default."),
+    (["--layer", "1"], "--layer does not apply to a sparse model; leave it out."),
+    (["--normalize"], "--normalize does not apply to a sparse model; leave it out."),
+    (["--truncate-dim", "8"], "--truncate-dim does not apply to a sparse model; leave it out."),
+    (["--layer", "1", "--normalize"], "--layer and --normalize do not apply to a sparse model; leave them out."),
+    (["--pooling", "cls", "--layer", "1", "--truncate-dim", "8"],
+     "--pooling cls, --layer and --truncate-dim do not apply to a sparse model; give --pooling default and leave out "
+     "--layer and --truncate-dim."),
 ])
 def test_options_that_do_not_apply_to_a_sparse_model_are_said(sparse_folders, tmp_path, capsys, options, said):
-    argv = ["embed", "--model", str(sparse_folders["splade"]), "--input", str(_input(tmp_path))]
+    argv = ["embed", "--model", str(sparse_folders["splade"]), "--input", str(_input(tmp_path)),
+            "--output", str(tmp_path / "x.npz")]
     argv += ["--pooling", "default"] if "--pooling" not in options else []
-    assert main(argv + [o if o != "x.npy" and o != "x.npz" else str(tmp_path / o) for o in options]) == 1
-    assert said in capsys.readouterr().err
+    assert main(argv + options) == 1
+    assert capsys.readouterr().err == f"error: {said}\n"
+    assert not (tmp_path / "x.npz").exists()
+
+
+@pytest.mark.parametrize("command", [["search", "--query", "river"], ["evaluate", "sts", "--split", "dev"],
+                                     ["evaluate", "retrieval", "--split", "dev"]])
+def test_search_and_evaluate_refuse_truncate_dim_on_a_sparse_model_in_the_same_words(sparse_folders, tmp_path,
+                                                                                      capsys, command):
+    corpus = ["--corpus", str(_input(tmp_path))] if command[0] == "search" else []
+    assert main([*command, *corpus, "--model", str(sparse_folders["splade"]), "--pooling", "default",
+                 "--truncate-dim", "8"]) == 1
+    assert capsys.readouterr().err == "error: --truncate-dim does not apply to a sparse model; leave it out.\n"
 
 
 def test_a_reranker_given_to_embed_says_it_scores_pairs(reranker_folder, tmp_path, capsys):

@@ -89,6 +89,14 @@ def test_empty_corpus_is_refused():
         corpus_texts([])
 
 
+@pytest.mark.parametrize("name", ["empty.txt", "empty.csv"])
+def test_an_uploaded_file_without_a_text_is_one_sentence_in_the_page(name):
+    # what the pages do with an upload (views/retrieval.py, ui/pages/evaluation_tasks.py): read it, take its column
+    with pytest.raises(CorpusError, match=r"^(The corpus is empty; paste texts|empty\.csv could not be read)"):
+        frame = read_upload(FakeUpload(name, b""))
+        corpus_texts(column(frame, "text"))
+
+
 def test_corpus_of_one_text_is_kept_and_repeats_are_dropped():
     assert corpus_texts([" only one "]) == ["only one"]
     assert corpus_texts(["b", "a", "b", ""]) == ["b", "a"]
