@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8501
 
-.PHONY: setup run lint test test-fast test-browser bench models-extra scale clean
+.PHONY: setup canvas run lint test test-fast test-browser bench models-extra scale clean
 
 $(STAMP): requirements.txt requirements-nodeps.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -16,6 +16,15 @@ $(STAMP): requirements.txt requirements-nodeps.txt requirements-dev.txt
 
 setup: $(STAMP)
 
+# The map's WebGL canvas: its JavaScript is built from frontend/ with npm (Node 20), once, and again when its source
+# changes; the app reads the built file.
+CANVAS := ui/components/map_canvas/frontend
+CANVAS_JS := $(CANVAS)/dist/map_canvas.js
+$(CANVAS_JS): $(CANVAS)/package.json $(CANVAS)/package-lock.json $(CANVAS)/vite.config.js $(wildcard $(CANVAS)/src/*.js)
+	cd $(CANVAS) && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent
+
+canvas: $(CANVAS_JS)
+
 # Optional extra: Ray Data for `python -m core embed --engine ray` (its tests skip without it)
 $(VENV)/.scale-installed: $(STAMP) requirements-scale.txt
 	$(BIN)/pip install -q -r requirements-scale.txt
@@ -23,25 +32,25 @@ $(VENV)/.scale-installed: $(STAMP) requirements-scale.txt
 
 scale: $(VENV)/.scale-installed
 
-run: $(STAMP)
+run: $(STAMP) $(CANVAS_JS)
 	$(BIN)/streamlit run app.py --server.port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: $(STAMP) lint
+test: $(STAMP) $(CANVAS_JS) lint
 	bash scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest
 
-test-fast: $(STAMP)
+test-fast: $(STAMP) $(CANVAS_JS)
 	$(BIN)/python -m pytest -m "not browser and not slow and not load"
 
-test-browser: $(STAMP)
+test-browser: $(STAMP) $(CANVAS_JS)
 	bash scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest -m browser
 
-bench: $(STAMP)
+bench: $(STAMP) $(CANVAS_JS)
 	$(BIN)/python -m bench.run --output bench/RESULTS.md
 
 models-extra: $(STAMP)
@@ -51,4 +60,4 @@ models-extra: $(STAMP)
 	rm -rf .cache/mpnet-parts
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache $(CANVAS)/node_modules $(CANVAS)/dist

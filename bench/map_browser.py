@@ -9,12 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
+from tests.browser.canvas import draws, map_state, wait_drawn
 from tests.browser.harness import AppServer, fill, launch_chromium, wait_for_idle
-
-POINTS_DRAWN = """(n) => { const plot = document.querySelector('.js-plotly-plot');
-    return plot && plot._fullData && plot._fullData.reduce((s, t) => s + (t.x ? t.x.length : 0), 0) >= n; }"""
-GREYED = """() => { const plot = document.querySelector('.js-plotly-plot');
-    return plot && plot._fullData && plot._fullData.some(t => t.name === 'the rest'); }"""
 
 
 @dataclass(frozen=True)
@@ -48,13 +44,15 @@ def time_map(playwright, server: AppServer, files: list[Path], n: int) -> MapTim
         wait_for_idle(page)
         start = time.perf_counter()
         page.locator("input[type=file]").first.set_input_files([str(f) for f in files])
-        page.wait_for_function(POINTS_DRAWN, arg=n, timeout=900_000, polling=50)
+        wait_drawn(page, timeout_s=900)
+        assert map_state(page)["n"] == n
         drawn = time.perf_counter()
         arrived, size = max((f for f in frames if f[0] >= start), key=lambda f: f[1])
         wait_for_idle(page, 900)
         searched = time.perf_counter()
+        before = draws(page)
         fill(page, "Highlight texts containing", "guitar")
-        page.wait_for_function(GREYED, timeout=900_000, polling=50)
+        wait_drawn(page, after=before, timeout_s=900)
         return MapTiming(drawn - start, size / 2**20, drawn - arrived, time.perf_counter() - searched)
     finally:
         browser.close()

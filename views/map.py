@@ -10,6 +10,7 @@ from core.data.corpus import CorpusError
 from core.data.sampling import sample_indices
 from core.encoding.embedding_cache import vectors_key
 from core.encoding.prompts import with_role
+from core.hashing import texts_digest
 from core.jobs import Job
 from ui.components.compare import describe
 from ui.components.sidebar import page
@@ -17,18 +18,16 @@ from ui.pages.map.corpus import map_corpus
 from ui.pages.map.inputs import CLUSTERS, DENSITY, map_inputs, projection_inputs
 from ui.pages.map.projection import colouring_of, projected
 from ui.pages.map.tools import (
-    cluster_labels,
     cluster_panel,
+    cluster_table,
     export_panel,
     full_set_neighbours,
     query_table,
-    selection_mask,
-    selection_panel,
 )
 from ui.pages.map.views import compare_view, query_on, single_view
 from ui.state.persist import kept
 from ui.work.background import corpus_job, job_status
-from ui.work.cache import sparse_reduction_of, trust_of
+from ui.work.cache import labels_of, sparse_reduction_of, trust_of
 
 
 def main() -> None:
@@ -78,7 +77,6 @@ def main() -> None:
     colouring = colouring_of(chosen, frame, corpus.colourings, space, projection.coords, params.seed, report.overlap)
     try:
         highlight = matching(texts, chosen.find, regex=chosen.regex) if chosen.find else None
-        highlight = selection_mask(len(texts), highlight)
     except ValueError as err:
         st.error(str(err))
         highlight = None
@@ -89,20 +87,22 @@ def main() -> None:
         vector = query_in_space(model, query, with_role(settings, model.pipeline, "query"),
                                 raw if centred else None, reduction) if query else None
     found = query_on(query, vector, texts, space, projection, chosen.top)
-    clusters = chosen.colour in (CLUSTERS, DENSITY) and cluster_labels(projection.coords, texts, colouring.values)
+    clustered = chosen.colour in (CLUSTERS, DENSITY) and colouring.categorical
+    labels = labels_of(texts_digest(texts), projection.coords, colouring.values if clustered else None, params.seed,
+                       texts)
     if chosen.compare and reduction is not None:
         st.info("Compare mode maps two dense configurations side by side; the sidebar's model is sparse, so its map "
                 "is drawn alone.")
     if chosen.compare and reduction is None:
-        compare_view(texts, raw, space, projection, colouring, params, (settings, model), query, chosen.top, centred)
+        compare_view(texts, raw, space, projection, colouring, params, (settings, model), query, chosen.top, centred,
+                     highlight)
     else:
-        single_view(texts, projection, report, colouring, found[0] if found else None,
+        single_view(frame, space, projection, report, colouring, found[0] if found else None,
                     f"{projection.method} of " + (f"the vectors in {corpus.files}" if corpus.files else
                                                   describe(settings, model)),
-                    highlight, clusters[1] if clusters else [])
-        selection_panel(frame, space, projection.coords)
-    if clusters:
-        cluster_panel(clusters[0])
+                    highlight, labels)
+    if clustered:
+        cluster_panel(cluster_table(texts, colouring.values))
     if found is not None:
         query_table(found[1], projection.method)
         if corpus.dataset is not None:  # from the stored vectors, never the spherized ones

@@ -23,7 +23,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 VIEWPORT = {"width": 1400, "height": 1000}
 BUSY = "[data-testid='stSkeleton'], [data-testid='stSpinner'], [class*='st-key-background-job-']"
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning'][data-test-connection-state='CONNECTED']"
-CHART = ".js-plotly-plot .main-svg, .js-plotly-plot canvas, [data-testid='stPlotlyChart'] canvas"
+CHART = (".js-plotly-plot .main-svg, .js-plotly-plot canvas, [data-testid='stPlotlyChart'] canvas, "
+         ".explorer-map canvas.points")
 EXCEPTION = "[data-testid='stException']"
 SHOTS = ROOT / "screenshots" / "browser"
 
@@ -61,13 +62,14 @@ class AppServer:
 
 
 def start_server(log_path: Path, port: int = 0, env: dict[str, str] | None = None,
-                 timeout_s: float = 120) -> AppServer:
-    """Start the app headless on 127.0.0.1 (a free port unless given) and wait until /_stcore/health says ok."""
+                 timeout_s: float = 120, script: Path = ROOT / "app.py") -> AppServer:
+    """Start the app (or another Streamlit `script`) headless on 127.0.0.1 (a free port unless given) and wait until
+    /_stcore/health says ok."""
     port = port or free_port()
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
+            [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
              "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
             env={**os.environ, "HF_HUB_OFFLINE": "1", **(env or {})})

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from core.analysis.map.projection import MAX_POINTS
+from tests.browser.canvas import map_state, wait_drawn
 from tests.browser.harness import check_and_shoot, fill, open_page, wait_for_idle
 
 pytestmark = pytest.mark.browser
@@ -140,9 +141,11 @@ def test_a_click_on_a_heatmap_cell_explains_that_pair_with_the_sum_equal_to_the_
 
 def test_a_lasso_on_the_default_map_lists_the_texts_it_caught(page, server):
     open_page(page, server, "map", LONG)
-    plot = page.locator(".js-plotly-plot").first
+    wait_drawn(page)
+    plot = page.locator(".explorer-map canvas.points").first
     plot.scroll_into_view_if_needed()  # the mouse acts on what the window shows
-    area = plot.locator(".nsewdrag").first.bounding_box()
+    page.get_by_role("button", name="Lasso").click()
+    area = plot.bounding_box()
     x, y, w, h = area["x"], area["y"], area["width"], area["height"]
     page.mouse.move(x + 0.2 * w, y + 0.2 * h)
     page.mouse.down()
@@ -164,9 +167,7 @@ def test_a_vectors_file_of_100000_points_is_drawn_whole(page, server, tmp_path):
     open_page(page, server, "map?map_source=vectors")
     page.locator("input[type=file]").first.set_input_files([tmp_path / "vectors.npy", tmp_path / "texts.txt"])
     wait_for_idle(page, LONG)
-    drawn = page.evaluate("""() => document.querySelector('.js-plotly-plot')._fullData
-        .filter(t => t.mode === 'markers' && !['query', 'nearest in full space'].includes(t.name))
-        .reduce((sum, t) => sum + t.x.length, 0)""")
-    assert drawn == MAX_POINTS
+    wait_drawn(page)
+    assert map_state(page)["n"] == MAX_POINTS
     assert page.locator("[data-testid='stMetric']").filter(has_text="Points").first.inner_text().endswith("100,000")
     check_and_shoot(page, "map-100000")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests import stsb_counts
+from tests.browser.canvas import map_state, wait_drawn
 from tests.browser.harness import check_and_shoot, choose, fill, open_page, plot_data, wait_for_idle
 
 pytestmark = pytest.mark.browser
@@ -90,19 +91,15 @@ def test_evaluation_runs_the_sts_benchmark(page, server):
     check_and_shoot(page, "evaluation")
 
 
-def _star(page) -> dict:
-    return next(trace for trace in plot_data(page, 0) if trace["name"] == "query")
-
-
 def test_map_opens_and_places_a_search(page, server):
     open_page(page, server, "map", LONG)
-    page.locator(".js-plotly-plot canvas").first.wait_for(state="attached")  # the map is drawn with WebGL
-    before = _star(page)
+    wait_drawn(page)  # the map is drawn with WebGL
+    before = map_state(page)["query"]
     query = "Two dogs are playing in the snow."
     fill(page, "Query", query)
     wait_for_idle(page, LONG)
-    after = _star(page)
-    assert after["text"] == [query] and (after["x"], after["y"]) != (before["x"], before["y"])
+    after = map_state(page)["query"]
+    assert after["text"] == query and (after["x"], after["y"]) != (before["x"], before["y"])
     check_and_shoot(page, "map")
 
 

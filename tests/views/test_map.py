@@ -3,23 +3,15 @@ import pytest
 from sklearn.cluster import HDBSCAN
 
 from core.data.stsb import MAP_SAMPLE_SIZE
+from tests.canvases import canvas
 from tests.conftest import app_test
-from tests.figures import figure as chart
+from tests.figures import figure
 
 PAGE = "views/map.py"
 
 
-def figure(at, key: str = "map_chart"):
-    return chart(at, key)
-
-
 def values(array) -> list:
     return np.asarray(array).tolist()
-
-
-def point_traces(fig) -> list:
-    return [t for t in fig.data if t.mode == "markers" and t.name not in {"query", "nearest in full space",
-                                                                           "selected"}]
 
 
 def query_table(at):
@@ -52,13 +44,16 @@ def test_the_page_opens_on_an_stsb_sample_coloured_by_genre_with_trust_and_the_q
     assert facts["Variance on the map (PCA)"].endswith("%")
     assert 0 < float(facts["Trustworthiness"]) <= 1
     assert facts["Neighbours kept"].endswith("%")
-    fig = figure(at)
-    assert {t.name for t in point_traces(fig)} == {"captions", "forums", "news"}
-    assert sum(len(values(t.x)) for t in point_traces(fig)) == 1_500
-    assert all(t.type == "scattergl" for t in fig.data)
-    assert [t.name for t in fig.data[-3:]] == ["to its nearest (full space)", "nearest in full space", "query"]
+    drawn = canvas(at)
+    assert set(drawn.legend()) == {"captions", "forums", "news"} and sum(drawn.legend().values()) == 1_500
+    assert len(drawn.positions) == 1_500 and drawn.view["height"] >= 700
+    assert np.abs(drawn.positions).max() <= 1 and drawn.highlight is None
     assert sum(values(figure(at, "map_trust_chart").data[0].y)) == 1_500
     table = query_table(at)
+    query = drawn.view["query"]
+    assert query["text"] == "A man is playing a guitar on stage." and len(query["neighbours"]) == 5
+    # each line ends on a neighbour's point: the table's rows, in the canvas's units
+    np.testing.assert_allclose(query["neighbours"], drawn.positions[table["#"].to_numpy()], atol=1e-6)
     assert list(table["rank (full space)"]) == [1, 2, 3, 4, 5]
     assert table["cosine"].is_monotonic_decreasing and table["cosine"].iloc[0] > 0.6
     assert "guitar" in table["text"].iloc[0]
@@ -70,12 +65,11 @@ def test_colour_by_clusters_and_a_new_query(opened):
     at.selectbox(key="map_colour").set_value("k-means clusters").run()
     at.number_input(key="map_k").set_value(4).run()
     assert not at.exception
-    assert [t.name for t in point_traces(figure(at))] == ["0", "1", "2", "3"]
+    assert list(canvas(at).legend()) == ["0", "1", "2", "3"]
     at.text_input(key="map_query").input("Stocks fell sharply on Wall Street.").run()
     table = query_table(at)
     assert any(word in " ".join(table["text"]).lower() for word in ("stock", "market", "shares", "dow"))
-    star = figure(at)["data"][-1]
-    assert star.name == "query" and "Stocks fell" in star.text[0]
+    assert canvas(at).view["query"]["text"] == "Stocks fell sharply on Wall Street."
 
 
 def test_too_few_points_for_tsne_fall_back_to_pca_with_a_message(opened):
@@ -115,7 +109,7 @@ def test_a_label_column_with_too_many_values_falls_back_to_clusters_with_a_note(
     assert not at.exception
     assert at.selectbox(key="map_colour").value == "label"
     assert "`label` has 120 distinct values" in at.info[0].value
-    assert [t.name for t in point_traces(figure(at))] == [str(i) for i in range(8)]
+    assert list(canvas(at).legend()) == [str(i) for i in range(8)]
 
 
 def test_compare_mode_draws_both_configurations_with_the_same_point_numbers(opened):
@@ -127,14 +121,13 @@ def test_compare_mode_draws_both_configurations_with_the_same_point_numbers(open
     assert not at.exception
     facts = metrics(at)
     assert {"Trustworthiness (A)", "Trustworthiness (B)"} <= set(facts)
-    fig = figure(at, "map_compare_chart")
-    left = sorted(i for t in point_traces(fig) if t.xaxis == "x" for i in values(t.customdata))
-    right = sorted(i for t in point_traces(fig) if t.xaxis == "x2" for i in values(t.customdata))
-    stars = [t for t in fig.data if t.name == "query"]
-    assert sorted(t.xaxis for t in stars) == ["x", "x2"]  # the caption speaks of the star: both maps draw it
+    left, right = canvas(at, "map_compare_a"), canvas(at, "map_compare_b")
+    assert left.view["query"] and right.view["query"]  # the caption speaks of the star: both maps draw it
+    assert left.view["link"] == right.view["link"] != ""  # they pan, zoom and select together
     moved = next(f.value for f in at.dataframe if "neighbours changed" in f.value.columns)
     assert len(moved) == 15 and moved["neighbours changed"].between(0, 1).all()
-    assert left == right == list(range(300))
+    assert len(left.positions) == len(right.positions) == 300
+    assert not np.allclose(left.positions, right.positions)
 
 
 def test_compare_mode_with_umap_lays_both_maps_out_together_in_the_queue(opened):
@@ -149,13 +142,10 @@ def test_compare_mode_with_umap_lays_both_maps_out_together_in_the_queue(opened)
     at.run()
     assert not at.exception and not at.error
     assert any("AlignedUMAP" in c.value for c in at.caption)
-    fig = figure(at, "map_compare_chart")
-    left = sorted(i for t in point_traces(fig) if t.xaxis == "x" for i in values(t.customdata))
-    right = sorted(i for t in point_traces(fig) if t.xaxis == "x2" for i in values(t.customdata))
-    assert left == right == list(range(300))
+    assert len(canvas(at, "map_compare_a").positions) == len(canvas(at, "map_compare_b").positions) == 300
 
 
-def test_selected_points_are_listed_ringed_and_survive_a_change_of_colouring(opened):
+def test_selected_points_are_listed_and_survive_a_change_of_colouring(opened):
     at = opened
     at.radio(key="map_source").set_value("stsb").run()
     at.toggle(key="map_compare").set_value(False).run()
@@ -165,14 +155,11 @@ def test_selected_points_are_listed_ringed_and_survive_a_change_of_colouring(ope
     selection = next(f.value for f in at.dataframe if "nearest text" in f.value.columns)
     assert selection["#"].tolist() == [3, 5]
     assert any(m.value.startswith("**Keywords of the selection:** ") for m in at.markdown)
-    coloured = sorted(i for t in point_traces(figure(at)) if t.name != "the rest" for i in values(t.customdata))
-    assert coloured == [3, 5]  # the rest of the points stay, in grey
     at.session_state["map_selected"] = [3]
     at.selectbox(key="map_colour").set_value("genre").run()
     near = next(f.value for f in at.dataframe if "near on the map" in f.value.columns)
     assert len(near) == 10 and near["cosine"].is_monotonic_decreasing
-    at.button(key="map_clear").click().run()
-    assert not [t for t in figure(at).data if t.name == "the rest"]
+    at.session_state["map_selected"] = []
 
 
 def test_a_selection_of_more_points_than_are_listed_offers_all_of_them_for_download(opened):
@@ -189,18 +176,24 @@ def test_a_selection_of_more_points_than_are_listed_offers_all_of_them_for_downl
     labels = [b.proto.label for b in at.get("download_button")]
     assert f"Download all {LISTED + 20:,} selected texts (CSV)" in labels
     assert any(f"the first {LISTED:,} are listed" in c.value for c in at.caption)
-    at.button(key="map_clear").click().run()
+    at.session_state["map_selected"] = []
 
 
 def test_clusters_are_labelled_with_their_keywords_and_search_greys_the_rest(opened):
     at = opened
     at.selectbox(key="map_colour").set_value("k-means clusters").run()
     legend = next(f.value for f in at.dataframe if "keywords" in f.value.columns)
-    assert legend["size"].sum() == len(values(figure(at, "map_trust_chart").data[0].y)) or legend["size"].sum() > 0
-    assert len(figure(at).layout.annotations) == len(legend)
+    assert legend["size"].sum() == 1_500
+    before = canvas(at)
+    coarse = [label for label in before.view["labels"] if label["level"] == 0]
+    assert sorted(label["size"] for label in coarse) == sorted(legend["size"])  # one label a cluster, far out
+    assert {label["level"] for label in before.view["labels"]} == {0, 1, 2}  # finer ones closer in
     at.text_input(key="map_find").input("guitar").run()
-    grey = [t for t in figure(at).data if t.name == "the rest"]
-    assert grey and len(grey[0].x) > 0
+    after = canvas(at)
+    assert after.highlight is not None and 0 < after.highlight.sum() < 1_500
+    assert after.view["highlighted"] == after.highlight.sum()
+    # a highlight sends a bitmask: the positions and colours are the same blobs, so the browser keeps them
+    assert after.blobs["positions"] == before.blobs["positions"] and after.blobs["codes"] == before.blobs["codes"]
     at.checkbox(key="map_regex").check().run()
     at.text_input(key="map_find").input("(unclosed").run()
     assert "not a regular expression" in at.error[0].value and not at.exception
@@ -213,24 +206,23 @@ def test_hdbscan_colours_the_dense_areas_of_the_map_with_their_keywords_and_the_
     at.text_input(key="map_find").set_value("").run()
     at.selectbox(key="map_colour").set_value("HDBSCAN clusters of the map").run()
     assert not at.exception and not at.error
-    coords = np.column_stack([np.concatenate([values(t.x) for t in point_traces(figure(at))]),
-                              np.concatenate([values(t.y) for t in point_traces(figure(at))])])
-    expected = HDBSCAN(min_cluster_size=25, copy=True).fit_predict(coords[np.argsort(np.concatenate(
-        [values(t.customdata) for t in point_traces(figure(at))]))])
+    drawn = canvas(at)
+    expected = HDBSCAN(min_cluster_size=25, copy=True).fit_predict(drawn.positions.astype(np.float64))
     legend = next(f.value for f in at.dataframe if "keywords" in f.value.columns)
     sizes = dict(zip(legend["cluster"], legend["size"]))
     assert sizes == {("noise" if label < 0 else str(label)): int(n)
                      for label, n in zip(*np.unique(expected, return_counts=True))}
-    noise = [t for t in figure(at).data if t.name == "noise"]
-    assert not noise or noise[0].marker.color == "#ced4da"
+    assert drawn.legend() == sizes
+    if "noise" in sizes:
+        assert drawn.view["palette"][drawn.codes[drawn.members("noise")[0]]][0] == "#ced4da"
     at.selectbox(key="map_colour").set_value("genre").run()
 
 
 def test_spherize_redraws_the_map(opened):
     at = opened
-    before = values(figure(at, "map_chart").data[0].x)
+    before = canvas(at).positions
     at.toggle(key="map_centre").set_value(True).run()
-    assert not at.exception and values(figure(at, "map_chart").data[0].x) != before
+    assert not at.exception and not np.allclose(canvas(at).positions, before)
     at.toggle(key="map_centre").set_value(False).run()
 
 
@@ -249,10 +241,10 @@ def test_a_vectors_file_maps_without_a_model_and_exports_round_trip():
                                                     "application/octet-stream").run()
     assert not at.exception and not at.error
     assert at.selectbox(key="map_colour").value == "side"
-    assert sorted(t.name for t in point_traces(figure(at))) == ["a", "b"]
+    assert canvas(at).legend() == {"a": 20, "b": 20}
     assert at.selectbox(key="map_query_row").value == 0
     assert any("16 dimensions and the sidebar's model gives 384" in c.value for c in at.caption)
-    assert "PCA of the vectors in corpus.parquet" in figure(at).layout.title.text  # not the sidebar model's name
+    assert canvas(at).view["label"] == "PCA of the vectors in corpus.parquet"  # not the sidebar model's name
     parquet = next(b for b in at.get("download_button") if b.proto.label.startswith(".parquet"))
     assert parquet is not None
     np.testing.assert_array_equal(from_parquet("x", to_parquet(corpus)).vectors, vectors)
@@ -298,11 +290,11 @@ def test_a_corpus_not_embedded_yet_shows_the_controls_and_its_progress_then_the_
     # A configuration no other test embeds: the run's disk cache is shared by every test, browser tests included.
     at = app_test(PAGE, settle=False, pooling="max", layer="4", map_size="1000")
     assert not at.exception and JOBS.unfinished()
-    assert at.radio(key="map_method").value == "PCA" and not at.get("plotly_chart")
+    assert at.radio(key="map_method").value == "PCA" and not at.get("bidi_component")
     assert at.get("progress") or at.info
     assert JOBS.wait_idle(900)
     at.run()
-    assert sum(len(values(t.x)) for t in point_traces(figure(at))) == 1_000
+    assert len(canvas(at).positions) == 1_000
     at.radio(key="map_method").set_value("t-SNE").run()  # 1,000 points: in the queue, PCA meanwhile
     assert not at.exception and JOBS.unfinished() and "Variance on the map (PCA)" in metrics(at)
     assert any("PCA meanwhile" in c.value for c in at.caption)

@@ -13,6 +13,7 @@ from core.data.stsb import MAP_SAMPLE_SIZE, load_stsb, stsb_corpus, stsb_sample,
 from core.evaluation.metrics import shown_name
 from core.evaluation.retrieval import paraphrase_task
 from core.models.packages import splade_folder
+from tests.canvases import canvas
 from tests.conftest import app_test, app_test_on_model
 from tests.figures import figure
 from tests.references import information_retrieval
@@ -133,9 +134,7 @@ def test_the_map_reduces_a_sparse_corpus_by_truncated_svd(splade):
     at = app_test("views/map.py", model="splade-tiny")
     assert not at.exception and not at.error
     assert any("reduced to 128 by TruncatedSVD" in c.value for c in at.caption)
-    points = sum(len(trace.x) for trace in figure(at, "map_chart").data if trace.mode == "markers"
-                 and trace.name not in ("query", "selected", "nearest in full space"))
-    assert points == MAP_SAMPLE_SIZE
+    assert len(canvas(at).positions) == MAP_SAMPLE_SIZE
 
 
 def test_layers_show_the_terms_each_layer_would_activate(splade):

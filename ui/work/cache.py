@@ -15,6 +15,7 @@ import streamlit as st
 from core.analysis.explanation import PairExplanation, explain_pair, reference_texts
 from core.analysis.layer_terms import LayerTerms, layer_terms
 from core.analysis.map.clusters import cluster_keywords, selection_keywords
+from core.analysis.map.labels import MapLabel, zoom_labels
 from core.analysis.map.neighbours import movers, selection_table
 from core.analysis.map.projection import Projection, Trust, density_clusters, kmeans_clusters, trust
 from core.analysis.map.projection_cache import cached_project
@@ -160,6 +161,13 @@ def trust_of(vectors: np.ndarray, coords: np.ndarray, seed: int) -> Trust:
 def keywords_of(texts_key: str, clusters: np.ndarray, _texts: Sequence[str]) -> pd.DataFrame:
     """Each cluster's keywords, per (texts, clusters): TF-IDF over 100,000 texts took a fifth of a rerun."""
     return cluster_keywords(_texts, clusters)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def labels_of(texts_key: str, coords: np.ndarray, clusters: Sequence[str] | np.ndarray | None, seed: int,
+              _texts: Sequence[str]) -> list[MapLabel]:
+    """The map's labels at every zoom level, per (texts, positions, clusters)."""
+    return zoom_labels(coords, _texts, None if clusters is None else np.asarray(clusters), seed=seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

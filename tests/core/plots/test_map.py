@@ -1,86 +1,122 @@
-import numpy as np
+import hashlib
 
-from core.analysis.map.projection import MAX_POINTS
-from core.plots.labels import hover_text
+import numpy as np
+import pytest
+
 from core.plots.map import (
-    HOVER_MAX,
-    HOVER_MIN,
-    HOVER_WIDTH,
     MAX_CATEGORIES,
+    NOISE,
     QueryMark,
     categories,
-    compare_figure,
     fits_legend,
-    hover_limit,
-    map_figure,
     numbers,
     overlap_counts,
     trust_figure,
 )
-
-COORDS = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-TEXTS = ["a cat", "a dog", "<b>bold</b> & co", "a car"]
-
-
-def test_categories_get_one_webgl_trace_each_with_point_numbers_and_escaped_text():
-    fig = map_figure(COORDS, TEXTS, categories(["x", "y", "x", "y"], title="genre"))
-    assert [t.name for t in fig.data] == ["x", "y"]
-    assert all(t.type == "scattergl" for t in fig.data)
-    assert list(fig.data[0].customdata) == [0, 2] and list(fig.data[1].customdata) == [1, 3]
-    assert fig.data[0].text[1] == "&lt;b&gt;bold&lt;/b&gt; &amp; co"
-    assert fig.layout.legend.title.text == "genre"
+from core.plots.map_canvas import NOT_MEASURED, SCALE_STEPS, canvas_view, hover_line, point_size
+from tests.canvases import DrawnCanvas
 
 
-def test_cluster_numbers_sort_numerically_in_the_legend():
-    fig = map_figure(np.zeros((3, 2)) + np.arange(3)[:, None], ["p", "q", "r"],
-                     categories([10, 2, 1], title="cluster"))
-    assert [t.name for t in fig.data] == ["1", "2", "10"]
+def drawn(*args, **kwargs) -> DrawnCanvas:
+    """A canvas view decoded as the browser decodes it, keys checked against the payloads."""
+    view = canvas_view(*args, **kwargs)
+    n = view.view["n"]
+    payload = {name: data[32:] for name, data in view.blobs.items()}
+    for name, data in view.blobs.items():
+        assert data[:32].decode() == view.view[name] == hashlib.blake2b(data[32:], digest_size=16).hexdigest()
+    xy = np.frombuffer(payload["positions"], np.float32)
+    highlight = None
+    if "highlight" in payload:
+        highlight = np.unpackbits(np.frombuffer(payload["highlight"], np.uint8), bitorder="little")[:n].astype(bool)
+    return DrawnCanvas(view.view, view.blobs, np.column_stack([xy[:n], xy[n:]]),
+                       np.frombuffer(payload["codes"], np.uint8), highlight)
 
 
-def test_numbers_colour_one_trace_on_a_scale():
-    fig = map_figure(COORDS, TEXTS, numbers([5, 5, 16, 5], title="characters"))
-    assert len(fig.data) == 1
-    assert list(fig.data[0].marker.color) == [5, 5, 16, 5]
-    assert fig.data[0].marker.showscale
+COORDS = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 2.0], [4.0, 2.0], [2.0, 1.0]])
+TEXTS = ["a cat", "a dog", "<b>bold</b> & co", "a car", "a cow"]
 
 
-def test_the_query_is_drawn_with_a_line_to_each_neighbour():
-    fig = map_figure(COORDS, TEXTS, categories("xxxx", title="genre"),
-                     query=QueryMark("a kitten", (0.5, 0.5), [0, 3]))
-    lines, rings, star = fig.data[1:]
-    assert list(lines.x[:2]) == [0.5, 0.0] and list(lines.x[3:5]) == [0.5, 1.0]
-    assert list(lines.y[:2]) == [0.5, 0.0] and list(lines.y[3:5]) == [0.5, 1.0]
-    assert np.isnan(lines.x[2])
-    assert list(rings.customdata) == [0, 3]
-    assert (star.x[0], star.y[0]) == (0.5, 0.5) and star.text[0] == "a kitten"
+def test_positions_fit_the_canvas_with_their_shape_kept():
+    canvas = drawn(COORDS, categories("xyxyx", title="genre"), label="PCA")
+    assert np.abs(canvas.positions).max() == pytest.approx(1.0)
+    distances = np.linalg.norm(COORDS[:, None] - COORDS[None], axis=2)
+    scaled = np.linalg.norm(canvas.positions[:, None] - canvas.positions[None], axis=2)
+    np.testing.assert_allclose(scaled, distances / 2, atol=1e-6)  # one scale for both axes: 4 map units -> 2
+    assert canvas.view["bounds"] == pytest.approx((-1, -0.5, 1, 0.5))
 
 
-def test_hover_text_is_cut_and_wrapped_and_the_payload_stays_small_at_100000_points():
-    long = "word " * 2_000
-    shown = hover_text(long, limit=200, width=HOVER_WIDTH)
-    assert shown.endswith("(+9,800 characters)") and shown.count("<br>") >= 2
-    assert hover_limit(10) == HOVER_MAX and hover_limit(20_000) == 300 and hover_limit(MAX_POINTS) == HOVER_MIN
+def test_categories_get_a_code_each_in_numeric_order_with_their_counts():
+    labels = ["10", "9", NOISE, "9", "10"]
+    canvas = drawn(COORDS, categories(labels, title="cluster"), label="map")
+    assert canvas.legend() == {"9": 2, "10": 2, NOISE: 1}
+    for name in ("9", "10", NOISE):
+        assert canvas.members(name).tolist() == [i for i, label in enumerate(labels) if label == name]
+    palette = canvas.view["palette"]
+    assert palette[canvas.codes[2]][0] == "#ced4da"  # noise is grey
+    assert len({palette[canvas.codes[i]][0] for i in (0, 1)}) == 2
+    assert canvas.view["dimmed"] == len(palette) - 1
+
+
+def test_numbers_are_coded_on_the_scale_and_unmeasured_points_are_grey():
+    values = np.array([0.5, np.nan, 1.0, np.nan, 0.0])
+    canvas = drawn(COORDS, numbers(values, title="overlap"), label="map")
+    expected = np.rint((values[[0, 2, 4]] - 0.0) / 1.0 * (SCALE_STEPS - 1))
+    assert canvas.codes[[0, 2, 4]].tolist() == expected.tolist()
+    assert canvas.legend() == {NOT_MEASURED: 2} and canvas.members(NOT_MEASURED).tolist() == [1, 3]
+    assert canvas.view["legend"]["scale"]["min"] == "0" and canvas.view["legend"]["scale"]["max"] == "1"
+
+
+def test_a_highlight_is_a_bitmask_and_leaves_the_points_and_colours_unchanged():
+    colouring = categories("xyxyx", title="genre")
+    plain = canvas_view(COORDS, colouring, label="map")
+    mask = np.array([True, False, False, True, True])
+    lit = drawn(COORDS, colouring, label="map", highlight=mask)
+    assert lit.highlight.tolist() == mask.tolist() and lit.view["highlighted"] == 3
+    assert lit.blobs["positions"] == plain.blobs["positions"] and lit.blobs["codes"] == plain.blobs["codes"]
+    assert "highlight" not in plain.blobs and plain.view["highlight"] is None
+
+
+def test_a_million_points_are_nine_megabytes_of_columns():
+    n = 1_000_000
     rng = np.random.default_rng(0)
-    fig = map_figure(rng.normal(size=(MAX_POINTS, 2)), [long] * MAX_POINTS,
-                     categories(rng.integers(0, 8, MAX_POINTS), title="cluster"))
-    payload = fig.to_json()
-    assert '"bdata"' in payload  # coordinates travel as base64 typed arrays, not as decimal text
-    assert len(payload) < 20 * 2**20  # Streamlit's limit is 200 MB
+    view = canvas_view(rng.normal(size=(n, 2)), categories(rng.integers(0, 8, n).astype(str), title="c"),
+                       label="map", highlight=rng.random(n) < 0.1)
+    assert len(view.blobs["positions"]) == 32 + 8 * n and len(view.blobs["codes"]) == 32 + n
+    assert len(view.blobs["highlight"]) == 32 + n // 8
+    assert len(str(view.view)) < 10_000  # the view itself stays small at any size
+
+
+def test_the_query_and_its_lines_end_on_its_neighbours_points():
+    mark = QueryMark("a pet", (1.0, 1.5), [0, 4])
+    canvas = drawn(COORDS, categories("xyxyx", title="genre"), label="map", query=mark)
+    query = canvas.view["query"]
+    np.testing.assert_allclose(query["neighbours"], canvas.positions[[0, 4]], atol=1e-6)
+    assert (query["x"], query["y"]) == pytest.approx((-0.5, 0.25))
+    assert query["text"] == "a pet"
+
+
+def test_labels_are_placed_in_the_canvas_units_with_their_level():
+    canvas = drawn(COORDS, categories("xyxyx", title="genre"), label="map",
+                   labels=[(4.0, 2.0, "dog, car", 0, 2), (0.0, 0.0, "cat", 1, 1)])
+    assert canvas.view["labels"] == [{"x": 1.0, "y": 0.5, "text": "dog, car", "level": 0, "size": 2},
+                                     {"x": -1.0, "y": -0.5, "text": "cat", "level": 1, "size": 1}]
+
+
+def test_hover_shows_the_number_the_colour_value_and_the_text_cut():
+    assert hover_line(2, TEXTS[2], categories("xyxyx", title="genre")) == "#2 · genre: x\n<b>bold</b> & co"
+    overlap = numbers(np.array([0.5, np.nan]), title="overlap")
+    assert hover_line(1, "t", overlap) == "#1 · overlap: not measured\nt"
+    assert hover_line(0, "w" * 600, overlap).endswith("w…") and len(hover_line(0, "w" * 600, overlap)) < 530
+
+
+def test_points_shrink_as_they_multiply():
+    sizes = [point_size(n) for n in (1_500, 100_000, 1_000_000)]
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] >= 4 and sizes[-1] >= 1.5
 
 
 def test_a_label_column_with_thousands_of_values_does_not_fit_the_legend():
-    assert fits_legend([str(i % MAX_CATEGORIES) for i in range(1_000)])
-    assert not fits_legend([str(i) for i in range(3_000)])
-
-
-def test_compare_draws_the_same_point_numbers_in_both_maps_and_rings_the_selection():
-    fig = compare_figure(COORDS, COORDS[::-1], TEXTS, categories("xyxy", title="genre"), titles=("A", "B"),
-                         highlight=[2])
-    left = [t for t in fig.data if t.xaxis == "x"]
-    right = [t for t in fig.data if t.xaxis == "x2"]
-    assert [list(t.customdata) for t in left] == [list(t.customdata) for t in right] == [[0, 2], [1, 3], [2]]
-    assert list(right[0].y) == [1.0, 0.0]  # points 0 and 2 sit at COORDS[3] and COORDS[1] on the right
-    assert sum(t.showlegend is not False for t in fig.data) == 3
+    assert fits_legend([str(i % MAX_CATEGORIES) for i in range(1000)])
+    assert not fits_legend([str(i) for i in range(MAX_CATEGORIES + 1)])
 
 
 def test_trust_histogram_counts_points_per_kept_share():
@@ -91,22 +127,7 @@ def test_trust_histogram_counts_points_per_kept_share():
     assert fig.layout.title.text == "Neighbours kept: mean 67%"
 
 
-def test_highlight_greys_the_other_points_and_selected_points_are_ringed_with_labels():
-    colouring = categories("xyxy", title="genre")
-    fig = map_figure(COORDS, TEXTS, colouring, highlight=np.array([True, False, True, False]), selected=[1],
-                     labels=[(0.5, 0.5, "cat, dog")])
-    by_name = {trace.name: trace for trace in fig.data}
-    assert list(by_name["the rest"].customdata) == [1, 3]
-    assert list(by_name["x"].customdata) == [0, 2] and "y" in by_name and len(by_name["y"].x) == 0
-    assert list(by_name["selected"].customdata) == [1]
-    assert fig.layout.annotations[0].text == "cat, dog"
-
-
-def test_points_without_a_number_are_drawn_grey_as_not_measured_and_left_out_of_the_histogram():
+def test_points_without_a_number_are_left_out_of_the_histogram():
     overlap = np.array([0.5, np.nan, 1.0, np.nan])
-    fig = map_figure(COORDS, TEXTS, numbers(overlap, title="overlap"))
-    grey, scale = fig.data
-    assert grey.name == "not measured" and list(grey.customdata) == [1, 3]
-    assert list(scale.customdata) == [0, 2] and list(scale.marker.color) == [0.5, 1.0]
     assert sum(overlap_counts(overlap, k=2).values()) == 2
     assert trust_figure(overlap, k=2).layout.title.text == "Neighbours kept: mean 75%"

@@ -24,33 +24,21 @@ THREE = st.column_config.NumberColumn(format="%.3f")
 LISTED = 1_000  # selected points listed with their nearest text; finding it for 50,000 would take a minute
 
 
-def remember_selection(chart_key: str) -> None:
-    """The map's on_select callback: keep the selected point numbers, whatever the colouring does to the traces."""
-    points = st.session_state[chart_key].selection.points
-    data = [point.get("customdata") for point in points]
-    st.session_state[SELECTED] = sorted({int(d[0] if isinstance(d, list) else d) for d in data if d is not None})
+def remember_selection(rows: list[int]) -> None:
+    """The canvas's selection callback: keep the selected row numbers, whatever the colouring does."""
+    st.session_state[SELECTED] = rows
 
 
 def selected_points(count: int) -> list[int]:
     return [i for i in st.session_state.get(SELECTED, []) if i < count]
 
 
-def selection_mask(count: int, found: np.ndarray | None) -> np.ndarray | None:
-    """The points to draw in colour: the selection (if any) and the search's matches (if any); None for all."""
-    chosen = selected_points(count)
-    if not chosen:
-        return found
-    mask = np.zeros(count, bool)
-    mask[chosen] = True
-    return mask if found is None else mask & found
-
-
 def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray) -> None:
     chosen = selected_points(len(frame))
     st.subheader("Selected points")
     if not chosen:
-        st.caption("Click a point, or drag a box or a lasso on the map, to list those texts here with their "
-                   "nearest neighbours.")
+        st.caption("Click a point, or select with Box or Lasso on the map, to list those texts here with their "
+                   "nearest neighbours. Double-click the map, press Escape or use Clear selection to start over.")
         return
     texts = frame["text"].tolist()
     if 1 < len(chosen) < len(texts):
@@ -72,29 +60,19 @@ def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray
         st.dataframe(near, hide_index=True, column_config={"cosine": THREE})
         st.caption("“Near on the map”: also among its nearest points on the map. Where it is false, the map "
                    "put a true neighbour far away.")
-    if st.button("Clear the selection", key="map_clear"):
-        st.session_state[SELECTED] = []
-        st.rerun()
 
 
-def cluster_labels(coords: np.ndarray, texts: list[str], clusters: np.ndarray) -> tuple[pd.DataFrame,
-                                                                                       list[tuple[float, float, str]]]:
-    """The cluster legend (size, keywords, examples) and a label at each cluster's centre on the map."""
-    names = np.asarray(clusters).astype(str)
-    table = keywords_of(texts_digest(texts), names, texts)
-    labels = []
-    for row in table[table["cluster"] != NOISE].itertuples():
-        members = names == row.cluster
-        x, y = np.median(coords[members], axis=0)
-        labels.append((float(x), float(y), ", ".join(row.keywords.split(", ")[:2]) or row.cluster))
-    return table, labels
+def cluster_table(texts: list[str], clusters: np.ndarray) -> pd.DataFrame:
+    """The cluster legend: size, keywords, examples."""
+    return keywords_of(texts_digest(texts), np.asarray(clusters).astype(str), texts)
 
 
 def cluster_panel(table: pd.DataFrame) -> None:
     st.subheader("What each cluster is about")
     st.dataframe(table, hide_index=True)
     st.caption("Keywords are class-based TF-IDF: each cluster's texts joined into one document, its words weighed "
-               "against the other clusters'. The map writes the first two at each cluster's centre."
+               "against the other clusters'. The map writes the first two at each cluster's centre, and finer "
+               "clusters' as you zoom in."
                + (f" “{NOISE}”: the points HDBSCAN put in no cluster." if (table["cluster"] == NOISE).any() else ""))
     csv_download(table, "map-clusters.csv", index=False, key="map_clusters_csv")
 
@@ -135,14 +113,6 @@ PLACEMENT = {
              "query's nearest texts in the full space, so it lands near them by construction.",
 }
 PLACEMENT["UMAP"] = PLACEMENT["t-SNE"].replace("t-SNE", "UMAP")
-
-
-def compare_selection(key: str) -> list[int]:
-    """Point numbers selected (click, box or lasso) in the compare chart on the last run."""
-    state = st.session_state.get(key)
-    points = state.selection.points if state is not None and "selection" in state else []
-    data = [point.get("customdata") for point in points]
-    return sorted({int(d[0] if isinstance(d, list) else d) for d in data if d is not None})
 
 
 def full_set_neighbours(dataset: Dataset, vector: np.ndarray, k: int, on_map: int) -> None:

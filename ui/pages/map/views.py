@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from core.analysis.map.clusters import query_in_space, spherize
+from core.analysis.map.labels import MapLabel
 from core.analysis.map.projection import (
     PlacedQuery,
     Projection,
@@ -22,18 +23,18 @@ from core.models.loading import LoadedModel
 from core.plots.map import (
     Colouring,
     QueryMark,
-    compare_figure,
     compare_points,
-    map_figure,
     map_points,
     overlap_counts,
     trust_figure,
 )
+from core.plots.map_canvas import canvas_view, hover_line
 from core.settings import Settings
 from ui.components.compare import configuration_b, describe
 from ui.components.downloads import csv_download
+from ui.components.map_canvas import map_canvas
 from ui.pages.map.projection import ALIGNMENT, compared
-from ui.pages.map.tools import compare_selection, movers_panel, remember_selection
+from ui.pages.map.tools import movers_panel, remember_selection, selection_panel
 from ui.work.background import corpus_job, job_status
 from ui.work.cache import trust_of
 
@@ -47,9 +48,10 @@ def query_on(query: str, vector: np.ndarray | None, texts: list[str], space: np.
     return QueryMark(query, placed.position, placed.neighbours["#"].tolist()), placed
 
 
-def single_view(texts: list[str], projection: Projection, report: Trust, colouring: Colouring,
-                mark: QueryMark | None, title: str, highlight: np.ndarray | None,
-                labels: list[tuple[float, float, str]]) -> None:
+def single_view(frame: pd.DataFrame, space: np.ndarray, projection: Projection, report: Trust,
+                colouring: Colouring, mark: QueryMark | None, title: str, highlight: np.ndarray | None,
+                labels: list[MapLabel]) -> None:
+    texts = frame["text"].tolist()
     facts = st.columns(4)
     facts[0].metric("Points", f"{len(texts):,}")
     if projection.explained_variance is not None:
@@ -60,18 +62,17 @@ def single_view(texts: list[str], projection: Projection, report: Trust, colouri
     else:
         facts[1].metric("Method", projection.method, help=", ".join(f"{k} {v}" for k, v in projection.params.items()))
     trust_metrics(report, facts[2:])
-    map_col, trust_col = st.columns([3, 1.2])
-    with map_col:
-        figure = map_figure(projection.coords, texts, colouring, query=mark, title=title, highlight=highlight,
-                            labels=labels)
-        st.plotly_chart(figure, key="map_chart", on_select=lambda: remember_selection("map_chart"),
-                        selection_mode=("points", "box", "lasso"))
-        st.caption(f"Each point is one text, coloured by {colouring.title}; hover for its text, click or drag a box "
-                   "or lasso to select. Only closeness means something: the axes have no units, and far-apart "
-                   "clusters may not be far apart in the full space."
-                   + (" The star is the query, with lines to its nearest texts." if mark else ""))
-        csv_download(map_points(texts, projection.coords, colouring, report.overlap), "map-points.csv",
-                     index=False, key="map_points_csv")
+    canvas = canvas_view(projection.coords, colouring, label=title, highlight=highlight, query=mark, labels=labels)
+    map_canvas(canvas, key="map_canvas", hover_text=lambda row: hover_line(row, texts[row], colouring),
+               on_selection=remember_selection)
+    st.caption(f"{title}. Each point is one text, coloured by {colouring.title}; hover for its text. Drag to pan, "
+               "scroll to zoom (finer cluster labels appear as you zoom in), click a point or use Box or Lasso to "
+               "select; the legend hides and shows categories. Only closeness means something: the axes have no "
+               "units, and far-apart clusters may not be far apart in the full space."
+               + (" The star is the query, with lines to its nearest texts in the full space." if mark else ""))
+    csv_download(map_points(texts, projection.coords, colouring, report.overlap), "map-points.csv",
+                 index=False, key="map_points_csv")
+    trust_col, selection_col = st.columns([1, 2])
     with trust_col:
         st.plotly_chart(trust_figure(report.overlap, k=report.k), key="map_trust_chart")
         st.caption(f"How many of each point's {report.k} nearest neighbours (full space, cosine) are also its "
@@ -82,6 +83,8 @@ def single_view(texts: list[str], projection: Projection, report: Trust, colouri
         counts = overlap_counts(report.overlap, k=report.k)
         csv_download(pd.DataFrame({"kept": list(counts), "points": list(counts.values())}), "map-trust.csv",
                      index=False, key="map_trust_csv")
+    with selection_col:
+        selection_panel(frame, space, projection.coords)
 
 
 def trust_metrics(report: Trust, slots: list, label: str = "") -> None:
@@ -97,7 +100,7 @@ def trust_metrics(report: Trust, slots: list, label: str = "") -> None:
 
 def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, projection: Projection,
                  colouring: Colouring, params: ProjectionParams, a: tuple[Settings, LoadedModel], query: str, top: int,
-                 centred: bool) -> None:
+                 centred: bool, highlight: np.ndarray | None) -> None:
     chosen = configuration_b(a[0], prefix="map", default_model=a[0].model_id, default_pooling=a[0].pooling,
                              default_layer="middle",
                              layer_help="0 is the embedding layer. Every layer of a model comes from one pass, "
@@ -124,15 +127,21 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
         vector = query_in_space(model, query, with_role(settings, model.pipeline, "query"),
                                 vectors if centred else None) if query else None
         marks.append(query_on(query, vector, texts, points, replace(projection, coords=coords), top))
-    st.plotly_chart(compare_figure(projection.coords, b_coords, texts, colouring,
-                                   titles=(f"A: {describe(*a)}", f"B: {describe(*chosen)}"),
-                                   highlight=compare_selection("map_compare_chart"),
-                                   queries=tuple(m[0] if m else None for m in marks)),
-                    key="map_compare_chart", on_select="rerun", selection_mode=("points", "box", "lasso"))
+    columns = st.columns(2)
+    for side, column, coords, mark, name in (("a", columns[0], projection.coords, marks[0], describe(*a)),
+                                             ("b", columns[1], b_coords, marks[1], describe(*chosen))):
+        with column:
+            st.markdown(f"**{side.upper()}: {name}**")
+            canvas = canvas_view(coords, colouring, label=f"{side.upper()}: {name}", query=mark[0] if mark else None,
+                                 highlight=highlight, height=620, link="map_compare")
+            map_canvas(canvas, key=f"map_compare_{side}", hover_text=lambda row: hover_line(row, texts[row],
+                                                                                          colouring),
+                       on_selection=remember_selection)
     alignment = ALIGNMENT.get(projection.method, ALIGNMENT["PCA"])
     st.caption(f"The same {len(texts):,} texts mapped with {projection.method} under two configurations, "
                f"{alignment} so that movement means something; point #i is the same text in both (hover shows the "
-               "number). Click, box- or lasso-select points on either side to ring the same texts on both."
+               "number). The two maps pan and zoom together, and points selected (click, Box or Lasso) on either "
+               "side are selected on both: see where a region of A lands in B."
                + (" The star is the query, placed by each configuration." if query else ""))
     csv_download(compare_points(texts, projection.coords, b_coords, colouring), "map-compare.csv",
                  index=False, key="map_compare_csv")

@@ -1,0 +1,176 @@
+"""What the map canvas draws, as binary columns and one small view: positions (float32 x, then y), a colour code per
+point (uint8), a highlight bitmask, the palette and legend the codes index, labels, and the query.
+
+Each column is a blob: its content key (32 ASCII hex characters) followed by its bytes, so the browser keeps it and a
+rerun that changes only the view sends none of them again."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from plotly.colors import sample_colorscale
+
+from core.plots.map import GREY, NOISE, PALETTE, Colouring, QueryMark
+
+KEY_CHARS = 32
+SCALE_STEPS = 200  # codes 0..199 of a number colouring: Viridis in 200 steps
+CATEGORY_ALPHA, GREY_ALPHA, DIMMED_ALPHA = 0.85, 0.5, 0.22
+NOT_MEASURED = "not measured"
+
+
+def blob(payload: bytes) -> bytes:
+    return hashlib.blake2b(payload, digest_size=KEY_CHARS // 2).hexdigest().encode("ascii") + payload
+
+
+def blob_key(data: bytes) -> str:
+    return data[:KEY_CHARS].decode("ascii")
+
+
+@dataclass(frozen=True)
+class CanvasPoints:
+    """A map's positions scaled into [-1, 1] (aspect kept, centred), as the positions blob, with their bounds."""
+
+    blob: bytes
+    bounds: tuple[float, float, float, float]  # x0, y0, x1, y1
+    scale: float  # canvas units per map unit
+    centre: tuple[float, float]
+
+    def place(self, x: float, y: float) -> tuple[float, float]:
+        """A map position (the query's) in the canvas's units."""
+        return (float((x - self.centre[0]) * self.scale), float((y - self.centre[1]) * self.scale))
+
+
+def canvas_points(coords: np.ndarray) -> CanvasPoints:
+    xy = np.asarray(coords, dtype=np.float64)
+    low, high = xy.min(axis=0), xy.max(axis=0)
+    centre = (low + high) / 2
+    half = float(np.max(high - low)) / 2
+    scale = 1.0 / half if half > 0 else 1.0
+    scaled = ((xy - centre) * scale).astype(np.float32)
+    x0, y0 = scaled.min(axis=0)
+    x1, y1 = scaled.max(axis=0)
+    payload = np.ascontiguousarray(scaled[:, 0]).tobytes() + np.ascontiguousarray(scaled[:, 1]).tobytes()
+    return CanvasPoints(blob(payload), (float(x0), float(y0), float(x1), float(y1)), scale,
+                        (float(centre[0]), float(centre[1])))
+
+
+@dataclass(frozen=True)
+class CanvasColours:
+    """A colour code per point (the codes blob), the palette the codes index ((hex, alpha) each), the legend, and
+    the code of a point the highlight leaves out."""
+
+    blob: bytes
+    palette: list[tuple[str, float]]
+    legend: dict[str, object]
+    dimmed: int
+
+
+def _category_order(names: set[str]) -> list[str]:
+    """Numbers in numeric order, then names alphabetically: cluster 10 after cluster 9."""
+    return sorted(names, key=lambda v: (not v.lstrip("-").isdigit(), int(v) if v.lstrip("-").isdigit() else 0, v))
+
+
+def canvas_colours(colouring: Colouring) -> CanvasColours:
+    if colouring.categorical:
+        labels = np.asarray(colouring.values, dtype=object)
+        names = _category_order(set(labels.tolist()) - {NOISE})
+        codes = np.zeros(len(labels), np.uint8)
+        palette = [(PALETTE[i % len(PALETTE)], CATEGORY_ALPHA) for i in range(len(names))]
+        items = []
+        for code, name in enumerate(names):
+            members = labels == name
+            codes[members] = code
+            items.append({"code": code, "name": name, "count": int(members.sum())})
+        noise = labels == NOISE
+        if noise.any():
+            codes[noise] = len(palette)
+            items.append({"code": len(palette), "name": NOISE, "count": int(noise.sum())})
+            palette.append((GREY, GREY_ALPHA))
+        legend: dict[str, object] = {"title": colouring.title, "items": items}
+    else:
+        values = np.asarray(colouring.values, dtype=np.float64)
+        measured = ~np.isnan(values)
+        low, high = (float(np.min(values[measured])), float(np.max(values[measured]))) if measured.any() else (0, 1)
+        steps = np.linspace(0, 1, SCALE_STEPS)
+        palette = [(_hex(c), CATEGORY_ALPHA) for c in sample_colorscale("Viridis", list(steps))]
+        share = (values - low) / (high - low) if high > low else np.zeros_like(values)
+        codes = np.where(measured, np.rint(np.nan_to_num(share) * (SCALE_STEPS - 1)), SCALE_STEPS).astype(np.uint8)
+        items = []
+        if (~measured).any():
+            items.append({"code": SCALE_STEPS, "name": NOT_MEASURED, "count": int((~measured).sum())})
+        palette.append((GREY, GREY_ALPHA))
+        legend = {"title": colouring.title, "items": items,
+                  "scale": {"stops": [_hex(c) for c in sample_colorscale("Viridis", [0, 0.25, 0.5, 0.75, 1])],
+                            "min": f"{low:.3g}", "max": f"{high:.3g}"}}
+    palette.append((GREY, DIMMED_ALPHA))
+    return CanvasColours(blob(codes.tobytes()), palette, legend, len(palette) - 1)
+
+
+def _hex(colour: str) -> str:
+    """Plotly's 'rgb(r, g, b)' as '#rrggbb'."""
+    r, g, b = (round(float(v)) for v in colour[colour.index("(") + 1:-1].split(","))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def highlight_blob(mask: np.ndarray) -> bytes:
+    """Bit i (least significant first within each byte) set when point i is highlighted."""
+    return blob(np.packbits(np.asarray(mask, dtype=bool), bitorder="little").tobytes())
+
+
+def point_size(n: int) -> float:
+    """Pixels at the fitted zoom: large for a lesson's 1,500 points, small enough for a million to show shape."""
+    return float(np.clip(9 - 1.3 * np.log10(max(n, 1)), 1.5, 6))
+
+
+def hover_line(index: int, text: str, colouring: Colouring, *, limit: int = 500) -> str:
+    """What hovering point `index` shows: its number, its colour value and its text."""
+    value = colouring.values[index]
+    shown = (f"{value}" if colouring.categorical else
+             NOT_MEASURED if np.isnan(float(value)) else f"{float(value):.3g}")
+    body = text if len(text) <= limit else text[:limit - 1] + "…"
+    return f"#{index} · {colouring.title}: {shown}\n{body}"
+
+
+def canvas_query(query: QueryMark | None, points: CanvasPoints, coords: np.ndarray) -> dict[str, object] | None:
+    if query is None:
+        return None
+    x, y = points.place(*query.position)
+    return {"x": x, "y": y, "text": query.text,
+            "neighbours": [points.place(*coords[i]) for i in query.neighbours]}
+
+
+def canvas_labels(labels: Sequence[tuple[float, float, str, int, int]], points: CanvasPoints) -> list[dict]:
+    """(x, y, text, level, size) in map units, in the canvas's units."""
+    return [{"x": points.place(x, y)[0], "y": points.place(x, y)[1], "text": text, "level": level, "size": size}
+            for x, y, text, level, size in labels]
+
+
+@dataclass(frozen=True)
+class CanvasView:
+    """Everything one map canvas draws: its blobs (sent once each) and the view that names them."""
+
+    blobs: dict[str, bytes]
+    view: dict[str, object]
+
+
+def canvas_view(coords: np.ndarray, colouring: Colouring, *, label: str, highlight: np.ndarray | None = None,
+                query: QueryMark | None = None, labels: Sequence[tuple[float, float, str, int, int]] = (),
+                height: int = 720, link: str = "") -> CanvasView:
+    """The canvas of one map: `highlight` leaves the other points grey, `labels` are (x, y, text, level, size) in
+    map units, and maps with the same `link` pan, zoom and select together."""
+    points = canvas_points(coords)
+    colours = canvas_colours(colouring)
+    blobs = {"positions": points.blob, "codes": colours.blob}
+    if highlight is not None:
+        blobs["highlight"] = highlight_blob(highlight)
+    n = len(coords)
+    view = {"n": n, "positions": blob_key(points.blob), "codes": blob_key(colours.blob),
+            "highlight": blob_key(blobs["highlight"]) if highlight is not None else None,
+            "highlighted": int(np.count_nonzero(highlight)) if highlight is not None else n,
+            "palette": colours.palette, "dimmed": colours.dimmed, "legend": colours.legend,
+            "bounds": points.bounds, "pointSize": point_size(n), "label": label, "height": height,
+            "labels": canvas_labels(labels, points), "query": canvas_query(query, points, coords), "link": link}
+    return CanvasView(blobs, view)

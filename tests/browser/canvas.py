@@ -1,0 +1,50 @@
+"""Reading the map canvas in Chromium: how often it has drawn, its last draw's timing, and its pixels."""
+
+from __future__ import annotations
+
+import base64
+import io
+
+import numpy as np
+from PIL import Image
+
+MAP = ".explorer-map"
+
+
+def draws(page, nth: int = 0) -> int:
+    value = page.locator(MAP).nth(nth).get_attribute("data-draws")
+    return int(value or 0)
+
+
+def wait_drawn(page, after: int = 0, nth: int = 0, timeout_s: float = 120) -> None:
+    """Wait until the canvas has drawn more than `after` times."""
+    page.wait_for_function(f"""() => {{ const maps = [];  // the canvas lives in a shadow root
+        const walk = (root) => root.querySelectorAll('*').forEach((el) => {{
+            if (el.matches('{MAP}')) maps.push(el);
+            if (el.shadowRoot) walk(el.shadowRoot); }});
+        walk(document);
+        return maps.length > {nth} && Number(maps[{nth}].dataset.draws || 0) > {after}; }}""",
+                           timeout=timeout_s * 1000, polling=50)
+
+
+def map_state(page, nth: int = 0) -> dict:
+    """The canvas's view as the browser holds it, and its last draw (performance.now() milliseconds)."""
+    return page.locator(MAP).nth(nth).evaluate("""(el) => ({ n: el.mapCanvas.data.n,
+        query: el.mapCanvas.data.query, highlight: el.mapCanvas.data.highlight, lastDraw: el.mapCanvas.lastDraw,
+        selected: el.mapCanvas.selected.length })""")
+
+
+def screen_position(page, row: int, nth: int = 0) -> tuple[float, float]:
+    """Where row `row` is drawn, in page pixels."""
+    canvas = page.locator(f"{MAP} canvas.points").nth(nth)
+    box = canvas.bounding_box()
+    x, y = page.locator(MAP).nth(nth).evaluate(f"(el) => el.mapCanvas.plot.getScreenPosition({row})")
+    return box["x"] + x, box["y"] + y
+
+
+def pixels(page, nth: int = 0) -> np.ndarray:
+    """The points canvas as RGB (height, width, 3): what WebGL drew, without the labels and the query on top."""
+    url = page.locator(f"{MAP} canvas.points").nth(nth).evaluate("(c) => c.toDataURL('image/png')")
+    image = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGBA")
+    white = Image.new("RGBA", image.size, "white")
+    return np.asarray(Image.alpha_composite(white, image).convert("RGB"))  # as the page shows it, on white

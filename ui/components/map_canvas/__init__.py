@@ -1,0 +1,53 @@
+"""The map's WebGL canvas: a Streamlit v2 component whose JavaScript `make` builds from frontend/ (regl-scatterplot).
+
+Each binary column (positions, colour codes, a highlight bitmask) is an element of its own whose message does not
+change while the column does not, so Streamlit's message cache sends it once; the map's view names the columns by
+their content keys. A selection comes back as row numbers; a hover asks for that one row's text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+import streamlit as st
+
+from core.plots.map_canvas import CanvasView
+
+BUNDLE = Path(__file__).parent / "frontend" / "dist" / "map_canvas.js"
+NOT_BUILT = ("The map canvas is not built: run `make run` (it builds frontend/ with npm), or `make canvas` alone.")
+
+
+@lru_cache(maxsize=1)
+def _component():  # registered once per process, as Streamlit asks
+    if not BUNDLE.exists():
+        raise FileNotFoundError(NOT_BUILT)
+    return st.components.v2.component("explorer_map_canvas", js=BUNDLE.read_text(encoding="utf-8"))
+
+
+def _hover_key(key: str) -> str:
+    return f"{key}_hover"
+
+
+def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str],
+               on_selection: Callable[[list[int]], None]) -> None:
+    """Draw `canvas`. `hover_text(row)` is what hovering that row shows; `on_selection(rows)` runs (before the
+    rerun) when the user clicks, boxes or lassoes points, or clears the selection."""
+    try:
+        component = _component()
+    except FileNotFoundError as err:
+        st.error(str(err))
+        return
+    for name, data in canvas.blobs.items():
+        component(key=f"{key}_{name}", data=data, height=0)
+
+    def hovered() -> None:
+        row = st.session_state[key].hover
+        if row is not None:
+            st.session_state[_hover_key(key)] = {"row": int(row), "text": hover_text(int(row))}
+
+    def selected() -> None:
+        on_selection(sorted(int(i) for i in st.session_state[key].selection or []))
+
+    component(key=key, data={**canvas.view, "hover": st.session_state.get(_hover_key(key))},
+              on_hover_change=hovered, on_selection_change=selected)

@@ -1,0 +1,271 @@
+// One map: regl-scatterplot draws the points (WebGL); a 2-D canvas on top draws the query, its lines and the
+// cluster labels; a legend beside it toggles categories. Interactions stay here; a selection goes to Python as row
+// numbers and a hover asks Python for that one row's text.
+import createScatterplot from "regl-scatterplot";
+import { arrivedAt, blob } from "./blobs.js";
+import { Legend } from "./legend.js";
+import { drawOverlay } from "./overlay.js";
+import { STYLE } from "./style.js";
+
+const HOVER_DELAY_MS = 120; // a pointer resting this long on a point asks Python for its text
+const links = new Map(); // link group -> the maps whose views and selections move together
+
+const rgba = (hex, alpha) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).concat(alpha);
+
+export class MapCanvas {
+  constructor(parent, { setStateValue, setTriggerValue }) {
+    this.setStateValue = setStateValue;
+    this.setTriggerValue = setTriggerValue;
+    this.root = document.createElement("div");
+    this.root.className = "explorer-map";
+    this.root.innerHTML = `<style>${STYLE}</style>
+      <div class="toolbar" role="toolbar" aria-label="Map tools">
+        <button type="button" data-mode="panZoom" aria-pressed="true" title="Drag to pan, scroll to zoom, click a point to select it">Pan &amp; zoom</button>
+        <button type="button" data-mode="rectangle" aria-pressed="false" title="Drag a box to select the points in it">Box</button>
+        <button type="button" data-mode="freeform" aria-pressed="false" title="Draw around points to select them">Lasso</button>
+        <button type="button" data-action="reset" title="Show every point">Reset view</button>
+        <button type="button" data-action="clear" title="Or double-click the map, or press Escape">Clear selection</button>
+        <span class="status" aria-live="polite"></span>
+      </div>
+      <div class="body">
+        <div class="stage">
+          <canvas class="points" role="img"></canvas>
+          <canvas class="overlay" aria-hidden="true"></canvas>
+          <div class="tooltip" role="tooltip" hidden></div>
+        </div>
+        <div class="legend"></div>
+      </div>`;
+    parent.appendChild(this.root);
+    this.root.mapCanvas = this; // for the browser tests: screen positions, the drawn pixels
+    this.stage = this.root.querySelector(".stage");
+    this.canvas = this.root.querySelector("canvas.points");
+    this.overlay = this.root.querySelector("canvas.overlay");
+    this.tooltip = this.root.querySelector(".tooltip");
+    this.status = this.root.querySelector(".status");
+    this.legend = new Legend(this.root.querySelector(".legend"), () => this.applyFilter());
+    this.selected = [];
+    this.hovered = -1;
+    this.hoverTexts = new Map();
+    this.draws = 0;
+    this.lastEnded = 0;
+    this.wireToolbar();
+  }
+
+  createPlot() {
+    const { width, height } = this.stage.getBoundingClientRect();
+    this.plot = createScatterplot({
+      canvas: this.canvas,
+      width: Math.max(1, Math.floor(width)),
+      height: Math.max(1, Math.floor(height)),
+      backgroundColor: [1, 1, 1, 1],
+      pointColorActive: [0.84, 0.2, 0.42, 1],
+      pointColorHover: [0.1, 0.1, 0.1, 1],
+      lassoColor: [0.84, 0.2, 0.42, 1],
+      lassoMinDelay: 10,
+      deselectOnDblClick: true,
+      deselectOnEscape: true,
+      pointScaleMode: "asinh",
+    });
+    this.plot.subscribe("select", ({ points }) => this.selectionMade(Array.from(points)));
+    this.plot.subscribe("deselect", () => this.selectionMade([]));
+    this.plot.subscribe("pointOver", (i) => this.hoverStart(i));
+    this.plot.subscribe("pointOut", () => this.hoverEnd());
+    this.plot.subscribe("view", ({ view }) => {
+      this.paintOverlay();
+      this.shareView(view);
+    });
+    new ResizeObserver(() => this.resize()).observe(this.stage);
+  }
+
+  wireToolbar() {
+    for (const button of this.root.querySelectorAll("[data-mode]")) {
+      button.addEventListener("click", () => {
+        const mode = button.dataset.mode;
+        this.plot?.set(mode === "panZoom" ? { mouseMode: "panZoom" } : { mouseMode: "lasso", lassoType: mode });
+        for (const other of this.root.querySelectorAll("[data-mode]")) {
+          other.setAttribute("aria-pressed", String(other === button));
+        }
+      });
+    }
+    this.root.querySelector("[data-action=reset]").addEventListener("click", () => this.fitView(true));
+    this.root.querySelector("[data-action=clear]").addEventListener("click", () => this.plot?.deselect());
+  }
+
+  async update(data) {
+    const started = performance.now();
+    this.data = data;
+    this.stage.style.height = `${data.height}px`;
+    this.canvas.setAttribute("aria-label", data.label);
+    const [positions, codes, highlight] = await Promise.all([
+      blob(data.positions), blob(data.codes), data.highlight ? blob(data.highlight) : null,
+    ]);
+    if (this.data !== data) return; // a newer view arrived while these blobs were on their way
+    if (!this.plot) this.createPlot();
+    const n = data.n;
+    const moved = positions !== this.positions;
+    if (moved) {
+      this.positions = positions;
+      this.x = new Float32Array(positions, 0, n);
+      this.y = new Float32Array(positions, 4 * n, n);
+    }
+    this.codes = new Uint8Array(codes, 0, n);
+    const z = new Float32Array(n);
+    const w = new Float32Array(n); // 1: highlighted, drawn larger and on top
+    let order = null;
+    if (highlight) {
+      const bits = new Uint8Array(highlight);
+      const front = [];
+      const back = [];
+      for (let i = 0; i < n; i += 1) {
+        const on = (bits[i >> 3] >> (i & 7)) & 1;
+        z[i] = on ? this.codes[i] : data.dimmed;
+        w[i] = on;
+        (on ? front : back).push(i);
+      }
+      order = back.concat(front);
+    } else {
+      z.set(this.codes);
+    }
+    this.plot.set({
+      pointColor: data.palette.map(([hex, alpha]) => rgba(hex, alpha)),
+      colorBy: "valueA",
+      pointSize: [data.pointSize, data.pointSize * 1.6],
+      sizeBy: highlight ? "valueB" : null,
+      pointOrder: order,
+      pointSizeSelected: 2,
+      pointOutlineWidth: 2,
+    });
+    this.legend.show(data.legend, data.palette);
+    // Only new positions build a new spatial index; new colours or a highlight reuse it.
+    const options = { zDataType: "categorical", wDataType: "categorical" };
+    if (!moved) Object.assign(options, { spatialIndex: this.plot.get("spatialIndex"), preventFilterReset: true });
+    await this.plot.draw({ x: this.x, y: this.y, z, w }, options);
+    if (this.data !== data) return;
+    if (moved) await this.fitView(false);
+    this.applyFilter();
+    if (this.selected.length) this.plot.select(this.selected, { preventEvent: true });
+    if (data.hover) this.hoverTexts.set(data.hover.row, data.hover.text);
+    this.showTooltip();
+    this.paintOverlay();
+    this.canvas.getContext("2d").getImageData(0, 0, 1, 1); // the frame is on the screen from here
+    // for make bench: when this view arrived (or its newest blob, if later it arrived first) and when it was drawn
+    const blobsAt = [data.positions, data.codes, data.highlight].filter(Boolean).map(arrivedAt);
+    const fresh = blobsAt.filter((t) => t >= this.lastEnded);
+    this.lastDraw = { started: Math.min(started, ...fresh), ended: performance.now() };
+    this.lastEnded = this.lastDraw.ended;
+    this.draws += 1;
+    this.root.dataset.draws = String(this.draws);
+    this.root.dataset.points = String(n);
+    this.root.dataset.highlight = data.highlight ?? "";
+    this.root.dataset.codes = data.codes;
+    this.status.textContent = `${n.toLocaleString("en")} points${data.highlight ? `, ${data.highlighted.toLocaleString("en")} highlighted` : ""}`;
+    this.joinLink(data.link);
+  }
+
+  fitView(animated) {
+    const [x0, y0, x1, y1] = this.data.bounds;
+    const pad = 0.04 * Math.max(x1 - x0, y1 - y0);
+    const done = this.plot.zoomToArea(
+      { x: x0 - pad, y: y0 - pad, width: x1 - x0 + 2 * pad, height: y1 - y0 + 2 * pad },
+      { transition: animated, transitionDuration: 300 });
+    if (!animated) this.fitted = this.plot.get("camera").view[0]; // zoom 1: labels' coarsest level
+    return done;
+  }
+
+  applyFilter() {
+    if (!this.plot || !this.codes) return;
+    const hidden = this.legend.hidden;
+    if (!hidden.size) {
+      if (this.plot.get("isPointsFiltered")) this.plot.unfilter({ preventEvent: true });
+      return;
+    }
+    const kept = [];
+    for (let i = 0; i < this.codes.length; i += 1) if (!hidden.has(this.codes[i])) kept.push(i);
+    this.plot.filter(kept, { preventEvent: true });
+  }
+
+  selectionMade(points) {
+    this.selected = points;
+    this.setStateValue("selection", points);
+    for (const other of this.linked()) other.plot.select(points, { preventEvent: true });
+  }
+
+  hoverStart(i) {
+    this.hovered = i;
+    this.showTooltip();
+    clearTimeout(this.hoverTimer);
+    if (!this.hoverTexts.has(i)) {
+      this.hoverTimer = setTimeout(() => this.setTriggerValue("hover", i), HOVER_DELAY_MS);
+    }
+  }
+
+  hoverEnd() {
+    this.hovered = -1;
+    clearTimeout(this.hoverTimer);
+    this.showTooltip();
+  }
+
+  showTooltip() {
+    const i = this.hovered;
+    if (i < 0 || !this.plot) {
+      this.tooltip.hidden = true;
+      return;
+    }
+    const [sx, sy] = this.plot.getScreenPosition(i) ?? [0, 0];
+    this.tooltip.textContent = this.hoverTexts.get(i) ?? `#${i} …`;
+    this.tooltip.hidden = false;
+    const { width } = this.stage.getBoundingClientRect();
+    this.tooltip.style.left = `${Math.min(sx + 12, width - 320)}px`;
+    this.tooltip.style.top = `${sy + 12}px`;
+  }
+
+  toScreen(x, y) {
+    // as regl-scatterplot places a point: projection (view aspect) x camera view x model (data aspect 1)
+    const view = this.plot.get("camera").view;
+    const { width, height } = this.stage.getBoundingClientRect();
+    const vx = view[0] * x + view[4] * y + view[12];
+    const vy = view[1] * x + view[5] * y + view[13];
+    return [(width * (vx / (width / height) + 1)) / 2, height * (0.5 - vy / 2)];
+  }
+
+  paintOverlay() {
+    if (!this.plot || !this.data) return;
+    const zoom = this.plot.get("camera").view[0] / (this.fitted ?? this.plot.get("camera").view[0]);
+    drawOverlay(this.overlay, this.stage.getBoundingClientRect(), this.data, (x, y) => this.toScreen(x, y), zoom);
+    if (this.hovered >= 0) this.showTooltip();
+  }
+
+  resize() {
+    const { width, height } = this.stage.getBoundingClientRect();
+    if (!this.plot || width < 1 || height < 1) return;
+    this.plot.set({ width: Math.floor(width), height: Math.floor(height) });
+    this.paintOverlay();
+  }
+
+  joinLink(group) {
+    if (this.link === group) return;
+    if (this.link) links.get(this.link)?.delete(this);
+    this.link = group;
+    if (group) links.set(group, (links.get(group) ?? new Set()).add(this));
+  }
+
+  linked() {
+    return this.link ? [...links.get(this.link)].filter((other) => other !== this && other.plot) : [];
+  }
+
+  shareView(view) {
+    // a view that came from a linked map is not sent back to it
+    if (this.followed && this.followed.every((v, i) => v === view[i])) return;
+    for (const other of this.linked()) {
+      other.followed = Array.from(view);
+      other.plot.set({ cameraView: view });
+    }
+  }
+
+  destroy() {
+    this.joinLink(null);
+    clearTimeout(this.hoverTimer);
+    this.plot?.destroy();
+    this.root.remove();
+  }
+}
