@@ -133,7 +133,7 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
         with column:
             st.markdown(f"**{side.upper()}: {name}**")
             canvas = canvas_view(coords, colouring, label=f"{side.upper()}: {name}", query=mark[0] if mark else None,
-                                 highlight=highlight, height=620, link="map_compare")
+                                 highlight=highlight, height=560, link="map_compare")
             map_canvas(canvas, key=f"map_compare_{side}", hover_text=lambda row: hover_line(row, texts[row],
                                                                                           colouring),
                        on_selection=remember_selection)

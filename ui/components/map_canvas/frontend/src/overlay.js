@@ -61,7 +61,9 @@ function drawQuery(ctx, query, toScreen) {
   ctx.textAlign = "left";
   ctx.textBaseline = "middle";
   const text = `query: ${query.text.length > 60 ? `${query.text.slice(0, 59)}…` : query.text}`;
-  const left = qx + 14 + ctx.measureText(text).width > ctx.canvas.clientWidth; // no room on the right
+  const width = ctx.measureText(text).width;
+  // on the left where there is no room on the right (and room on the left)
+  const left = qx + 14 + width > ctx.canvas.clientWidth && qx - 14 - width >= 0;
   ctx.textAlign = left ? "right" : "left";
   const tx = left ? qx - 14 : qx + 14;
   ctx.lineWidth = 4;
@@ -69,8 +71,7 @@ function drawQuery(ctx, query, toScreen) {
   ctx.strokeText(text, tx, qy);
   ctx.fillStyle = QUERY;
   ctx.fillText(text, tx, qy);
-  const w = ctx.measureText(text).width;
-  return left ? [tx - w, qy - 10, tx, qy + 10] : [tx, qy - 10, tx + w, qy + 10]; // where no label may go
+  return left ? [tx - width, qy - 10, tx, qy + 10] : [tx, qy - 10, tx + width, qy + 10]; // where no label may go
 }
 
 function star(ctx, x, y, r) {

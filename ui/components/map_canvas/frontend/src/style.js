@@ -8,8 +8,8 @@ export const STYLE = `
 .toolbar button[aria-pressed="true"] { background: #1f2328; color: white; border-color: #1f2328; }
 .toolbar button:focus-visible, .legend-item:focus-visible { outline: 2px solid #c2255c; outline-offset: 1px; }
 .status { margin-left: auto; color: #495057; }
-.body { display: flex; gap: 10px; }
-.stage { position: relative; flex: 1 1 auto; min-width: 0; border: 1px solid #dee2e6; border-radius: 6px;
+.body { display: flex; flex-wrap: wrap; gap: 10px; } /* the legend goes below a narrow map */
+.stage { position: relative; flex: 1 1 420px; min-width: 0; border: 1px solid #dee2e6; border-radius: 6px;
   overflow: hidden; }
 .stage canvas { position: absolute; inset: 0; width: 100%; height: 100%; }
 .stage canvas.overlay { pointer-events: none; }
