@@ -42,6 +42,27 @@ def screen_position(page, row: int, nth: int = 0) -> tuple[float, float]:
     return box["x"] + x, box["y"] + y
 
 
+def screen_positions(page, nth: int = 0) -> np.ndarray:
+    """Where every row is drawn, in page pixels: (n, 2)."""
+    box = page.locator(f"{MAP} canvas.points").nth(nth).bounding_box()
+    xy = page.locator(MAP).nth(nth).evaluate("""(el) => { const m = el.mapCanvas;
+        return Array.from({ length: m.data.n }, (_, i) => m.plot.getScreenPosition(i)); }""")
+    return np.asarray(xy, dtype=float) + [box["x"], box["y"]]
+
+
+def drag(page, path: list[tuple[float, float]], nth: int = 0) -> None:
+    """Press at the first of `path`'s points (fractions of the canvas) and move through the others, as a hand does."""
+    canvas = page.locator(f"{MAP} canvas.points").nth(nth)
+    canvas.scroll_into_view_if_needed()  # the mouse acts on what the window shows
+    box = canvas.bounding_box()
+    at = [(box["x"] + fx * box["width"], box["y"] + fy * box["height"]) for fx, fy in path]
+    page.mouse.move(*at[0])
+    page.mouse.down()
+    for x, y in at[1:]:
+        page.mouse.move(x, y, steps=8)
+    page.mouse.up()
+
+
 def pixels(page, nth: int = 0) -> np.ndarray:
     """The points canvas as RGB (height, width, 3): what WebGL drew, without the labels and the query on top."""
     url = page.locator(f"{MAP} canvas.points").nth(nth).evaluate("(c) => c.toDataURL('image/png')")

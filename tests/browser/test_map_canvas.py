@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from matplotlib.path import Path
 from scipy import ndimage
 
-from tests.browser.canvas import map_state, pixels, screen_position, wait_drawn
+from tests.browser.canvas import drag, map_state, pixels, screen_position, screen_positions, wait_drawn
 from tests.browser.harness import ROOT, SHOTS, fill, shoot, start_server
 
 pytestmark = pytest.mark.browser
@@ -41,6 +42,32 @@ def test_hover_shows_the_rows_text_fetched_from_python(page, canvas_server):
     open_canvas(page, canvas_server, "n=1500")
     page.mouse.move(*screen_position(page, 1234))
     page.locator(".explorer-map .tooltip").filter(has_text="point 1234").wait_for()
+
+
+def _selected_in_python(page) -> set[int]:
+    line = page.get_by_text("Selected ").filter(has_not_text="Selected 0:").first
+    line.wait_for()
+    return {int(row) for row in line.inner_text().split(":", 1)[1].split()}
+
+
+@pytest.mark.parametrize("tool, path", [
+    ("Box", [(0.3, 0.3), (0.62, 0.55)]),
+    ("Lasso", [(0.2, 0.2), (0.8, 0.3), (0.45, 0.85), (0.2, 0.21)]),  # a triangle
+])
+def test_box_and_lasso_send_python_the_rows_inside_them(page, canvas_server, tool, path):
+    page.set_default_timeout(60_000)
+    open_canvas(page, canvas_server, "n=1500")
+    page.get_by_role("button", name=tool).click()
+    drag(page, path)
+    got = _selected_in_python(page)
+    box = page.locator(".explorer-map canvas.points").bounding_box()
+    corners = [(0.3, 0.3), (0.62, 0.3), (0.62, 0.55), (0.3, 0.55)] if tool == "Box" else path
+    shape = Path([(box["x"] + fx * box["width"], box["y"] + fy * box["height"]) for fx, fy in corners])
+    xy = screen_positions(page)
+    # 3 px inside the edge and 3 px outside it (the sign of matplotlib's radius follows the path's orientation): a
+    # point on the edge may go either way
+    inside, near = sorted((set(np.flatnonzero(shape.contains_points(xy, radius=r))) for r in (-3, 3)), key=len)
+    assert len(inside) > 100 and inside <= got <= near
 
 
 def test_a_million_points_are_all_drawn_and_a_highlight_sends_only_its_bitmask(page, canvas_server):

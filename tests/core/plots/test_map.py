@@ -13,7 +13,14 @@ from core.plots.map import (
     overlap_counts,
     trust_figure,
 )
-from core.plots.map_canvas import NOT_MEASURED, SCALE_STEPS, canvas_view, hover_line, point_size
+from core.plots.map_canvas import (
+    NOT_MEASURED,
+    SCALE_STEPS,
+    canvas_view,
+    highlight_size,
+    hover_line,
+    point_size,
+)
 from tests.canvases import DrawnCanvas
 
 
@@ -112,6 +119,12 @@ def test_hover_shows_the_number_the_colour_value_and_the_text_cut():
 def test_points_shrink_as_they_multiply():
     sizes = [point_size(n) for n in (1_500, 100_000, 1_000_000)]
     assert sizes == sorted(sizes, reverse=True) and sizes[0] >= 4 and sizes[-1] >= 1.5
+
+
+def test_a_few_highlighted_points_among_a_million_are_drawn_large_and_many_stay_small():
+    assert highlight_size(1_000_000, 11) >= 4 * point_size(1_000_000)
+    assert highlight_size(1_000_000, 500_000) == pytest.approx(1.6 * point_size(1_000_000))
+    assert all(highlight_size(n, k) >= 1.6 * point_size(n) for n in (10, 1_500, 10**6) for k in (1, n // 2, n))
 
 
 def test_a_label_column_with_thousands_of_values_does_not_fit_the_legend():

@@ -38,8 +38,7 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
     except FileNotFoundError as err:
         st.error(str(err))
         return
-    for name, data in canvas.blobs.items():
-        component(key=f"{key}_{name}", data=data, height=0)
+    selected_now = f"{key}_selected_now"
 
     def hovered() -> None:
         row = st.session_state[key].hover
@@ -48,6 +47,17 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
 
     def selected() -> None:
         on_selection(sorted(int(i) for i in st.session_state[key].selection or []))
+        st.session_state[selected_now] = True
 
-    component(key=key, data={**canvas.view, "hover": st.session_state.get(_hover_key(key))},
-              on_hover_change=hovered, on_selection_change=selected)
+    # A fragment: a hover reruns only these elements, with the view already built (measured at 1,000,000 points:
+    # hover to text 1.27 s when it reran the whole page); a selection then reruns the page, whose panel shows it.
+    @st.fragment
+    def drawn() -> None:
+        for name, data in canvas.blobs.items():
+            component(key=f"{key}_{name}", data=data, height=0)
+        component(key=key, data={**canvas.view, "hover": st.session_state.get(_hover_key(key))},
+                  on_hover_change=hovered, on_selection_change=selected)
+        if st.session_state.pop(selected_now, False):
+            st.rerun()
+
+    drawn()
