@@ -52,7 +52,7 @@ def main() -> None:
     if len(frame) > MAX_POINTS:
         picked = sample_indices(len(frame), limit=MAX_POINTS, seed=params.seed)
         st.info(f"The corpus has {len(frame):,} texts; the map shows a random sample of {len(picked):,} "
-                f"(seed {params.seed}), drawn with WebGL.")
+                f"(seed {params.seed}).")
         frame, raw = frame.iloc[picked].reset_index(drop=True), None if raw is None else raw[picked]
     with colour_col:
         chosen = map_inputs(corpus, len(frame), model.hidden_size)

@@ -213,6 +213,8 @@ def dataset_sample(dataset: Dataset, size: int, seed: int = 0) -> tuple[np.ndarr
     """A seeded sample of the dataset's rows (all of them when it has `size` or fewer): their row numbers, their
     table (text first, metadata as text) and their vectors."""
     rows = sample_indices(len(dataset.vectors), limit=size, seed=seed)
-    frame = dataset.table.take(pa.array(rows, pa.int64())).to_pandas()
+    whole = len(rows) == len(dataset.vectors)
+    frame = (dataset.table if whole else dataset.table.take(pa.array(rows, pa.int64()))).to_pandas()
     frame = frame[[TEXT_COLUMN, *(c for c in frame.columns if c != TEXT_COLUMN)]]
-    return rows, frame.astype(str), np.asarray(dataset.vectors[rows], dtype=np.float32)
+    vectors = dataset.vectors if whole else np.asarray(dataset.vectors[rows], dtype=np.float32)
+    return rows, frame.astype(str), vectors  # the whole dataset's vectors stay memory-mapped, not copied

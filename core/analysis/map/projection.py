@@ -7,15 +7,14 @@ ValueError whose message is one sentence with the way forward, so a page can fal
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 import pandas as pd
 from openTSNE import TSNE as OpenTSNE
 from sklearn.cluster import HDBSCAN, KMeans
-from sklearn.decomposition import PCA
 from sklearn.manifold import trustworthiness
 from sklearn.neighbors import NearestNeighbors
 
@@ -23,6 +22,7 @@ from core.analysis.search import top_k, unit_rows
 from core.data.sampling import sample_indices
 
 Method = Literal["PCA", "t-SNE", "UMAP"]
+Fitted = TypeVar("Fitted")  # a model fitted on a sample: openTSNE's TSNEEmbedding, umap-learn's UMAP
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,9 @@ class ProjectionParams:
         """What an aligned UMAP of two spaces depends on."""
         return {"neighbours": self.neighbours, "min_dist": self.min_dist, "seed": self.seed}
 METHODS: tuple[Method, ...] = ("PCA", "t-SNE", "UMAP")
-MAX_POINTS = 100_000  # drawn with WebGL: payload and draw time at this size are in `make bench`
+MAX_POINTS = 5_000_000  # every point drawn by the map canvas: its times at 100,000 and 1,000,000 are in `make bench`
+FIT_POINTS = 50_000  # above it, t-SNE, UMAP and k-means are fitted on a seeded sample and place the rest
+CHUNK = 100_000  # rows read, checked and placed at a time, so millions of float32 rows are never copied whole
 TRUST_NEIGHBOURS = 10
 TRUST_POINTS = 4_000  # above it, trust is measured on a seeded sample (scikit-learn's trustworthiness needs n x n)
 
@@ -78,56 +80,110 @@ class Trust:
         return self.points < len(self.overlap)
 
 
+def _chunks(n: int) -> Iterator[slice]:
+    for start in range(0, n, CHUNK):
+        yield slice(start, min(start + CHUNK, n))
+
+
+def check_rows(vectors: np.ndarray, *, minimum: int = 2, method: str = "A map") -> None:
+    """A ValueError saying what is wrong unless `vectors` is (n, d) with finite values, at least `minimum` points
+    and not all the same; read a chunk at a time, so a memory-mapped dataset is not copied."""
+    shape = np.shape(vectors)
+    if len(shape) != 2:
+        raise ValueError(f"Expected a table of vectors (points x dimensions), got an array of shape {shape}.")
+    bad = sum(int((~np.isfinite(vectors[rows]).all(axis=1)).sum()) for rows in _chunks(shape[0]))
+    if bad:
+        raise ValueError(f"{bad} vector(s) hold NaN or infinite values; remove or fix those rows.")
+    if shape[0] < minimum:
+        raise ValueError(f"{method} needs at least {minimum} points; there {'is' if shape[0] == 1 else 'are'} "
+                         f"{shape[0]}. Add more texts.")
+    first = np.asarray(vectors[0])
+    if not any((np.asarray(vectors[rows]) != first).any() for rows in _chunks(shape[0])):
+        raise ValueError(f"All {shape[0]} points have the same vector (identical texts?), so there is nothing "
+                         "to spread out; use texts that differ.")
+
+
 def check_vectors(vectors: np.ndarray, *, minimum: int = 2, method: str = "A map") -> np.ndarray:
     """float64 (n, d) with finite values and at least `minimum` points, or a ValueError saying what is wrong."""
-    x = np.asarray(vectors, dtype=np.float64)
-    if x.ndim != 2:
-        raise ValueError(f"Expected a table of vectors (points x dimensions), got an array of shape {x.shape}.")
-    if not np.isfinite(x).all():
-        bad = int((~np.isfinite(x).all(axis=1)).sum())
-        raise ValueError(f"{bad} vector(s) hold NaN or infinite values; remove or fix those rows.")
-    if len(x) < minimum:
-        raise ValueError(f"{method} needs at least {minimum} points; there {'is' if len(x) == 1 else 'are'} "
-                         f"{len(x)}. Add more texts.")
-    if not np.ptp(x, axis=0).any():
-        raise ValueError(f"All {len(x)} points have the same vector (identical texts?), so there is nothing "
-                         "to spread out; use texts that differ.")
-    return x
+    check_rows(vectors, minimum=minimum, method=method)
+    return np.asarray(vectors, dtype=np.float64)
 
 
 def pca_projection(vectors: np.ndarray) -> Projection:
-    x = check_vectors(vectors)
-    model = PCA(n_components=2, svd_solver="covariance_eigh").fit(x)  # exact, and fast when n >> d
-    return Projection(coords=model.transform(x), method="PCA", explained_variance=model.explained_variance_ratio_,
-                      mean=model.mean_, components=model.components_)
+    """Exact PCA, as scikit-learn's `covariance_eigh` solver computes it (the same axes and signs), but with the
+    mean and covariance summed a chunk at a time in float64: scikit-learn's PCA needs the whole matrix in memory,
+    15 GB for 5,000,000 float64 rows of 384 dimensions."""
+    check_rows(vectors)
+    n = len(vectors)
+    mean = sum(np.asarray(vectors[rows], dtype=np.float64).sum(axis=0) for rows in _chunks(n)) / n
+    covariance = sum((x := np.asarray(vectors[rows], dtype=np.float64) - mean).T @ x for rows in _chunks(n)) / (n - 1)
+    variances, axes = np.linalg.eigh(covariance)
+    order = np.argsort(variances)[::-1][:2]
+    components = axes[:, order].T
+    components *= np.sign(components[np.arange(2), np.abs(components).argmax(axis=1)])[:, None]  # svd_flip's rule
+    coords = np.vstack([(np.asarray(vectors[rows], dtype=np.float64) - mean) @ components.T for rows in _chunks(n)])
+    total = float(np.trace(covariance))
+    explained = variances[order] / total if total > 0 else np.zeros(2)
+    return Projection(coords=coords, method="PCA", explained_variance=np.clip(explained, 0, None), mean=mean,
+                      components=components)
 
 
-def tsne_projection(vectors: np.ndarray, *, perplexity: float = 30.0, seed: int = 0) -> Projection:
-    """openTSNE's FFT-accelerated t-SNE on cosine distances, initialised with PCA (the same map for one seed). At
-    equal trustworthiness it took 0.68x scikit-learn's time on 15,457 points and the same on 5,000 (`make bench`)."""
-    x = check_vectors(vectors, minimum=4, method="t-SNE")
+def _tsne(x: np.ndarray, perplexity: float, seed: int) -> Any:  # openTSNE's TSNEEmbedding: it places new points
     limit = (len(x) - 1) / 3  # each point's neighbourhood is 3 x perplexity of the other points
     if perplexity > limit:
         raise ValueError(f"t-SNE's perplexity ({perplexity:g}) can be at most a third of the other points "
                          f"({limit:.3g} for {len(x)} points); lower it or use PCA.")
-    embedding = OpenTSNE(perplexity=perplexity, metric="cosine", initialization="pca", random_state=seed,
-                         n_jobs=-1).fit(x)
-    return Projection(coords=np.asarray(embedding), method="t-SNE", params={"perplexity": perplexity, "seed": seed})
+    return OpenTSNE(perplexity=perplexity, metric="cosine", initialization="pca", random_state=seed,
+                    n_jobs=-1).fit(x)
+
+
+def tsne_projection(vectors: np.ndarray, *, perplexity: float = 30.0, seed: int = 0) -> Projection:
+    """openTSNE's FFT-accelerated t-SNE on cosine distances, initialised with PCA (the same map for one seed). At
+    equal trustworthiness it took 0.68x scikit-learn's time on 15,457 points and the same on 5,000 (`make bench`).
+    Above FIT_POINTS points, fitted on a seeded sample that then places the others (`fit_then_place`)."""
+    check_rows(vectors, minimum=4, method="t-SNE")
+    return fit_then_place(vectors, lambda x: _tsne(x, perplexity, seed), lambda fitted: np.asarray(fitted),
+                          lambda fitted, x: np.asarray(fitted.transform(x)), "t-SNE",
+                          {"perplexity": perplexity, "seed": seed}, seed)
+
+
+def _umap(x: np.ndarray, neighbours: int, min_dist: float, seed: int) -> Any:  # a fitted umap.UMAP
+    _check_neighbours(neighbours, len(x))
+    import umap  # here: its first use compiles with numba
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*n_jobs value.*")  # seeding makes it single-threaded
+        return umap.UMAP(n_components=2, n_neighbors=neighbours, min_dist=min_dist, metric="cosine",
+                         random_state=seed).fit(x)
 
 
 def umap_projection(vectors: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
                     seed: int = 0) -> Projection:
-    """umap-learn on cosine distances (imported here: its first use compiles with numba)."""
-    x = check_vectors(vectors, minimum=4, method="UMAP")
-    _check_neighbours(neighbours, len(x))
-    import umap
+    """umap-learn on cosine distances; above FIT_POINTS points, fitted on a seeded sample that then places the
+    others with umap-learn's `transform`."""
+    check_rows(vectors, minimum=4, method="UMAP")
+    return fit_then_place(vectors, lambda x: _umap(x, neighbours, min_dist, seed), lambda fitted: fitted.embedding_,
+                          lambda fitted, x: fitted.transform(x), "UMAP",
+                          {"neighbours": neighbours, "min_dist": min_dist, "seed": seed}, seed)
 
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*n_jobs value.*")  # seeding makes it single-threaded
-        coords = umap.UMAP(n_components=2, n_neighbors=neighbours, min_dist=min_dist, metric="cosine",
-                           random_state=seed).fit_transform(x)
-    return Projection(coords=np.asarray(coords, dtype=np.float64), method="UMAP",
-                      params={"neighbours": neighbours, "min_dist": min_dist, "seed": seed})
+
+def fit_then_place(vectors: np.ndarray, fit: Callable[[np.ndarray], Fitted],
+                   fitted_coords: Callable[[Fitted], np.ndarray], place: Callable[[Fitted, np.ndarray], np.ndarray],
+                   method: Method, params: dict[str, float | int], seed: int) -> Projection:
+    """`fit` on every point, or above FIT_POINTS on a seeded sample of that many, whose positions it keeps; the
+    fitted model's own `place` (openTSNE's and umap-learn's `transform`) puts every other point, a chunk at a time."""
+    n = len(vectors)
+    fitted_rows = sample_indices(n, limit=FIT_POINTS, seed=seed)
+    fitted = fit(np.asarray(vectors[fitted_rows], dtype=np.float64))
+    coords = np.empty((n, 2))
+    coords[fitted_rows] = fitted_coords(fitted)
+    if len(fitted_rows) == n:
+        return Projection(coords=coords, method=method, params=params)
+    rest = np.setdiff1d(np.arange(n), fitted_rows)
+    for start in range(0, len(rest), CHUNK):
+        rows = rest[start:start + CHUNK]
+        coords[rows] = place(fitted, np.asarray(vectors[rows], dtype=np.float64))
+    return Projection(coords=coords, method=method, params={**params, "fitted_on": len(fitted_rows)})
 
 
 def _check_neighbours(neighbours: int, n: int) -> None:
@@ -247,27 +303,31 @@ def trust(vectors: np.ndarray, coords: np.ndarray, *, k: int = TRUST_NEIGHBOURS,
     """Neighbour overlap and scikit-learn's trustworthiness (cosine in the full space) on at most `max_points`
     points, a seeded sample: the overlap searches each sampled point's neighbours among all points, the
     trustworthiness only among the sample, since it needs all their pairwise distances."""
-    vectors = np.asarray(vectors, dtype=np.float64)
-    coords = np.asarray(coords, dtype=np.float64)
+    coords = np.asarray(coords, dtype=np.float64)  # the vectors stay as given (memory-mapped, float32)
     picked = sample_indices(len(coords), limit=max_points, seed=seed)
     overlap = np.full(len(coords), np.nan)
     overlap[picked] = neighbour_overlap(vectors, coords, k=k, points=picked)
     used = min(k, len(coords) - 1)
     score = None
     if used < len(picked) / 2:  # scikit-learn's condition
-        score = float(trustworthiness(vectors[picked], coords[picked], n_neighbors=used, metric="cosine"))
+        score = float(trustworthiness(np.asarray(vectors[picked], dtype=np.float64), coords[picked],
+                                      n_neighbors=used, metric="cosine"))
     return Trust(overlap=overlap, k=used, trustworthiness=score, points=len(picked))
 
 
 def kmeans_clusters(vectors: np.ndarray, *, k: int, seed: int = 0) -> np.ndarray:
-    """k-means cluster labels 0..k-1 (scikit-learn, seeded)."""
-    x = np.asarray(vectors, dtype=np.float64)
-    if k < 1 or k > len(x):
-        raise ValueError(f"k-means needs between 1 and {len(x)} clusters for {len(x)} points, not {k}.")
+    """k-means cluster labels 0..k-1 (scikit-learn, seeded); above FIT_POINTS points the centres are fitted on a
+    seeded sample and every point takes its nearest centre."""
+    n = len(vectors)
+    if k < 1 or k > n:
+        raise ValueError(f"k-means needs between 1 and {n} clusters for {n} points, not {k}.")
+    sample = np.asarray(vectors[sample_indices(n, limit=FIT_POINTS, seed=seed)], dtype=np.float64)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Number of distinct clusters")  # identical texts
-        return KMeans(n_clusters=k, n_init="auto", random_state=seed).fit_predict(x)
-
+        fitted = KMeans(n_clusters=k, n_init="auto", random_state=seed).fit(sample)
+    if len(sample) == n:
+        return fitted.labels_
+    return np.concatenate([fitted.predict(np.asarray(vectors[rows], dtype=np.float64)) for rows in _chunks(n)])
 
 
 def density_clusters(coords: np.ndarray, *, min_size: int) -> np.ndarray:

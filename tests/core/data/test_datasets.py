@@ -90,7 +90,9 @@ def test_a_sample_takes_seeded_rows_with_their_texts_metadata_and_vectors(tmp_pa
     assert rows.tolist() == sorted(np.random.default_rng(3).choice(10, 4, replace=False).tolist())
     assert frame["text"].tolist() == [f"t{i}" for i in rows] and frame["genre"].tolist() == [f"g{i}" for i in rows]
     np.testing.assert_array_equal(sampled, vectors[rows])
-    assert dataset_sample(dataset, 50)[0].tolist() == list(range(10))
+    rows, frame, whole = dataset_sample(dataset, 50)
+    assert rows.tolist() == list(range(10)) and frame["text"].tolist() == [f"t{i}" for i in range(10)]
+    assert whole is dataset.vectors  # every row: the memory-mapped vectors themselves, never a copy
 
 
 def test_a_folders_version_changes_when_a_file_is_added_or_replaced_and_not_otherwise(tmp_path):

@@ -9,9 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.analysis.map.projection import (
-    MAX_POINTS,
-)
+from core.analysis.map.projection import FIT_POINTS, MAX_POINTS
 from core.data.corpus import CorpusError, labelled_corpus, lines
 from core.data.datasets import Dataset, DatasetError, DatasetInfo, dataset_sample
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample
@@ -26,7 +24,6 @@ SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file",
            "similarity": "Texts of the Similarity page", "vectors": "A vectors file (no model needed)"}
 NO_LABEL = "(none)"
 READ_FILES = "map_read_vector_files"  # session key: the uploaded files' ids and the corpus read from them
-DATASET_POINTS = 20_000  # a dataset's default sample on the map (t-SNE of 20,000 points: under a minute)
 
 
 def _colour_by_label() -> None:
@@ -72,13 +69,15 @@ def _dataset_corpus(info: DatasetInfo) -> MapCorpus:
     except (DatasetError, OSError) as err:
         raise CorpusError(str(err)) from err
     most = min(MAX_POINTS, info.rows)
-    size = int(kept(st.number_input, "Texts on the map", key="map_dataset_size", url=True,
-                    default=min(DATASET_POINTS, most), min_value=min(2, most), max_value=most, step=1000))
+    size = int(kept(st.number_input, "Texts on the map", key="map_dataset_size", url=True, default=most,
+                    min_value=min(2, most), max_value=most, step=1000,
+                    help="Every text by default; fewer make a seeded random sample (a quicker t-SNE or UMAP)."))
     _, frame, vectors = dataset_sample(dataset, size)
     shown = (f"A seeded random sample of {len(frame):,} of the dataset's {info.rows:,} texts (seed 0)"
              if len(frame) < info.rows else f"All {info.rows:,} texts of the dataset")
     st.caption(f"{shown}, with their stored vectors; the query's nearest texts are searched among all of them below "
-               "the map.")
+               f"the map. Above {FIT_POINTS:,} points, t-SNE, UMAP and k-means are fitted on a seeded sample of "
+               f"{FIT_POINTS:,} and place the others with the fitted model; PCA is exact.")
     return MapCorpus(frame, {str(c): str(c) for c in frame.columns[1:]}, vectors, info.name, dataset)
 
 

@@ -223,3 +223,43 @@ def test_density_clusters_find_dense_groups_on_the_map_and_leave_scattered_point
     assert labels[150:].tolist() == [-1, -1, -1]
     with pytest.raises(ValueError, match="smallest cluster must be between 2 and 153 points here, not 200"):
         density_clusters(np.concatenate([dense, scattered]), min_size=200)
+
+
+def test_pca_read_in_chunks_is_scikit_learns_pca_with_its_signs(monkeypatch):
+    import core.analysis.map.projection as projection
+
+    monkeypatch.setattr(projection, "CHUNK", 7)  # 90 rows in 13 chunks
+    points = blobs()[0].astype(np.float32)
+    result = pca_projection(points)
+    reference = PCA(n_components=2, svd_solver="covariance_eigh").fit(points.astype(np.float64))
+    np.testing.assert_allclose(result.components, reference.components_, atol=1e-9)
+    np.testing.assert_allclose(result.coords, reference.transform(points.astype(np.float64)), atol=1e-7)
+    np.testing.assert_allclose(result.explained_variance, reference.explained_variance_ratio_, atol=1e-9)
+
+
+@pytest.mark.parametrize("method", ["t-SNE", "UMAP"])
+def test_above_the_fit_size_a_seeded_sample_is_fitted_and_the_fitted_model_places_the_rest(monkeypatch, method):
+    import core.analysis.map.projection as projection
+
+    monkeypatch.setattr(projection, "FIT_POINTS", 60)
+    monkeypatch.setattr(projection, "CHUNK", 11)
+    points, labels = blobs(per_blob=40)
+    options = {"perplexity": 10} if method == "t-SNE" else {"neighbours": 10}
+    result = project(points, method=method, seed=1, **options)
+    fitted = sample_indices(len(points), limit=60, seed=1)
+    alone = project(points[fitted], method=method, seed=1, **options)
+    np.testing.assert_allclose(result.coords[fitted], alone.coords)  # the sample's own map, unchanged
+    assert result.params["fitted_on"] == 60 and np.isfinite(result.coords).all()
+    rest = np.setdiff1d(np.arange(len(points)), fitted)
+    nearest_fitted = np.linalg.norm(result.coords[rest][:, None] - alone.coords[None], axis=2).argmin(axis=1)
+    assert (labels[fitted][nearest_fitted] == labels[rest]).mean() > 0.95  # each placed among its own blob
+
+
+def test_k_means_above_the_fit_size_gives_every_point_its_nearest_fitted_centre(monkeypatch):
+    import core.analysis.map.projection as projection
+
+    monkeypatch.setattr(projection, "FIT_POINTS", 30)
+    points, labels = blobs(per_blob=40)
+    found = kmeans_clusters(points, k=3, seed=0)
+    assert len(found) == len(points)
+    assert all(len(set(found[labels == blob])) == 1 for blob in range(3))  # each blob is one cluster
