@@ -12,9 +12,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 _CACHE = tempfile.mkdtemp(prefix="explorer-test-cache-")
 os.environ["EXPLORER_CACHE_DIR"] = _CACHE
-os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["HF_HUB_OFFLINE"] = "1"  # huggingface_hub's offline mode: no test reaches a hub by accident
 os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
-os.environ["EXPLORER_ALLOW_DOWNLOADS"] = "0"
 os.environ["EXPLORER_WARM_UP"] = "0"  # no start-up work in the background while tests measure pages
 # Ray's token for every cluster a test starts inside this process (ray.init turns token authentication on and, with
 # no token in a variable, writes one to ~/.ray/auth_token; its client keeps the first token it reads for good)
