@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8501
 
-.PHONY: setup canvas run lint test test-fast test-browser bench models-extra scale clean
+.PHONY: setup canvas run lint test test-fast test-browser bench models-extra scale hub-server clean
 
 $(STAMP): requirements.txt requirements-nodeps.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -31,6 +31,16 @@ $(VENV)/.scale-installed: $(STAMP) requirements-scale.txt
 	touch $@
 
 scale: $(VENV)/.scale-installed
+
+# Optional extra: olah, a hub-protocol server the hub tests run on loopback (tests/hubserver.py), in its own virtual
+# environment so its pins never touch the app's (its tests skip without it)
+OLAH_VENV := .venv-olah
+$(OLAH_VENV)/.installed: requirements-olah.txt
+	test -x $(OLAH_VENV)/bin/python || $(PY) -m venv $(OLAH_VENV)
+	$(OLAH_VENV)/bin/pip install -q -r requirements-olah.txt
+	touch $@
+
+hub-server: $(OLAH_VENV)/.installed
 
 run: $(STAMP) $(CANVAS_JS)
 	$(BIN)/streamlit run app.py --server.port $(PORT)
@@ -60,4 +70,4 @@ models-extra: $(STAMP)
 	rm -rf .cache/mpnet-parts
 
 clean:
-	rm -rf $(VENV) .pytest_cache $(CANVAS)/node_modules $(CANVAS)/dist
+	rm -rf $(VENV) $(OLAH_VENV) .pytest_cache $(CANVAS)/node_modules $(CANVAS)/dist

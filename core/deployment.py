@@ -16,7 +16,7 @@ CONFIG_FILE = Path(__file__).resolve().parent.parent / "explorer.toml"
 @dataclass(frozen=True)
 class DeploymentConfig:
     allow_custom_models: bool = True
-    allow_downloads: bool = False
+    allow_downloads: bool = True  # off for hosted demos: hub models load only from the local cache
     allow_model_deletion: bool = True  # off for hosted demos: nobody may delete a fine-tuned model
     warm_up: bool = True  # at start, in the background: first visits' needs, built-in corpus, default map
     max_texts: int = 200
@@ -38,6 +38,17 @@ def _coerce(raw: object, kind: type) -> object:
     if kind is tuple and isinstance(raw, str):  # EXPLORER_DATASETS=/data/a:/data/b
         return tuple(part for part in raw.split(os.pathsep) if part)
     return kind(raw)
+
+
+def where_set(key: str) -> str:
+    """A switch as the deployment set it, to name it in a message: `EXPLORER_<KEY>=value`, or `key = value` in
+    explorer.toml."""
+    variable = f"EXPLORER_{key.upper()}"
+    if variable in os.environ:
+        return f"{variable}={os.environ[variable]}"
+    value = getattr(load_config(), key)
+    shown = str(value).lower() if isinstance(value, bool) else repr(value)
+    return f"{key} = {shown} in {CONFIG_FILE.name}"
 
 
 @lru_cache(maxsize=1)

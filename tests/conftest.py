@@ -12,9 +12,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 _CACHE = tempfile.mkdtemp(prefix="explorer-test-cache-")
 os.environ["EXPLORER_CACHE_DIR"] = _CACHE
-os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["HF_HUB_OFFLINE"] = "1"  # huggingface_hub's offline mode: no test reaches a hub by accident
 os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
-os.environ["EXPLORER_ALLOW_DOWNLOADS"] = "0"
 os.environ["EXPLORER_WARM_UP"] = "0"  # no start-up work in the background while tests measure pages
 # Ray's token for every cluster a test starts inside this process (ray.init turns token authentication on and, with
 # no token in a variable, writes one to ~/.ray/auth_token; its client keeps the first token it reads for good)
@@ -45,6 +44,34 @@ def tiny_bert_folder(tmp_path_factory) -> Path:
     BertModel(config).save_pretrained(folder)
     copy_tokenizer(packaged_minilm_folder(), folder)
     return folder
+
+
+@pytest.fixture(scope="session")
+def tiny_sentence_transformer_folder(tiny_bert_folder, tmp_path_factory) -> Path:
+    """The tiny BERT with mean pooling, saved by sentence-transformers (modules.json and its configs)."""
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Pooling, Transformer
+
+    transformer = Transformer(str(tiny_bert_folder))
+    folder = tmp_path_factory.mktemp("tiny-st")
+    SentenceTransformer(modules=[transformer, Pooling(transformer.get_embedding_dimension(), "mean")]).save(str(folder))
+    return folder
+
+
+@pytest.fixture(scope="session")
+def hub(tmp_path_factory, tiny_sentence_transformer_folder):
+    """A hub-protocol server on loopback (olah, tests/hubserver.py) serving the packaged all-MiniLM-L6-v2, the tiny
+    SentenceTransformer, and the tiny one again under an owner its rules refuse; skipped without `make hub-server`."""
+    from core.models.packages import packaged_minilm_folder
+    from tests.hubserver import OLAH, REFUSED_ORG, hub_server
+
+    if not OLAH.is_file():
+        pytest.skip(f"olah is not installed ({OLAH} is missing): run `make hub-server` once")
+    models = {"sentence-transformers/all-MiniLM-L6-v2": packaged_minilm_folder(),
+              "explorer-tests/tiny-st": tiny_sentence_transformer_folder,
+              f"{REFUSED_ORG}/tiny-st": tiny_sentence_transformer_folder}
+    with hub_server(tmp_path_factory.mktemp("hub"), models) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,7 @@ from core.cli.options import (
     sparse_refusals,
 )
 from core.data.stsb import SPLITS
-from core.evaluation.lexical import BASELINES, fit_baseline
+from core.evaluation.lexical import BASELINES, Baseline, fit_baseline
 from core.evaluation.metrics import DEFAULT_KS, parse_ks, shown_name
 from core.evaluation.quantization import PRECISIONS, RESCORE_MULTIPLIER
 from core.evaluation.rerank import cross_correlation, cross_sts, rerank_task
@@ -99,14 +99,20 @@ def _model_stage(model: LoadedModel, task: RetrievalTask, args: argparse.Namespa
     return model_stage(model, task, settings, prompts=retrieval_prompts(model.pipeline, args))
 
 
-def _hybrid_stage(name: str, task: RetrievalTask, args: argparse.Namespace) -> Scored:
-    """The second stage of --hybrid: a baseline by name, else a model with its own defaults (default pooling, its
-    own prompts)."""
-    if name in BASELINES:
-        return lexical_stage(fit_baseline(name, task.corpus), task)
+def _hybrid_partner(name: str, device: str) -> Baseline | LoadedModel:
+    """The second stage of --hybrid: a baseline by name, else the model, loaded before any work so that a model that
+    cannot load is said at once."""
+    baseline = next((kind for kind in BASELINES if kind == name), None)
+    return baseline if baseline is not None else load_model(name, device)
+
+
+def _hybrid_stage(partner: Baseline | LoadedModel, task: RetrievalTask, args: argparse.Namespace) -> Scored:
+    """A baseline's list, or a model's with its own defaults (default pooling, its own prompts)."""
+    if isinstance(partner, str):
+        return lexical_stage(fit_baseline(partner, task.corpus), task)
     defaults = argparse.Namespace(pooling="default", layer=None, device=args.device, truncate_dim=None,
                                   prompt=None, prompt_name=None, no_prompts=args.no_prompts)
-    return _model_stage(load_model(name, args.device), task, defaults)
+    return _model_stage(partner, task, defaults)
 
 
 def run_retrieval(args: argparse.Namespace) -> int:
@@ -116,15 +122,16 @@ def run_retrieval(args: argparse.Namespace) -> int:
         args.parser.error("--quantize stores a model's vectors at lower precision; a baseline has none")
     if sum(map(bool, (args.hybrid, args.quantize, args.rerank))) > 1:
         args.parser.error("--quantize, --hybrid and --rerank are measured apart; give one of them")
+    partner = _hybrid_partner(args.hybrid, args.device) if args.hybrid else None
+    reranker = load_reranker(args.rerank, args.device) if args.rerank else None
     task = paraphrase_task(args.split)
     first = lexical_stage(fit_baseline(args.baseline, task.corpus), task) if args.baseline else \
         _model_stage(load_model(args.model, args.device), task, args)
     result: TaskResult
-    if args.hybrid:
-        result = evaluate_fused(task, first, _hybrid_stage(args.hybrid, task, args), ks=args.k)
-    elif args.rerank:
-        sweep = rerank_task(task, first, load_reranker(args.rerank, args.device), depths=[args.rerank_top],
-                            ks=args.k)
+    if partner is not None:
+        result = evaluate_fused(task, first, _hybrid_stage(partner, task, args), ks=args.k)
+    elif reranker is not None:
+        sweep = rerank_task(task, first, reranker, depths=[args.rerank_top], ks=args.k)
         result = sweep.reranked[args.rerank_top]
     elif args.quantize:
         if not isinstance(first.queries, np.ndarray) or not isinstance(first.corpus, np.ndarray):

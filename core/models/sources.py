@@ -4,7 +4,6 @@ that source is here, and how to find or build its folder), so adding a source is
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from core.models.catalog import (
     finetuned_dir,
 )
 from core.models.conversion import converted_l3, l3_converted, l3_folder
+from core.models.hub import hub_availability, hub_folder
 from core.models.packages import l3_onnx_file, mpnet_folder, packaged_minilm_folder, splade_folder
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
@@ -34,44 +34,6 @@ class ModelSource:
 
     availability: Callable[[CatalogEntry], Availability]
     folder: Callable[[CatalogEntry], Path]
-
-
-def cached_hub_folder(repo: str) -> Path | None:
-    from huggingface_hub import snapshot_download
-    from huggingface_hub.errors import LocalEntryNotFoundError
-
-    try:
-        return Path(snapshot_download(repo, local_files_only=True))
-    except (LocalEntryNotFoundError, FileNotFoundError, ValueError, OSError):
-        return None
-
-
-def _download(repo: str) -> Path:
-    from huggingface_hub import snapshot_download
-
-    os.environ.setdefault("HF_HUB_ETAG_TIMEOUT", "5")
-    os.environ.setdefault("HF_HUB_DOWNLOAD_TIMEOUT", "10")
-    try:
-        return Path(snapshot_download(repo, allow_patterns=["*.json", "*.txt", "*.safetensors", "*.model", "1_*/*"]))
-    except Exception as err:  # the hub raises many kinds; all mean "could not fetch"
-        raise ModelUnavailable(f"Could not download '{repo}' from the Hugging Face hub ({type(err).__name__}). "
-                               "Check the network or type a local folder.") from err
-
-
-def _hub_availability(repo: str) -> Availability:
-    if cached_hub_folder(repo) is not None:
-        return Availability(True, "In the local Hugging Face cache.")
-    if load_config().allow_downloads:
-        return Availability(True, "Downloads from the Hugging Face hub on first use.")
-    return Availability(
-        False,
-        "Not in the local Hugging Face cache, and downloads are off (this app runs offline).",
-        "On a machine with network, start once with EXPLORER_ALLOW_DOWNLOADS=1, or type a local folder.",
-    )
-
-
-def _hub_folder(repo: str) -> Path:
-    return cached_hub_folder(repo) or _download(repo)
 
 
 def _custom_target(model_id: str) -> Path | str:
@@ -102,12 +64,12 @@ def _custom_target(model_id: str) -> Path | str:
 
 def _custom_availability(entry: CatalogEntry) -> Availability:
     target = _custom_target(entry.id)
-    return Availability(True, "A local model folder.") if isinstance(target, Path) else _hub_availability(target)
+    return Availability(True, "A local model folder.") if isinstance(target, Path) else hub_availability(target)
 
 
 def _custom_folder(entry: CatalogEntry) -> Path:
     target = _custom_target(entry.id)
-    return target if isinstance(target, Path) else _hub_folder(target)
+    return target if isinstance(target, Path) else hub_folder(target)
 
 
 def _packaged(reason: str) -> Callable[[CatalogEntry], Availability]:
@@ -144,8 +106,8 @@ SOURCES: dict[Source, ModelSource] = {
     "converted": ModelSource(_converted_availability, lambda entry: converted_l3()),
     "extra": ModelSource(_extra_availability, lambda entry: mpnet_folder()),
     "splade": ModelSource(_packaged_at(splade_folder), lambda entry: splade_folder()),
-    "hub": ModelSource(lambda entry: _hub_availability(HUB_REPOS[entry.id]),
-                       lambda entry: _hub_folder(HUB_REPOS[entry.id])),
+    "hub": ModelSource(lambda entry: hub_availability(HUB_REPOS[entry.id]),
+                       lambda entry: hub_folder(HUB_REPOS[entry.id])),
     "finetuned": ModelSource(lambda entry: Availability(True, "Fine-tuned on this machine."),
                              lambda entry: finetuned_dir() / entry.id),
     "custom": ModelSource(_custom_availability, _custom_folder),

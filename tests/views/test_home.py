@@ -29,9 +29,9 @@ def test_an_unavailable_model_leaves_the_previous_one_in_use_and_the_sidebar_sho
     at.sidebar.selectbox(key="sb_model").set_value("bert-base-uncased").run()
     assert not at.exception
     assert [e.value for e in at.sidebar.error] == [
-        "Could not load bert-base-uncased: Not in the local Hugging Face cache, and downloads are off (this app runs "
-        "offline). On a machine with network, start once with EXPLORER_ALLOW_DOWNLOADS=1, or type a local folder. "
-        "Still showing paraphrase-MiniLM-L3-v2."]
+        "Could not load bert-base-uncased: 'google-bert/bert-base-uncased' is not in the local Hugging Face cache, and "
+        "HF_HUB_OFFLINE=1 turns downloads off; on a machine with network, start without HF_HUB_OFFLINE, or choose a "
+        "model that is already here. Still showing paraphrase-MiniLM-L3-v2."]
     assert at.sidebar.selectbox(key="sb_model").value == "paraphrase-MiniLM-L3-v2"  # the model in use
     assert at.table[0].value.loc["model", "value"] == "paraphrase-MiniLM-L3-v2"
     at.run()

@@ -52,7 +52,10 @@ def test_embed_layer_and_normalize_options(tmp_path):
     (["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "median", "--input", "a", "--output", "b"], 2,
      "invalid choice: 'median'"),
     (["embed", "--model", "bert-base-uncased", "--pooling", "mean", "--input", "IN", "--output", "b.npy"], 1,
-     "downloads are off"),
+     "'google-bert/bert-base-uncased' is not in the local Hugging Face cache, and HF_HUB_OFFLINE=1 turns downloads "
+     "off"),
+    (["evaluate", "retrieval", "--model", "all-MiniLM-L6-v2", "--pooling", "default", "--split", "dev", "--hybrid",
+      "nonsense-model"], 1, "'nonsense-model' is not in the local Hugging Face cache"),
     (["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "mean", "--input", "missing.txt", "--output", "b"], 1,
      "No such file"),
 ])

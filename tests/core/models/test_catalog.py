@@ -33,13 +33,58 @@ def test_catalog_lists_the_required_ids_with_the_packaged_default_available():
     assert find_entry("untrained-bert").label == "untrained BERT"
 
 
-def test_hub_models_are_unavailable_offline_with_reason_and_remedy():
-    status = availability("bert-base-uncased")
+def test_hub_models_are_unavailable_offline_in_one_sentence_naming_the_id_and_the_switch():
+    status = availability("bert-base-uncased")  # the tests run with HF_HUB_OFFLINE=1
     assert not status.available
-    assert "Not in the local Hugging Face cache, and downloads are off" in status.reason
-    assert "EXPLORER_ALLOW_DOWNLOADS=1" in status.remedy
-    with pytest.raises(ModelUnavailable, match="downloads are off"):
+    assert status.message == (
+        "'google-bert/bert-base-uncased' is not in the local Hugging Face cache, and HF_HUB_OFFLINE=1 turns downloads "
+        "off; on a machine with network, start without HF_HUB_OFFLINE, or choose a model that is already here.")
+    with pytest.raises(ModelUnavailable, match="'sentence-transformers/msmarco-bert-base-dot-v5' .* HF_HUB_OFFLINE=1"):
         load_model("msmarco-bert-base-dot-v5")
+
+
+@pytest.fixture
+def online(monkeypatch):
+    """huggingface_hub out of offline mode for one test (it read HF_HUB_OFFLINE once, at import): only for tests that
+    never reach the download itself."""
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_OFFLINE", False)
+
+
+def test_hub_models_download_on_first_use_by_default(online):
+    assert availability("bert-base-uncased").reason == "Downloads from the Hugging Face hub on first use."
+    assert availability("owner/some-model").reason == "Downloads from the Hugging Face hub on first use."
+
+
+@pytest.mark.parametrize("variable, value", [("TRANSFORMERS_OFFLINE", "1"), ("HF_HUB_OFFLINE", "yes")])
+def test_the_offline_switch_is_named_as_it_is_set(online, monkeypatch, variable, value):
+    monkeypatch.setenv(variable, value)
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_OFFLINE", True)  # as huggingface_hub reads it at import
+    assert f"and {variable}={value} turns downloads off; on a machine with network, start without {variable}," in \
+        availability("owner/some-model").message
+
+
+def test_the_deployment_switch_turns_downloads_off_and_is_named(online, config_env):
+    config_env(allow_downloads="0")
+    assert availability("owner/some-model").message == (
+        "'owner/some-model' is not in the local Hugging Face cache, and EXPLORER_ALLOW_DOWNLOADS=0 turns downloads "
+        "off; on a machine with network, set allow_downloads to true, or choose a model that is already here.")
+
+
+def test_both_switches_are_named_when_both_are_on(config_env):
+    config_env(allow_downloads="false")
+    assert "and HF_HUB_OFFLINE=1 and EXPLORER_ALLOW_DOWNLOADS=false turn downloads off; on a machine with network, " \
+        "start without HF_HUB_OFFLINE and set allow_downloads to true," in availability("owner/some-model").message
+
+
+def test_the_deployment_switch_is_named_from_explorer_toml_when_no_variable_sets_it(tmp_path, monkeypatch):
+    from core.deployment import where_set
+
+    config = tmp_path / "explorer.toml"
+    config.write_text("[explorer]\nallow_downloads = false\n")
+    monkeypatch.setattr("core.deployment.CONFIG_FILE", config)
+    monkeypatch.setattr("core.deployment.load_config", lambda: load_config(config))
+    assert where_set("allow_downloads") == "allow_downloads = false in explorer.toml"
 
 
 def test_mpnet_is_listed_as_not_installed_with_the_command():

@@ -1,0 +1,96 @@
+"""Models on the Hugging Face hub, as huggingface_hub fetches them: from its local cache, else downloaded on first use
+unless a switch turns downloads off (huggingface_hub's offline mode, HF_HUB_OFFLINE=1 or TRANSFORMERS_OFFLINE=1, or
+the deployment's allow_downloads = false). Every refusal is one sentence that names the hub id and a way forward."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.deployment import load_config, where_set
+from core.models.catalog import Availability, ModelUnavailable
+
+# what loading reads: configs, tokenizer files, safetensors weights, a Pooling or Dense module's folder
+WANTED_FILES = ["*.json", "*.txt", "*.safetensors", "*.model", "1_*/*"]
+
+
+@dataclass(frozen=True)
+class DownloadSwitch:
+    said: str  # as it is set, e.g. "HF_HUB_OFFLINE=1"
+    undo: str  # what turns downloads back on
+
+
+def download_switches() -> list[DownloadSwitch]:
+    """The switches that turn downloads off now (none: downloads are on). Offline mode is huggingface_hub's own,
+    read once when it is imported (from HF_HUB_OFFLINE, else TRANSFORMERS_OFFLINE); the variables only name it."""
+    from huggingface_hub import is_offline_mode
+
+    switches = []
+    if is_offline_mode():
+        name = next((name for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE") if os.environ.get(name)),
+                    "HF_HUB_OFFLINE")
+        switches.append(DownloadSwitch(f"{name}={os.environ.get(name, '1')}", f"start without {name}"))
+    if not load_config().allow_downloads:
+        switches.append(DownloadSwitch(where_set("allow_downloads"), "set allow_downloads to true"))
+    return switches
+
+
+def cached_folder(repo: str) -> Path | None:
+    """The model's snapshot in the local Hugging Face cache, found without the network, or None."""
+    from huggingface_hub import snapshot_download
+    from huggingface_hub.errors import LocalEntryNotFoundError
+
+    try:
+        return Path(snapshot_download(repo, local_files_only=True, allow_patterns=WANTED_FILES))
+    except (LocalEntryNotFoundError, FileNotFoundError, ValueError, OSError):
+        return None
+
+
+def hub_availability(repo: str) -> Availability:
+    if cached_folder(repo) is not None:
+        return Availability(True, "In the local Hugging Face cache.")
+    switches = download_switches()
+    if switches:
+        said = " and ".join(switch.said for switch in switches)
+        undo = " and ".join(switch.undo for switch in switches)
+        verb = "turns" if len(switches) == 1 else "turn"
+        return Availability(False, f"'{repo}' is not in the local Hugging Face cache, and {said} {verb} downloads "
+                                   f"off; on a machine with network, {undo}, or choose a model that is already here.")
+    return Availability(True, "Downloads from the Hugging Face hub on first use.")
+
+
+def hub_folder(repo: str) -> Path:
+    """The model's folder: from the cache, else downloaded (only called when hub_availability said available)."""
+    return cached_folder(repo) or download(repo)
+
+
+def download(repo: str) -> Path:
+    """The model's files from the hub into its cache. The model's metadata is asked for first, with huggingface_hub's
+    metadata timeout (HF_HUB_ETAG_TIMEOUT, 10 s by default): snapshot_download asks with none, so a network that
+    swallows packets would hang it. Whatever fails is said in one sentence naming `repo`."""
+    from huggingface_hub import HfApi, constants, snapshot_download
+
+    try:
+        HfApi().model_info(repo, revision=constants.DEFAULT_REVISION, timeout=constants.HF_HUB_ETAG_TIMEOUT)
+        return Path(snapshot_download(repo, allow_patterns=WANTED_FILES))
+    except Exception as err:  # the hub and its transport raise many kinds; each is said as one sentence
+        raise ModelUnavailable(failure_sentence(repo, err)) from err
+
+
+def failure_sentence(repo: str, err: Exception) -> str:
+    from huggingface_hub import constants
+    from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, RepositoryNotFoundError
+
+    hub = f"the hub at {constants.ENDPOINT}"
+    if isinstance(err, GatedRepoError):
+        return (f"'{repo}' is gated on {hub}: accept its terms on {constants.ENDPOINT}/{repo} while signed in, then "
+                "set HF_TOKEN to a token of that account.")
+    if isinstance(err, RepositoryNotFoundError):
+        return (f"'{repo}' was not found on {hub}, or it is private or gated: check the id (owner/name, as on its "
+                "hub page), or for a private or gated model set HF_TOKEN to a token that may read it.")
+    if isinstance(err, HfHubHTTPError) and err.response is not None:
+        return (f"{hub} answered '{repo}' with HTTP {err.response.status_code}; try again later, or choose a model "
+                "that is already here.")
+    return (f"Could not download '{repo}' from {hub} ({type(err).__name__}); check the network, or choose a model "
+            "that is already here.")

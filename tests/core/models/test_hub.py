@@ -1,0 +1,96 @@
+"""Hub models against a real hub-protocol server on loopback (olah, see tests/hubserver.py). huggingface_hub reads
+HF_ENDPOINT, HF_HOME and HF_HUB_OFFLINE once, when it is imported, and this process imported it offline (conftest), so
+each load runs in a subprocess with its own environment: the server's address, a fresh cache, offline mode off
+(tests/hubclient.py, or the command line)."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import socket
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tests.conftest import ROOT
+from tests.hubserver import REFUSED_ORG, hub_env
+from tests.ports import free_port
+
+pytestmark = pytest.mark.slow
+
+TEXTS = ["A man is playing a guitar.", "Transformers embed text into vectors.", "short", "Der Hund bellt laut."]
+TINY = "explorer-tests/tiny-st"
+
+
+def resolved(model_id: str, env: dict[str, str]) -> dict:
+    """tests/hubclient.py's answer: the folder, or the sentence that refused `model_id`, and the seconds it took."""
+    done = subprocess.run([sys.executable, "-m", "tests.hubclient", model_id], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr  # a refusal is a sentence, never a traceback
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("repo_id", ["sentence-transformers/all-MiniLM-L6-v2", TINY])
+def test_a_hub_id_downloads_with_no_switch_set_and_embeds_as_sentence_transformers_does(hub, tmp_path, repo_id):
+    from sentence_transformers import SentenceTransformer
+
+    env = hub_env(hub.url, tmp_path / "hf-home")
+    (tmp_path / "in.txt").write_text("\n".join(TEXTS) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "core", "embed", "--model", repo_id, "--pooling", "default",
+                           "--input", str(tmp_path / "in.txt"), "--output", str(tmp_path / "out.npy")],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    source = hub.sources[repo_id]
+    expected = SentenceTransformer(str(source), device="cpu", local_files_only=True).encode(TEXTS)
+    np.testing.assert_allclose(np.load(tmp_path / "out.npy"), expected, rtol=0, atol=1e-6)
+
+    later = resolved(repo_id, env | {"HF_HUB_OFFLINE": "1"})  # downloaded once, then loaded offline from the cache
+    folder = later["folder"]
+    assert folder.startswith(str(tmp_path / "hf-home" / "hub")), later
+    assert filecmp.cmp(f"{folder}/model.safetensors", source / "model.safetensors", shallow=False)
+
+
+@pytest.mark.parametrize("variable", ["HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"])
+def test_offline_mode_refuses_a_model_the_server_holds_naming_the_switch(hub, tmp_path, variable):
+    answer = resolved(TINY, hub_env(hub.url, tmp_path, **{variable: "1"}))
+    assert answer["message"] == (
+        f"'{TINY}' is not in the local Hugging Face cache, and {variable}=1 turns downloads off; on a machine with "
+        f"network, start without {variable}, or choose a model that is already here.")
+
+
+def test_the_deployment_switch_refuses_a_model_the_server_holds_naming_the_switch(hub, tmp_path):
+    answer = resolved(TINY, hub_env(hub.url, tmp_path, EXPLORER_ALLOW_DOWNLOADS="0"))
+    assert answer["message"] == (
+        f"'{TINY}' is not in the local Hugging Face cache, and EXPLORER_ALLOW_DOWNLOADS=0 turns downloads off; on a "
+        "machine with network, set allow_downloads to true, or choose a model that is already here.")
+
+
+@pytest.mark.parametrize("repo_id", [f"{REFUSED_ORG}/tiny-st", "explorer-tests/no-such-model"])
+def test_a_repo_the_hub_refuses_or_lacks_is_said_to_be_missing_private_or_gated_with_what_to_do(hub, tmp_path,
+                                                                                                repo_id):
+    answer = resolved(repo_id, hub_env(hub.url, tmp_path))
+    assert answer["message"] == (
+        f"'{repo_id}' was not found on the hub at {hub.url}, or it is private or gated: check the id (owner/name, as "
+        "on its hub page), or for a private or gated model set HF_TOKEN to a token that may read it.")
+    assert not any((tmp_path / "hub").glob("models--*/snapshots/*/*"))  # nothing half-downloaded to load from later
+
+
+def test_a_hub_nobody_listens_on_fails_within_seconds_in_one_sentence(tmp_path):
+    endpoint = f"http://127.0.0.1:{free_port()}"  # a closed port
+    answer = resolved(TINY, hub_env(endpoint, tmp_path))
+    assert answer["message"] == (f"Could not download '{TINY}' from the hub at {endpoint} (ConnectError); check the "
+                                 "network, or choose a model that is already here.")
+    assert answer["seconds"] < 5
+
+
+def test_a_hub_that_never_answers_fails_after_the_metadata_timeout_instead_of_hanging(tmp_path):
+    with socket.socket() as silent:  # takes connections (the kernel's backlog) and never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        answer = resolved(TINY, hub_env(endpoint, tmp_path, HF_HUB_ETAG_TIMEOUT="2"))
+    assert answer["message"] == (f"Could not download '{TINY}' from the hub at {endpoint} (ReadTimeout); check the "
+                                 "network, or choose a model that is already here.")
+    assert 2 <= answer["seconds"] < 6

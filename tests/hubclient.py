@@ -1,0 +1,26 @@
+"""`python -m tests.hubclient MODEL_ID`, run by the hub tests in a subprocess: huggingface_hub reads HF_ENDPOINT,
+HF_HOME and HF_HUB_OFFLINE once, when it is imported, so a process of its own is the only reliable way to point it at
+a test's server, cache and switches. Resolves the id as the app does (availability, then the folder: from the cache or
+downloaded) and prints one JSON object: the folder, or the sentence that refused it, and the seconds it took."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from core.models.catalog import ModelUnavailable
+from core.models.sources import resolve
+
+
+def main(model_id: str) -> None:
+    started = time.perf_counter()
+    try:
+        folder, message = str(resolve(model_id).folder), ""
+    except ModelUnavailable as err:
+        folder, message = "", str(err)
+    print(json.dumps({"folder": folder, "message": message, "seconds": time.perf_counter() - started}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
