@@ -4,6 +4,7 @@ import argparse
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -12,16 +13,19 @@ from core.analysis.map.projection import METHODS, trust
 from core.analysis.map.projection_cache import cached_project
 from core.cli.options import positive_int
 from core.data.corpus import NoTexts
-from core.data.vectors import read_vector_files
+from core.data.datasets import DatasetError, dataset_sample, open_dataset
+from core.data.vectors import TEXT_COLUMN, read_vector_files
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("project", help="map a vectors file to 2-D (PCA, t-SNE or UMAP) into a .csv or "
-                                                   ".parquet of texts and x, y; kept on disk with the map's "
+    parser = subparsers.add_parser("project", help="map a vectors file or a dataset folder to 2-D (PCA, t-SNE or UMAP) "
+                                                   "into a .csv or .parquet of texts and projection_x, projection_y "
+                                                   "(Embedding Atlas's columns); kept on disk with the map's "
                                                    "projections, so neither computes it twice")
     parser.add_argument("--input", type=Path, nargs="+", required=True,
                         help="a .parquet file with a vector column (as `embed` writes), a .npy file and a .txt file "
-                             "of its texts, or the Embedding Projector's vectors.tsv and metadata.tsv")
+                             "of its texts, the Embedding Projector's vectors.tsv and metadata.tsv, or a dataset "
+                             "folder (as `embed --engine ray` writes: every row, its vectors memory-mapped)")
     parser.add_argument("--output", type=Path, required=True)
     parser.add_argument("--method", choices=METHODS, default="PCA")
     parser.add_argument("--perplexity", type=float, default=30.0)
@@ -47,18 +51,35 @@ def _parquet_rows(data: bytes) -> int | None:
         return None
 
 
+def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame]:
+    """Texts, vectors and metadata of the input files, or of the one dataset folder given."""
+    if len(paths) == 1 and paths[0].is_dir():
+        try:
+            dataset = open_dataset(paths[0], [paths[0]])
+        except DatasetError as err:
+            raise ValueError(str(err)) from err
+        if not len(dataset.vectors):
+            raise NoTexts(paths[0])
+        _, frame, vectors = dataset_sample(dataset, len(dataset.vectors))
+        return frame[TEXT_COLUMN].tolist(), vectors, frame.drop(columns=[TEXT_COLUMN])
+    corpus = read_vector_files([_read(path) for path in paths])
+    return corpus.texts, corpus.vectors, corpus.metadata.reset_index(drop=True)
+
+
 def run(args: argparse.Namespace) -> int:
-    corpus = read_vector_files([_read(path) for path in args.input])
-    projection = cached_project(corpus.vectors, method=args.method, perplexity=args.perplexity,
+    texts, vectors, metadata = _corpus(args.input)
+    projection = cached_project(vectors, method=args.method, perplexity=args.perplexity,
                                 neighbours=args.neighbours, min_dist=args.min_dist, seed=args.seed)
-    table = pd.concat([pd.DataFrame({"text": corpus.texts, "x": projection.coords[:, 0],
-                                     "y": projection.coords[:, 1]}), corpus.metadata.reset_index(drop=True)], axis=1)
+    table = pd.concat([pd.DataFrame({"text": texts, "projection_x": projection.coords[:, 0],
+                                     "projection_y": projection.coords[:, 1]}), metadata], axis=1)
     if args.output.suffix.lower() == ".parquet":
         table.to_parquet(args.output, index=False)
     else:
         table.to_csv(args.output, index=False)
-    report = trust(corpus.vectors, projection.coords, seed=args.seed)
+    report = trust(vectors, projection.coords, seed=args.seed)
     trustworthiness = "—" if report.trustworthiness is None else f"{report.trustworthiness:.3f}"
-    print(f"{args.method} of {len(table):,} points: neighbours kept {report.mean_overlap:.0%}, trustworthiness "
+    fitted = projection.params.get("fitted_on")
+    how = f", fitted on a seeded {fitted:,} and placing the rest" if fitted else ""
+    print(f"{args.method} of {len(table):,} points{how}: neighbours kept {report.mean_overlap:.0%}, trustworthiness "
           f"{trustworthiness} (over {report.points:,} points)", file=sys.stderr)
     return 0

@@ -108,15 +108,43 @@ def test_project_writes_the_maps_coordinates_and_reads_a_projection_the_app_stor
     source.write_bytes(to_parquet(VectorCorpus(texts, vectors, pd.DataFrame({"side": ["a", "b"] * 20}))))
     assert main(["project", "--input", str(source), "--output", str(tmp_path / "pca.csv")]) == 0
     table = pd.read_csv(tmp_path / "pca.csv")
-    assert table.columns.tolist() == ["text", "x", "y", "side"] and table["text"].tolist() == texts
+    assert table.columns.tolist() == ["text", "projection_x", "projection_y", "side"]
+    assert table["text"].tolist() == texts
     expected = PCA(n_components=2, svd_solver="full").fit_transform(vectors.astype(np.float64))
-    np.testing.assert_allclose(table[["x", "y"]].to_numpy(), expected, atol=1e-5)
+    np.testing.assert_allclose(table[["projection_x", "projection_y"]].to_numpy(), expected, atol=1e-5)
     assert "neighbours kept" in capsys.readouterr().err
     stored = projection_cache.cached_project(vectors, method="t-SNE", perplexity=5.0, seed=2)  # as the map would
     monkeypatch.setattr(projection_cache, "project", lambda *a, **k: pytest.fail("computed again"))
     assert main(["project", "--input", str(source), "--output", str(tmp_path / "tsne.parquet"), "--method", "t-SNE",
                  "--perplexity", "5", "--seed", "2"]) == 0
-    np.testing.assert_array_equal(pd.read_parquet(tmp_path / "tsne.parquet")[["x", "y"]].to_numpy(), stored.coords)
+    back = pd.read_parquet(tmp_path / "tsne.parquet")[["projection_x", "projection_y"]].to_numpy()
+    np.testing.assert_array_equal(back, stored.coords)
+
+
+def test_project_maps_every_row_of_a_dataset_folder_as_the_map_does(tmp_path, capsys):
+    import pandas as pd
+    from sklearn.decomposition import PCA
+
+    from core.data.datasets import open_dataset
+    from core.data.vectors import VectorCorpus, to_parquet
+
+    rng = np.random.default_rng(1)
+    folder = tmp_path / "embedded"
+    parts = []
+    for name in ("a", "b"):
+        vectors = rng.normal(size=(30, 5)).astype(np.float32)
+        texts = [f"{name} {i}" for i in range(30)]
+        (folder / name).mkdir(parents=True)
+        (folder / name / "part.parquet").write_bytes(to_parquet(VectorCorpus(texts, vectors, pd.DataFrame(
+            {"genre": [name] * 30}))))
+        parts.append(vectors)
+    assert main(["project", "--input", str(folder), "--output", str(tmp_path / "map.parquet")]) == 0
+    table = pd.read_parquet(tmp_path / "map.parquet")
+    stored = open_dataset(folder, [folder])
+    assert table["text"].tolist() == stored.table.column("text").to_pylist() and len(table) == 60
+    expected = PCA(n_components=2, svd_solver="covariance_eigh").fit_transform(stored.vectors.astype(np.float64))
+    np.testing.assert_allclose(table[["projection_x", "projection_y"]].to_numpy(), expected, atol=1e-5)
+    assert set(table["genre"]) == {"a", "b"} and "PCA of 60 points" in capsys.readouterr().err
 
 
 def test_project_says_in_one_line_what_a_lone_npy_file_needs(tmp_path, capsys):
