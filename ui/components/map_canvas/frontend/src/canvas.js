@@ -155,9 +155,9 @@ export class MapCanvas {
     // Only new positions build a new spatial index; new colours or a highlight reuse it.
     const options = { zDataType: "categorical", wDataType: "categorical" };
     if (!moved) Object.assign(options, { spatialIndex: this.plot.get("spatialIndex"), preventFilterReset: true });
+    if (moved) this.fitView(false); // the camera first, so new points come up fitted in one frame, not two
     await this.plot.draw({ x: this.x, y: this.y, z, w }, options);
     if (this.data !== data) return;
-    if (moved) await this.fitView(false);
     this.applyFilter();
     if (this.selected.length) this.plot.select(this.selected, { preventEvent: true });
     if (hover) this.hoverTexts.set(hover.row, hover.text);
