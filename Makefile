@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8501
 
-.PHONY: setup canvas run lint test test-fast test-browser bench models-extra scale hub-server clean
+.PHONY: setup canvas axe run lint test test-fast test-browser bench models-extra scale hub-server clean
 
 $(STAMP): requirements.txt requirements-nodeps.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -24,6 +24,15 @@ $(CANVAS_JS): $(CANVAS)/package.json $(CANVAS)/package-lock.json $(CANVAS)/vite.
 	cd $(CANVAS) && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent
 
 canvas: $(CANVAS_JS)
+
+# axe-core, which the browser tests run on every view they check, for WCAG 2 A/AA: the tests' own npm dev dependency,
+# installed from its lock.
+AXE := tests/browser/axe
+AXE_JS := $(AXE)/node_modules/axe-core/axe.min.js
+$(AXE_JS): $(AXE)/package.json $(AXE)/package-lock.json
+	cd $(AXE) && npm ci --no-audit --no-fund --loglevel=error
+
+axe: $(AXE_JS)
 
 # Optional extra: Ray Data for `python -m core embed --engine ray` (its tests skip without it)
 $(VENV)/.scale-installed: $(STAMP) requirements-scale.txt
@@ -49,14 +58,15 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: $(STAMP) $(CANVAS_JS) lint
+# CI's command: after the run it lists the 15 slowest tests, so where the suite's time goes stays visible in the log.
+test: $(STAMP) $(CANVAS_JS) $(AXE_JS) lint
 	bash scripts/ensure-chromium.sh
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=15
 
 test-fast: $(STAMP) $(CANVAS_JS)
 	$(BIN)/python -m pytest -m "not browser and not slow and not load"
 
-test-browser: $(STAMP) $(CANVAS_JS)
+test-browser: $(STAMP) $(CANVAS_JS) $(AXE_JS)
 	bash scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest -m browser
 
@@ -70,4 +80,4 @@ models-extra: $(STAMP)
 	rm -rf .cache/mpnet-parts
 
 clean:
-	rm -rf $(VENV) $(OLAH_VENV) .pytest_cache $(CANVAS)/node_modules $(CANVAS)/dist
+	rm -rf $(VENV) $(OLAH_VENV) .pytest_cache $(CANVAS)/node_modules $(CANVAS)/dist $(AXE)/node_modules

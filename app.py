@@ -1,5 +1,7 @@
 """Embedding Explorer: navigation and the shared sidebar; each page lives in views/."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from core.jobs import JOBS
@@ -10,6 +12,7 @@ from ui.state.persist import forget_other_pages
 from ui.work.background import warm_up
 
 st.set_page_config(page_title="Embedding Explorer", page_icon=app_icon(), layout="wide")
+st.html(Path(__file__).parent / "ui" / "app.css")  # a style element only: it takes no space on the page
 
 PAGES = [st.Page(page.file, title=page.title, icon=page.icon, default=page.default,
                  **({} if page.default else {"url_path": page.url_path})) for page in PAGE_REGISTRY]

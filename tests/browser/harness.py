@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
+from tests.browser.accessibility import assert_accessible
 from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,7 +159,8 @@ def open_page(page, server, path: str, timeout_s: float = 120) -> None:
 
 
 def check_and_shoot(page, name: str, *, chart: bool = True) -> Path:
-    """No exception box, a drawn Plotly chart (unless `chart` is False), and a full-page screenshot."""
+    """No exception box, a drawn Plotly chart (unless `chart` is False), a full-page screenshot, and no WCAG 2 A/AA
+    violation that axe-core finds (checked after the screenshot, so that a failure has one to look at)."""
     assert page.locator(EXCEPTION).count() == 0, page.locator(EXCEPTION).first.inner_text()
     if chart:
         page.wait_for_selector(CHART, state="attached")
@@ -166,4 +168,5 @@ def check_and_shoot(page, name: str, *, chart: bool = True) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     shoot(page, path)
+    assert_accessible(page)
     return path
