@@ -9,8 +9,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from core.analysis.map.projection import METHODS, trust
-from core.analysis.map.projection_cache import cached_project
+from core.analysis.map.projection import METHODS, Projection, ProjectionParams, fit_projection, trust
+from core.analysis.map.projection_cache import cached_project, projection_key, read_stored, store
 from core.cli.options import positive_int
 from core.data.corpus import NoTexts
 from core.data.datasets import DatasetError, dataset_sample, open_dataset
@@ -32,6 +32,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--neighbours", type=positive_int, default=15)
     parser.add_argument("--min-dist", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=0)
+    scale = parser.add_argument_group("Ray Data (--engine ray, for a dataset folder; install with `make scale`)")
+    scale.add_argument("--engine", choices=("local", "ray"), default="local",
+                       help="ray: the fitted map places the dataset's rows on Ray actors, a chunk each")
+    scale.add_argument("--address", default=None, help="a running Ray cluster (host:6379 or ray://host:10001) that "
+                                                       "reaches the dataset folder by the same path; else Ray starts "
+                                                       "here")
+    scale.add_argument("--workers", type=positive_int, default=2)
     parser.set_defaults(run=run)
 
 
@@ -66,10 +73,30 @@ def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame]:
     return corpus.texts, corpus.vectors, corpus.metadata.reset_index(drop=True)
 
 
+def _on_ray(args: argparse.Namespace, vectors: np.ndarray) -> Projection:
+    """The dataset's projection as stored for the map, or fitted here and placed on Ray, then stored."""
+    from core.scale.cluster import Cluster, ScaleError, import_ray
+    from core.scale.ray_project import place_on_ray
+
+    if len(args.input) != 1 or not args.input[0].is_dir():
+        raise ScaleError("--engine ray maps a dataset folder (as `embed --engine ray` writes); give its path.")
+    import_ray()  # say at once when the extra is missing
+    options = ProjectionParams(args.method, args.perplexity, args.neighbours, args.min_dist, args.seed).options()
+    key = projection_key(vectors, options)
+    found = read_stored(key, len(vectors))
+    if found is None:
+        fit = fit_projection(vectors, method=args.method, perplexity=args.perplexity, neighbours=args.neighbours,
+                             min_dist=args.min_dist, seed=args.seed)
+        found = place_on_ray(fit, args.input[0], Cluster(args.address, args.workers))
+        store(key, found)
+    return found
+
+
 def run(args: argparse.Namespace) -> int:
     texts, vectors, metadata = _corpus(args.input)
-    projection = cached_project(vectors, method=args.method, perplexity=args.perplexity,
-                                neighbours=args.neighbours, min_dist=args.min_dist, seed=args.seed)
+    projection = (_on_ray(args, vectors) if args.engine == "ray" else
+                  cached_project(vectors, method=args.method, perplexity=args.perplexity, neighbours=args.neighbours,
+                                 min_dist=args.min_dist, seed=args.seed))
     table = pd.concat([pd.DataFrame({"text": texts, "projection_x": projection.coords[:, 0],
                                      "projection_y": projection.coords[:, 1]}), metadata], axis=1)
     if args.output.suffix.lower() == ".parquet":

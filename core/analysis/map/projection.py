@@ -7,9 +7,9 @@ ValueError whose message is one sentence with the way forward, so a page can fal
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -22,7 +22,6 @@ from core.analysis.search import top_k, unit_rows
 from core.data.sampling import sample_indices
 
 Method = Literal["PCA", "t-SNE", "UMAP"]
-Fitted = TypeVar("Fitted")  # a model fitted on a sample: openTSNE's TSNEEmbedding, umap-learn's UMAP
 
 
 @dataclass(frozen=True)
@@ -109,7 +108,49 @@ def check_vectors(vectors: np.ndarray, *, minimum: int = 2, method: str = "A map
     return np.asarray(vectors, dtype=np.float64)
 
 
-def pca_projection(vectors: np.ndarray) -> Projection:
+@dataclass(frozen=True)
+class Fit:
+    """A projection of n points fitted and ready to place them: t-SNE or UMAP fitted on `rows` (every row, or above
+    FIT_POINTS a seeded sample of that many), whose positions `coords` it keeps, with the fitted model placing every
+    other row; or exact PCA, fitted on every row, placing every row with its axes. `to_place` lists the rows to place
+    a chunk at a time, here or on a cluster (core.scale.ray_project)."""
+
+    method: Method
+    params: dict[str, float | int]
+    n: int
+    rows: np.ndarray
+    coords: np.ndarray
+    model: Any = None  # openTSNE's TSNEEmbedding or umap-learn's UMAP
+    mean: np.ndarray | None = None  # PCA
+    components: np.ndarray | None = None
+    explained_variance: np.ndarray | None = None
+    chunk: int = CHUNK  # rows placed at a time: kept with the fit, so every process splits the rows alike
+
+    def place(self, vectors: np.ndarray) -> np.ndarray:
+        x = np.asarray(vectors, dtype=np.float64)
+        if self.method == "PCA":
+            return (x - np.asarray(self.mean)) @ np.asarray(self.components).T
+        return np.asarray(self.model.transform(x), dtype=np.float64)
+
+    def to_place(self) -> list[np.ndarray]:
+        rest = np.setdiff1d(np.arange(self.n), self.rows)
+        return [rest[start:start + self.chunk] for start in range(0, len(rest), self.chunk)]
+
+    def projection(self, placed: Iterable[tuple[np.ndarray, np.ndarray]]) -> Projection:
+        """The projection of all n points, given each chunk of `to_place` with its coordinates."""
+        coords = np.full((self.n, 2), np.nan)
+        coords[self.rows] = self.coords
+        for rows, xy in placed:
+            coords[rows] = xy
+        if np.isnan(coords).any():
+            raise ValueError("Some points were not placed on the map; run the projection again.")
+        sampled = self.method != "PCA" and len(self.rows) < self.n
+        return Projection(coords=coords, method=self.method,
+                          params={**self.params, "fitted_on": len(self.rows)} if sampled else self.params,
+                          explained_variance=self.explained_variance, mean=self.mean, components=self.components)
+
+
+def fit_pca(vectors: np.ndarray) -> Fit:
     """Exact PCA, as scikit-learn's `covariance_eigh` solver computes it (the same axes and signs), but with the
     mean and covariance summed a chunk at a time in float64: scikit-learn's PCA needs the whole matrix in memory,
     15 GB for 5,000,000 float64 rows of 384 dimensions."""
@@ -121,11 +162,10 @@ def pca_projection(vectors: np.ndarray) -> Projection:
     order = np.argsort(variances)[::-1][:2]
     components = axes[:, order].T
     components *= np.sign(components[np.arange(2), np.abs(components).argmax(axis=1)])[:, None]  # svd_flip's rule
-    coords = np.vstack([(np.asarray(vectors[rows], dtype=np.float64) - mean) @ components.T for rows in _chunks(n)])
     total = float(np.trace(covariance))
-    explained = variances[order] / total if total > 0 else np.zeros(2)
-    return Projection(coords=coords, method="PCA", explained_variance=np.clip(explained, 0, None), mean=mean,
-                      components=components)
+    explained = np.clip(variances[order] / total, 0, None) if total > 0 else np.zeros(2)
+    return Fit("PCA", {}, n, np.arange(0), np.empty((0, 2)), mean=mean, components=components,
+               explained_variance=explained, chunk=CHUNK)
 
 
 def _tsne(x: np.ndarray, perplexity: float, seed: int) -> Any:  # openTSNE's TSNEEmbedding: it places new points
@@ -137,53 +177,60 @@ def _tsne(x: np.ndarray, perplexity: float, seed: int) -> Any:  # openTSNE's TSN
                     n_jobs=-1).fit(x)
 
 
-def tsne_projection(vectors: np.ndarray, *, perplexity: float = 30.0, seed: int = 0) -> Projection:
+def fit_tsne(vectors: np.ndarray, *, perplexity: float = 30.0, seed: int = 0) -> Fit:
     """openTSNE's FFT-accelerated t-SNE on cosine distances, initialised with PCA (the same map for one seed). At
     equal trustworthiness it took 0.68x scikit-learn's time on 15,457 points and the same on 5,000 (`make bench`).
-    Above FIT_POINTS points, fitted on a seeded sample that then places the others (`fit_then_place`)."""
+    Above FIT_POINTS points, fitted on a seeded sample; openTSNE's `transform` places the others."""
     check_rows(vectors, minimum=4, method="t-SNE")
-    return fit_then_place(vectors, lambda x: _tsne(x, perplexity, seed), lambda fitted: np.asarray(fitted),
-                          lambda fitted, x: np.asarray(fitted.transform(x)), "t-SNE",
-                          {"perplexity": perplexity, "seed": seed}, seed)
+    rows = sample_indices(len(vectors), limit=FIT_POINTS, seed=seed)
+    model = _tsne(np.asarray(vectors[rows], dtype=np.float64), perplexity, seed)
+    return Fit("t-SNE", {"perplexity": perplexity, "seed": seed}, len(vectors), rows, np.asarray(model), model,
+               chunk=CHUNK)
 
 
-def _umap(x: np.ndarray, neighbours: int, min_dist: float, seed: int) -> Any:  # a fitted umap.UMAP
-    _check_neighbours(neighbours, len(x))
-    import umap  # here: its first use compiles with numba
+def fit_umap(vectors: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1, seed: int = 0) -> Fit:
+    """umap-learn on cosine distances (imported here: its first use compiles with numba); above FIT_POINTS points,
+    fitted on a seeded sample, and umap-learn's `transform` places the others."""
+    check_rows(vectors, minimum=4, method="UMAP")
+    rows = sample_indices(len(vectors), limit=FIT_POINTS, seed=seed)
+    _check_neighbours(neighbours, len(rows))
+    import umap
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*n_jobs value.*")  # seeding makes it single-threaded
-        return umap.UMAP(n_components=2, n_neighbors=neighbours, min_dist=min_dist, metric="cosine",
-                         random_state=seed).fit(x)
+        model = umap.UMAP(n_components=2, n_neighbors=neighbours, min_dist=min_dist, metric="cosine",
+                          random_state=seed).fit(np.asarray(vectors[rows], dtype=np.float64))
+    return Fit("UMAP", {"neighbours": neighbours, "min_dist": min_dist, "seed": seed}, len(vectors), rows,
+               np.asarray(model.embedding_, dtype=np.float64), model, chunk=CHUNK)
+
+
+def fit_projection(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, neighbours: int = 15,
+                   min_dist: float = 0.1, seed: int = 0) -> Fit:
+    if method == "PCA":
+        return fit_pca(vectors)
+    if method == "t-SNE":
+        return fit_tsne(vectors, perplexity=perplexity, seed=seed)
+    if method == "UMAP":
+        return fit_umap(vectors, neighbours=neighbours, min_dist=min_dist, seed=seed)
+    raise ValueError(f"Unknown method {method!r}; choose one of {', '.join(METHODS)}.")
+
+
+def placed_here(fit: Fit, vectors: np.ndarray) -> Projection:
+    """Every row of `vectors` on `fit`'s map, placed in this process a chunk at a time."""
+    return fit.projection((rows, fit.place(vectors[rows])) for rows in fit.to_place())
+
+
+def pca_projection(vectors: np.ndarray) -> Projection:
+    return placed_here(fit_pca(vectors), vectors)
+
+
+def tsne_projection(vectors: np.ndarray, *, perplexity: float = 30.0, seed: int = 0) -> Projection:
+    return placed_here(fit_tsne(vectors, perplexity=perplexity, seed=seed), vectors)
 
 
 def umap_projection(vectors: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
                     seed: int = 0) -> Projection:
-    """umap-learn on cosine distances; above FIT_POINTS points, fitted on a seeded sample that then places the
-    others with umap-learn's `transform`."""
-    check_rows(vectors, minimum=4, method="UMAP")
-    return fit_then_place(vectors, lambda x: _umap(x, neighbours, min_dist, seed), lambda fitted: fitted.embedding_,
-                          lambda fitted, x: fitted.transform(x), "UMAP",
-                          {"neighbours": neighbours, "min_dist": min_dist, "seed": seed}, seed)
-
-
-def fit_then_place(vectors: np.ndarray, fit: Callable[[np.ndarray], Fitted],
-                   fitted_coords: Callable[[Fitted], np.ndarray], place: Callable[[Fitted, np.ndarray], np.ndarray],
-                   method: Method, params: dict[str, float | int], seed: int) -> Projection:
-    """`fit` on every point, or above FIT_POINTS on a seeded sample of that many, whose positions it keeps; the
-    fitted model's own `place` (openTSNE's and umap-learn's `transform`) puts every other point, a chunk at a time."""
-    n = len(vectors)
-    fitted_rows = sample_indices(n, limit=FIT_POINTS, seed=seed)
-    fitted = fit(np.asarray(vectors[fitted_rows], dtype=np.float64))
-    coords = np.empty((n, 2))
-    coords[fitted_rows] = fitted_coords(fitted)
-    if len(fitted_rows) == n:
-        return Projection(coords=coords, method=method, params=params)
-    rest = np.setdiff1d(np.arange(n), fitted_rows)
-    for start in range(0, len(rest), CHUNK):
-        rows = rest[start:start + CHUNK]
-        coords[rows] = place(fitted, np.asarray(vectors[rows], dtype=np.float64))
-    return Projection(coords=coords, method=method, params={**params, "fitted_on": len(fitted_rows)})
+    return placed_here(fit_umap(vectors, neighbours=neighbours, min_dist=min_dist, seed=seed), vectors)
 
 
 def _check_neighbours(neighbours: int, n: int) -> None:
@@ -217,13 +264,8 @@ def aligned_umap(a: np.ndarray, b: np.ndarray, *, neighbours: int = 15, min_dist
 
 def project(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, neighbours: int = 15,
             min_dist: float = 0.1, seed: int = 0) -> Projection:
-    if method == "PCA":
-        return pca_projection(vectors)
-    if method == "t-SNE":
-        return tsne_projection(vectors, perplexity=perplexity, seed=seed)
-    if method == "UMAP":
-        return umap_projection(vectors, neighbours=neighbours, min_dist=min_dist, seed=seed)
-    raise ValueError(f"Unknown method {method!r}; choose one of {', '.join(METHODS)}.")
+    return placed_here(fit_projection(vectors, method=method, perplexity=perplexity, neighbours=neighbours,
+                                      min_dist=min_dist, seed=seed), vectors)
 
 
 def nearest(vectors: np.ndarray, queries: np.ndarray, *, k: int) -> tuple[np.ndarray, np.ndarray]:

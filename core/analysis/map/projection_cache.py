@@ -59,7 +59,7 @@ def read_stored(key: str, n: int) -> Projection | None:
     return found if found is not None and len(found.coords) == n else None
 
 
-def _write(key: str, projection: Projection) -> None:
+def store(key: str, projection: Projection) -> None:
     data = _save(projection)
     atomic_write(_file(key), lambda tmp: tmp.write_bytes(data))
 
@@ -74,7 +74,7 @@ def cached_project(vectors: np.ndarray, *, method: Method, perplexity: float = 3
         return found
     result = project(vectors, method=method, perplexity=perplexity, neighbours=neighbours, min_dist=min_dist,
                      seed=seed)
-    _write(key, result)
+    store(key, result)
     return result
 
 
@@ -101,5 +101,5 @@ def cached_aligned(a: np.ndarray, b: np.ndarray, *, neighbours: int = 15, min_di
         return found
     result = aligned_umap(a, b, neighbours=neighbours, min_dist=min_dist, seed=seed)
     for part, projection in zip("ab", result):
-        _write(f"{key}-{part}", projection)
+        store(f"{key}-{part}", projection)
     return result

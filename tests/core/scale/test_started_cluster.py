@@ -197,6 +197,39 @@ def test_ctrl_c_leaves_only_whole_folders_and_stops_the_actors(token_cluster, tm
         time.sleep(1)
 
 
+# `core project --engine ray --address` with a fit small enough that the actors place most rows: 150 fitted, 240
+# placed in 4 chunks of 60
+PROJECT = """
+import sys
+import core.analysis.map.projection as projection
+from core.cli import main
+projection.FIT_POINTS, projection.CHUNK = 150, 60
+sys.exit(main(["project", "--engine", "ray", "--workers", "2", "--method", "UMAP", "--neighbours", "10",
+               *sys.argv[1:]]))
+"""
+
+
+def test_the_map_of_a_dataset_placed_on_two_nodes_is_the_local_commands(token_cluster, tmp_path, monkeypatch):
+    import core.analysis.map.projection as projection
+    from tests.core.scale.test_ray_project import dataset
+
+    folder = dataset(tmp_path / "embedded")
+    monkeypatch.setattr(projection, "FIT_POINTS", 150)
+    monkeypatch.setattr(projection, "CHUNK", 60)
+    assert main(["project", "--input", str(folder), "--output", str(tmp_path / "local.csv"), "--method", "UMAP",
+                 "--neighbours", "10"]) == 0
+    run = subprocess.run([sys.executable, "-c", PROJECT, "--address", token_cluster.address, "--input", str(folder),
+                          "--output", str(tmp_path / "ray.csv")],
+                         env={**token_cluster.env, "EXPLORER_CACHE_DIR": str(tmp_path / "cache")}, cwd=ROOT,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "ray.csv"), pd.read_csv(tmp_path / "local.csv"))
+    placers = [actor for actor in token_cluster.state()["actors"] if "Placer" in actor["class"]]
+    assert {actor["node"] for actor in placers} == set(token_cluster.state()["nodes"])  # both nodes placed rows
+
+
 @pytest.mark.parametrize("token, says", [
     (None, "asks for its authentication token and this machine has none"),
     ("0" * 64, "refuses this machine's authentication token (read from the variable RAY_AUTH_TOKEN)"),
