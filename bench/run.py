@@ -19,6 +19,7 @@ from bench.common import ROOT, Row, machine
 from bench.encoding import bench_decoder, bench_encoding
 from bench.explanation import bench_explanation
 from bench.map_canvas import bench_map_canvas
+from bench.map_projection import bench_map_projection
 from bench.maps import bench_map_scale, bench_tsne
 from bench.memory import bench_memory
 from bench.pages import bench_classroom, bench_first_contact, bench_pages
@@ -30,6 +31,7 @@ from bench.sparse import bench_sparse
 SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": bench_search, "sts": bench_sts,
             "first_contact": bench_first_contact, "classroom": bench_classroom, "pages": bench_pages,
             "tsne": bench_tsne, "map_scale": bench_map_scale, "map_canvas": bench_map_canvas,
+            "map_projection": bench_map_projection,
             "memory": bench_memory, "explanation": bench_explanation,
             "checks": bench_checks, "ray": bench_ray, "index": bench_index,
             "dataset_sessions": bench_dataset_sessions, "sparse": bench_sparse, "rerank": bench_rerank}

@@ -150,6 +150,16 @@ class Fit:
                           explained_variance=self.explained_variance, mean=self.mean, components=self.components)
 
 
+def how_placed(projection: Projection) -> str:
+    """One sentence on how the map's points were placed, for the page to say beside it."""
+    fitted = projection.params.get("fitted_on")
+    n = len(projection.coords)
+    if fitted:
+        return (f"{projection.method} was fitted on a seeded sample of {fitted:,} of the {n:,} points; the fitted "
+                "model placed every other point.")
+    return f"{projection.method} placed all {n:,} points" + (" (exact)." if projection.method == "PCA" else ".")
+
+
 def fit_pca(vectors: np.ndarray) -> Fit:
     """Exact PCA, as scikit-learn's `covariance_eigh` solver computes it (the same axes and signs), but with the
     mean and covariance summed a chunk at a time in float64: scikit-learn's PCA needs the whole matrix in memory,

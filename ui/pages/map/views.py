@@ -15,6 +15,7 @@ from core.analysis.map.projection import (
     Projection,
     ProjectionParams,
     Trust,
+    how_placed,
     place_query,
 )
 from core.encoding.prompts import with_role
@@ -68,7 +69,7 @@ def single_view(frame: pd.DataFrame, space: np.ndarray, projection: Projection, 
     st.caption(f"{title}. Each point is one text, coloured by {colouring.title}; hover for its text. Drag to pan, "
                "scroll to zoom (finer cluster labels appear as you zoom in), click a point or use Box or Lasso to "
                "select; the legend hides and shows categories. Only closeness means something: the axes have no "
-               "units, and far-apart clusters may not be far apart in the full space."
+               f"units, and far-apart clusters may not be far apart in the full space. {how_placed(projection)}"
                + (" The star is the query, with lines to its nearest texts in the full space." if mark else ""))
     csv_download(map_points(texts, projection.coords, colouring, report.overlap), "map-points.csv",
                  index=False, key="map_points_csv")

@@ -8,6 +8,7 @@ from core.analysis.map.projection import (
     aligned_umap,
     check_vectors,
     density_clusters,
+    how_placed,
     kmeans_clusters,
     map_ranks,
     nearest,
@@ -253,6 +254,16 @@ def test_above_the_fit_size_a_seeded_sample_is_fitted_and_the_fitted_model_place
     rest = np.setdiff1d(np.arange(len(points)), fitted)
     nearest_fitted = np.linalg.norm(result.coords[rest][:, None] - alone.coords[None], axis=2).argmin(axis=1)
     assert (labels[fitted][nearest_fitted] == labels[rest]).mean() > 0.95  # each placed among its own blob
+
+
+def test_the_page_says_whether_every_point_was_fitted_or_a_sample_placed_the_rest(monkeypatch):
+    import core.analysis.map.projection as projection
+
+    points, _ = blobs(per_blob=40)
+    assert how_placed(project(points, method="PCA")) == "PCA placed all 120 points (exact)."
+    monkeypatch.setattr(projection, "FIT_POINTS", 60)
+    assert how_placed(project(points, method="UMAP", neighbours=10)) == (
+        "UMAP was fitted on a seeded sample of 60 of the 120 points; the fitted model placed every other point.")
 
 
 def test_k_means_above_the_fit_size_gives_every_point_its_nearest_fitted_centre(monkeypatch):
