@@ -37,6 +37,7 @@ class Job:
     total: int = 0
     result: Any = None
     error: str | None = None
+    failure: Exception | None = None  # what `error` says, for a caller that says it its own way
     started: float = 0.0  # time.monotonic() when the worker took it
     finished: threading.Event = field(default_factory=threading.Event)
     cancel_requested: threading.Event = field(default_factory=threading.Event)
@@ -125,7 +126,7 @@ class JobQueue:
             except JobCancelled:
                 job.state = "cancelled"
             except Exception as err:  # a failed job says why; the next request for it tries again
-                job.error, job.state = f"{type(err).__name__}: {err}", "failed"
+                job.error, job.failure, job.state = f"{type(err).__name__}: {err}", err, "failed"
             self._finish(job)
 
     def _finish(self, job: Job) -> None:
