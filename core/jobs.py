@@ -2,7 +2,9 @@
 shared by every session of the server. A job is named by a key, so two sessions asking for the same work (one
 corpus's embeddings) get one computation; each can see its place in the queue and its progress. While any
 session's page is running, the worker pauses between steps (for at most MAX_DEFER_S each, so a busy class does not
-starve it), so interactive requests go first."""
+starve it), so interactive requests go first. A job can be cancelled: a queued one never starts, a running one stops
+at its next progress report. Downloads have a queue of their own (DOWNLOADS): waiting on the network, they neither
+wait behind heavy work nor pause for pages."""
 
 from __future__ import annotations
 
@@ -17,7 +19,12 @@ Progress = Callable[[int, int], None]
 KEEP_FINISHED = 32
 PAUSE_S = 0.05
 MAX_DEFER_S = 2.0
-JobState = Literal["queued", "running", "done", "failed"]
+JobState = Literal["queued", "running", "done", "failed", "cancelled"]
+
+
+class JobCancelled(BaseException):
+    """Raised by a cancelled job's progress report, to end its work. A BaseException (as asyncio's CancelledError is),
+    so the work's own `except Exception` does not take it for a failure to report."""
 
 
 @dataclass
@@ -30,12 +37,15 @@ class Job:
     total: int = 0
     result: Any = None
     error: str | None = None
+    failure: Exception | None = None  # what `error` says, for a caller that says it its own way
     started: float = 0.0  # time.monotonic() when the worker took it
     finished: threading.Event = field(default_factory=threading.Event)
+    cancel_requested: threading.Event = field(default_factory=threading.Event)
 
 
 class JobQueue:
-    def __init__(self) -> None:
+    def __init__(self, *, yields_to_pages: bool = True) -> None:
+        self._yields = yields_to_pages
         self._lock = threading.Lock()
         self._waiting: list[Job] = []
         self._jobs: dict[Hashable, Job] = {}
@@ -45,10 +55,11 @@ class JobQueue:
         self._worker: threading.Thread | None = None
 
     def submit(self, key: Hashable, description: str, work: Callable[[Progress], Any]) -> Job:
-        """The job for `key`: the one already queued, running or done, else a new one at the end of the queue."""
+        """The job for `key`: the one already queued, running or done, else (none, or it failed or was cancelled) a new
+        one at the end of the queue."""
         with self._lock:
             job = self._jobs.get(key)
-            if job is not None and job.state != "failed":
+            if job is not None and job.state not in ("failed", "cancelled"):
                 return job
             job = Job(key, description, work)
             self._jobs[key] = job
@@ -63,6 +74,16 @@ class JobQueue:
         """0 while it runs (or has run), else how many jobs are ahead of it plus one."""
         with self._lock:
             return self._waiting.index(job) + 1 if job in self._waiting else 0
+
+    def cancel(self, job: Job) -> None:
+        """A queued job is dropped at once; a running one stops at its next progress report (JobCancelled)."""
+        with self._lock:
+            job.cancel_requested.set()
+            if job not in self._waiting:
+                return
+            self._waiting.remove(job)
+            job.state = "cancelled"
+        self._finish(job)
 
     @contextmanager
     def interactive(self) -> Iterator[None]:
@@ -91,20 +112,29 @@ class JobQueue:
                 job.state, job.started = "running", time.monotonic()
 
             def progress(done: int, total: int, job: Job = job) -> None:
+                if job.cancel_requested.is_set():
+                    raise JobCancelled
                 job.done, job.total = done, total
-                self._yield_to_pages()
+                if self._yields:
+                    self._yield_to_pages()
 
             try:
-                self._yield_to_pages()
+                if self._yields:
+                    self._yield_to_pages()
                 job.result = job.work(progress)
                 job.state = "done"
+            except JobCancelled:
+                job.state = "cancelled"
             except Exception as err:  # a failed job says why; the next request for it tries again
-                job.error, job.state = f"{type(err).__name__}: {err}", "failed"
-            job.finished.set()
-            with self._lock:
-                self._finished.append(job.key)
-                while len(self._finished) > KEEP_FINISHED:
-                    self._jobs.pop(self._finished.pop(0), None)
+                job.error, job.failure, job.state = f"{type(err).__name__}: {err}", err, "failed"
+            self._finish(job)
+
+    def _finish(self, job: Job) -> None:
+        job.finished.set()
+        with self._lock:
+            self._finished.append(job.key)
+            while len(self._finished) > KEEP_FINISHED:
+                self._jobs.pop(self._finished.pop(0), None)
 
     def unfinished(self) -> list[Job]:
         with self._lock:
@@ -120,3 +150,4 @@ class JobQueue:
 
 
 JOBS = JobQueue()
+DOWNLOADS = JobQueue(yields_to_pages=False)

@@ -58,10 +58,30 @@ def tiny_sentence_transformer_folder(tiny_bert_folder, tmp_path_factory) -> Path
     return folder
 
 
+LARGE_PADDING_BYTES = 100_000_000  # about 3 s from olah on loopback: progress to watch, a download to cancel
+
+
 @pytest.fixture(scope="session")
-def hub(tmp_path_factory, tiny_sentence_transformer_folder):
+def large_model_folder(tiny_sentence_transformer_folder, tmp_path_factory) -> Path:
+    """The tiny SentenceTransformer with a 100 MB safetensors file of seeded random bytes beside its weights (a file
+    the download fetches, as it fetches every *.safetensors, and loading never reads)."""
+    import shutil
+
+    import numpy as np
+    from safetensors.numpy import save_file
+
+    folder = tmp_path_factory.mktemp("large") / "model"
+    shutil.copytree(tiny_sentence_transformer_folder, folder)
+    padding = np.random.default_rng(0).integers(0, 256, LARGE_PADDING_BYTES, dtype=np.uint8)
+    save_file({"padding": padding}, str(folder / "padding.safetensors"))
+    return folder
+
+
+@pytest.fixture(scope="session")
+def hub(tmp_path_factory, tiny_sentence_transformer_folder, large_model_folder):
     """A hub-protocol server on loopback (olah, tests/hubserver.py) serving the packaged all-MiniLM-L6-v2, the tiny
-    SentenceTransformer, and the tiny one again under an owner its rules refuse; skipped without `make hub-server`."""
+    SentenceTransformer, the tiny one with a large file beside it, and the tiny one again under an owner its rules
+    refuse; skipped without `make hub-server`."""
     from core.models.packages import packaged_minilm_folder
     from tests.hubserver import OLAH, REFUSED_ORG, hub_server
 
@@ -69,6 +89,7 @@ def hub(tmp_path_factory, tiny_sentence_transformer_folder):
         pytest.skip(f"olah is not installed ({OLAH} is missing): run `make hub-server` once")
     models = {"sentence-transformers/all-MiniLM-L6-v2": packaged_minilm_folder(),
               "explorer-tests/tiny-st": tiny_sentence_transformer_folder,
+              "explorer-tests/tiny-st-large": large_model_folder,
               f"{REFUSED_ORG}/tiny-st": tiny_sentence_transformer_folder}
     with hub_server(tmp_path_factory.mktemp("hub"), models) as server:
         yield server

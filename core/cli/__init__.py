@@ -8,6 +8,7 @@ import sys
 from typing import NoReturn
 
 from core.cli import distill, embed, evaluate, explain, finetune, models, project, rerank, search
+from core.cli.download import download_named_models
 from core.models.catalog import ModelUnavailable
 
 COMMANDS = [models, embed, project, evaluate, search, rerank, explain, finetune, distill]
@@ -27,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
         command.register(subparsers)
     args = parser.parse_args(argv)
     try:
+        download_named_models(args, sys.stderr)
         return int(args.run(args) or 0)
     except (ModelUnavailable, OSError, ValueError, UnicodeDecodeError) as err:
         sys.stderr.write(f"error: {err}\n")

@@ -4,6 +4,7 @@ or a pipe, a new line at most every `every` seconds and when the work is done.""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 from core.progress import progress_text
@@ -12,8 +13,10 @@ CLEAR = "\r\x1b[K"  # back to the line's start, and erase it
 
 
 class ProgressLine:
-    def __init__(self, stream: TextIO, every: float = 10.0) -> None:
-        self.stream, self.every = stream, every
+    def __init__(self, stream: TextIO, every: float = 10.0,
+                 describe: Callable[[int, int, float], str] = progress_text) -> None:
+        """`describe(done, total, seconds so far)` is the line's text (by default counts of texts)."""
+        self.stream, self.every, self.describe = stream, every, describe
         self.terminal = stream.isatty()
         self.start = time.perf_counter()
         self.printed_at: float | None = None
@@ -21,7 +24,7 @@ class ProgressLine:
 
     def update(self, done: int, total: int) -> None:
         now = time.perf_counter()
-        text = progress_text(done, total, now - self.start)
+        text = self.describe(done, total, now - self.start)
         if self.terminal:
             self.stream.write(CLEAR + text)
             self.drawn = True

@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.deployment import load_config, where_set
-from core.models.catalog import Availability, ModelUnavailable
-
-# what loading reads: configs, tokenizer files, safetensors weights, a Pooling or Dense module's folder
-WANTED_FILES = ["*.json", "*.txt", "*.safetensors", "*.model", "1_*/*"]
+from core.models.catalog import Availability
+from core.models.download import WANTED_FILES, download
 
 
 @dataclass(frozen=True)
@@ -37,7 +35,8 @@ def download_switches() -> list[DownloadSwitch]:
 
 
 def cached_folder(repo: str) -> Path | None:
-    """The model's snapshot in the local Hugging Face cache, found without the network, or None."""
+    """The model's snapshot in the local Hugging Face cache, found without the network, or None (as for a snapshot
+    that a download left incomplete: huggingface_hub raises IncompleteSnapshotError, a LocalEntryNotFoundError)."""
     from huggingface_hub import snapshot_download
     from huggingface_hub.errors import LocalEntryNotFoundError
 
@@ -63,34 +62,3 @@ def hub_availability(repo: str) -> Availability:
 def hub_folder(repo: str) -> Path:
     """The model's folder: from the cache, else downloaded (only called when hub_availability said available)."""
     return cached_folder(repo) or download(repo)
-
-
-def download(repo: str) -> Path:
-    """The model's files from the hub into its cache. The model's metadata is asked for first, with huggingface_hub's
-    metadata timeout (HF_HUB_ETAG_TIMEOUT, 10 s by default): snapshot_download asks with none, so a network that
-    swallows packets would hang it. Whatever fails is said in one sentence naming `repo`."""
-    from huggingface_hub import HfApi, constants, snapshot_download
-
-    try:
-        HfApi().model_info(repo, revision=constants.DEFAULT_REVISION, timeout=constants.HF_HUB_ETAG_TIMEOUT)
-        return Path(snapshot_download(repo, allow_patterns=WANTED_FILES))
-    except Exception as err:  # the hub and its transport raise many kinds; each is said as one sentence
-        raise ModelUnavailable(failure_sentence(repo, err)) from err
-
-
-def failure_sentence(repo: str, err: Exception) -> str:
-    from huggingface_hub import constants
-    from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, RepositoryNotFoundError
-
-    hub = f"the hub at {constants.ENDPOINT}"
-    if isinstance(err, GatedRepoError):
-        return (f"'{repo}' is gated on {hub}: accept its terms on {constants.ENDPOINT}/{repo} while signed in, then "
-                "set HF_TOKEN to a token of that account.")
-    if isinstance(err, RepositoryNotFoundError):
-        return (f"'{repo}' was not found on {hub}, or it is private or gated: check the id (owner/name, as on its "
-                "hub page), or for a private or gated model set HF_TOKEN to a token that may read it.")
-    if isinstance(err, HfHubHTTPError) and err.response is not None:
-        return (f"{hub} answered '{repo}' with HTTP {err.response.status_code}; try again later, or choose a model "
-                "that is already here.")
-    return (f"Could not download '{repo}' from {hub} ({type(err).__name__}); check the network, or choose a model "
-            "that is already here.")

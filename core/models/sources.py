@@ -21,7 +21,7 @@ from core.models.catalog import (
     finetuned_dir,
 )
 from core.models.conversion import converted_l3, l3_converted, l3_folder
-from core.models.hub import hub_availability, hub_folder
+from core.models.hub import cached_folder, download_switches, hub_availability, hub_folder
 from core.models.packages import l3_onnx_file, mpnet_folder, packaged_minilm_folder, splade_folder
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
@@ -154,6 +154,26 @@ def _availability(entry: CatalogEntry) -> Availability:
 
 def availability(model_id: str) -> Availability:
     return _availability(find_entry(model_id))
+
+
+def pending_download(model_id: str) -> str | None:
+    """The hub id that loading `model_id` would download now (a hub model not in the cache, with downloads on), so
+    that the app can download it in the background first; None for every other model, which loads (or is refused)
+    as it is."""
+    entry = find_entry(model_id)
+    if entry.source == "hub":
+        repo = HUB_REPOS[entry.id]
+    elif entry.source == "custom":
+        try:
+            target = _custom_target(entry.id)
+        except ModelUnavailable:
+            return None
+        if isinstance(target, Path):
+            return None
+        repo = target
+    else:
+        return None
+    return None if cached_folder(repo) is not None or download_switches() else repo
 
 
 def resolve(model_id: str) -> ResolvedModel:

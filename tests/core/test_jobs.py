@@ -66,3 +66,42 @@ def test_wait_idle_returns_when_every_job_has_finished():
     assert not queue.wait_idle(0.2)
     gate.set()
     assert queue.wait_idle(5) and all(job.state == "done" for job in jobs)
+
+
+def test_a_queued_job_cancelled_never_runs_and_the_next_request_starts_it_again():
+    queue, gate, runs = JobQueue(), threading.Event(), []
+    queue.submit("a", "first", lambda progress: gate.wait(5))
+    waiting = queue.submit("b", "second", lambda progress: runs.append("b"))
+    queue.cancel(waiting)
+    assert waiting.finished.is_set() and waiting.state == "cancelled" and queue.place(waiting) == 0
+    again = queue.submit("b", "second", lambda progress: runs.append("again") or "ok")
+    assert again is not waiting
+    gate.set()
+    assert again.finished.wait(5) and again.result == "ok" and runs == ["again"]
+
+
+def test_a_running_job_cancelled_stops_at_its_next_progress_report_even_inside_a_broad_except():
+    queue, started, steps = JobQueue(), threading.Event(), []
+
+    def work(progress):
+        for step in range(100):
+            try:
+                progress(step, 100)
+            except Exception:  # a cancel is no failure that work could swallow
+                steps.append("swallowed")
+            steps.append(step)
+            started.set()
+            time.sleep(0.01)
+
+    job = queue.submit("long", "work", work)
+    assert started.wait(5)
+    queue.cancel(job)
+    assert job.finished.wait(5) and job.state == "cancelled" and job.error is None
+    assert "swallowed" not in steps and len(steps) < 100
+
+
+def test_a_queue_that_does_not_yield_to_pages_runs_while_a_page_does():
+    queue = JobQueue(yields_to_pages=False)
+    with queue.interactive():
+        job = queue.submit("download", "work", lambda progress: progress(1, 1) or "done")
+        assert job.finished.wait(1) and job.result == "done"

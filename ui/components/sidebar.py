@@ -9,8 +9,11 @@ from core.deployment import load_config
 from core.encoding.pooling import MODES
 from core.models.catalog import DEFAULT_MODEL_ID
 from core.models.devices import available_devices
+from core.models.download import download_job
 from core.models.loading import LoadedModel
+from core.models.sources import pending_download
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting
+from ui.components.model_download import download_status
 from ui.components.sliders import layer_slider
 from ui.state.url_state import KEYS, settings_from_query, settings_to_query
 from ui.work.cache import cached_catalog, cached_model
@@ -37,26 +40,42 @@ def _seed_from_url() -> None:
 
 
 def _load(model_id: str, device: str) -> LoadedModel:
-    """Load the chosen model. If it fails, the sidebar goes back to the model in use (a typed id stays typed, but
-    is not tried again until it is edited) and the reason is said once, on the next run."""
+    """Load the chosen model; a hub model that is not in the cache downloads in the background first, the pages
+    keeping the model in use meanwhile. If it fails, the sidebar goes back to the model in use (a typed id stays
+    typed, but is not tried again until it is edited) and the reason is said once, on the next run."""
     ss = st.session_state
+    repo = pending_download(model_id)
+    if repo is not None:
+        meanwhile = _fallback(model_id)
+        download_status(download_job(repo), repo, meanwhile, lambda reason, chosen=model_id: _give_up(chosen, reason))
+        model_id = meanwhile
     try:
         model = cached_model(model_id, device)
     except Exception as err:  # any load failure must leave the app usable
         if model_id == DEFAULT_MODEL_ID:
             st.error(f"The packaged default model could not be loaded: {err} Run `make setup` again.")
             st.stop()
-        fallback = ss.get("_last_good_model", DEFAULT_MODEL_ID)
-        if fallback == model_id:
-            fallback = DEFAULT_MODEL_ID
-        ss._load_failure = f"Could not load {model_id}: {err} Still showing {fallback}."
-        if model_id == ss.get("sb_custom", "").strip():
-            ss._failed_custom = model_id
-        else:
-            ss._reset_model = fallback if fallback in {entry.id for entry, _ in cached_catalog()} else DEFAULT_MODEL_ID
+        _give_up(model_id, str(err))
         st.rerun()
     ss._last_good_model = model.model_id
     return model
+
+
+def _fallback(model_id: str) -> str:
+    """The model in use before `model_id` was chosen."""
+    fallback = st.session_state.get("_last_good_model", DEFAULT_MODEL_ID)
+    return DEFAULT_MODEL_ID if fallback == model_id else fallback
+
+
+def _give_up(model_id: str, reason: str) -> None:
+    """Back to the model in use, saying why `model_id` is not loaded (once, on the next run)."""
+    ss = st.session_state
+    fallback = _fallback(model_id)
+    ss._load_failure = f"Could not load {model_id}: {reason} Still showing {fallback}."
+    if model_id == ss.get("sb_custom", "").strip():
+        ss._failed_custom = model_id
+    else:
+        ss._reset_model = fallback if fallback in {entry.id for entry, _ in cached_catalog()} else DEFAULT_MODEL_ID
 
 
 def _chosen_model() -> str:

@@ -1,0 +1,54 @@
+"""A user types a hub id the cache lacks, on a machine online against a hub (olah on loopback, tests/hubserver.py):
+the sidebar says its size, then its progress, and Cancel stops it; typed again, it downloads and the model loads.
+The app server of this module reaches the hub, with a fresh Hugging Face cache; the pages meanwhile keep the model
+in use."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.harness import SHOTS, fill, open_page, start_server, wait_for_idle
+from tests.hubserver import hub_env
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+LARGE = "explorer-tests/tiny-st-large"
+PROGRESS = re.compile(rf"Downloading {LARGE} \((\d+) MB\): ([\d.]+ [kM]?B) / (\d+) MB")
+
+
+@pytest.fixture(scope="module")
+def server(chromium, hub, tmp_path_factory):
+    """The app, online against the loopback hub (this module's own server: the session's runs offline)."""
+    home = tmp_path_factory.mktemp("hf-home")
+    app = start_server(SHOTS / "server-downloads.log", env=hub_env(hub.url, home, HF_HUB_OFFLINE="0"))
+    yield app
+    app.stop()
+
+
+def progress_line(page) -> re.Match:
+    line = page.locator("[class*='st-key-model-download'] [data-testid='stProgress']").first
+    line.wait_for(timeout=30_000)
+    found = PROGRESS.search(line.inner_text())
+    assert found, line.inner_text()
+    return found
+
+
+def test_a_typed_hub_id_shows_its_size_and_progress_can_be_cancelled_and_then_downloads_and_loads(page, server):
+    open_page(page, server, "")
+    fill(page, "Other model", LARGE)
+    first = progress_line(page)
+    assert first.group(1) == first.group(3) == "105"  # the size, from the hub's file list, before the bytes
+    page.get_by_role("button", name="Cancel download").click()
+    page.get_by_text(f"Could not load {LARGE}: The download of '{LARGE}' was cancelled. Still showing "
+                     "all-MiniLM-L6-v2.").wait_for(timeout=30_000)
+    page.get_by_text("The model typed above is not loaded").wait_for(timeout=10_000)
+
+    fill(page, "Other model", "")
+    wait_for_idle(page, 60)
+    fill(page, "Other model", LARGE)
+    progress_line(page)
+    page.screenshot(path=str(SHOTS / "sidebar-download.png"))
+    page.get_by_text(f"{LARGE}: 2 layers, 32 dims").wait_for(timeout=60_000)
+    assert page.locator("[class*='st-key-model-download']").count() == 0
