@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.analysis.map.projection import MAX_POINTS
 from tests.browser.canvas import map_state, wait_drawn
 from tests.browser.harness import check_and_shoot, fill, open_page, wait_for_idle
 
@@ -159,15 +158,16 @@ def test_a_lasso_on_the_default_map_lists_the_texts_it_caught(page, server):
 
 
 def test_a_vectors_file_of_100000_points_is_drawn_whole(page, server, tmp_path):
+    points = 100_000
     rng = np.random.default_rng(0)
     centres = rng.normal(size=(12, 8)) * 4
-    np.save(tmp_path / "vectors.npy", (centres[np.arange(MAX_POINTS) % 12] + rng.normal(size=(MAX_POINTS, 8)))
+    np.save(tmp_path / "vectors.npy", (centres[np.arange(points) % 12] + rng.normal(size=(points, 8)))
             .astype(np.float32))
-    (tmp_path / "texts.txt").write_text("".join(f"text {i} of topic {i % 12}\n" for i in range(MAX_POINTS)))
+    (tmp_path / "texts.txt").write_text("".join(f"text {i} of topic {i % 12}\n" for i in range(points)))
     open_page(page, server, "map?map_source=vectors")
     page.locator("input[type=file]").first.set_input_files([tmp_path / "vectors.npy", tmp_path / "texts.txt"])
     wait_for_idle(page, LONG)
     wait_drawn(page)
-    assert map_state(page)["n"] == MAX_POINTS
+    assert map_state(page)["n"] == points
     assert page.locator("[data-testid='stMetric']").filter(has_text="Points").first.inner_text().endswith("100,000")
     check_and_shoot(page, "map-100000")

@@ -12,15 +12,20 @@ from typing import Any
 
 import numpy as np
 
+from core.analysis.map import projection as projections
 from core.analysis.map.projection import Method, Projection, ProjectionParams, aligned_umap, project
 from core.hashing import array_digest
 from core.paths import atomic_write, cache_dir
 
-VERSION = 2  # 2: t-SNE by openTSNE
+VERSION = 3  # 2: t-SNE by openTSNE; 3: above FIT_POINTS, fitted on a sample that places the rest
 
 
 def projection_key(vectors: np.ndarray, params: dict[str, object]) -> str:
-    return array_digest(vectors, {"version": VERSION, **params})
+    """The vectors' content, the parameters, and how many rows a t-SNE or UMAP is fitted on and placed at a time:
+    a projection stored with other ones is another map."""
+    fitting = ({"fit_points": projections.FIT_POINTS, "chunk": projections.CHUNK} if params.get("method") != "PCA"
+               else {})
+    return array_digest(vectors, {"version": VERSION, **params, **fitting})
 
 
 def _save(projection: Projection) -> bytes:

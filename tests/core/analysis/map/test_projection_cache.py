@@ -34,6 +34,18 @@ def test_the_key_changes_with_the_vectors_and_the_parameters():
     assert projection_key(VECTORS, {"method": "t-SNE"}) != base
 
 
+def test_a_map_fitted_on_another_sample_size_or_placed_in_other_chunks_is_another_key(monkeypatch):
+    from core.analysis.map import projection
+
+    umap, pca = projection_key(VECTORS, {"method": "UMAP"}), projection_key(VECTORS, {"method": "PCA"})
+    monkeypatch.setattr(projection, "FIT_POINTS", 10)
+    assert projection_key(VECTORS, {"method": "UMAP"}) != umap
+    monkeypatch.undo()
+    monkeypatch.setattr(projection, "CHUNK", 10)
+    assert projection_key(VECTORS, {"method": "UMAP"}) != umap
+    assert projection_key(VECTORS, {"method": "PCA"}) == pca  # exact PCA is the same however it is read
+
+
 def test_a_damaged_file_is_computed_again():
     params = {"method": "PCA", "perplexity": 30.0, "neighbours": 15, "min_dist": 0.1, "seed": 0}
     cached_project(VECTORS, method="PCA")
