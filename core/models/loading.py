@@ -19,6 +19,7 @@ from core.encoding.memo import EmbeddingMemo
 from core.models.building import BUILDING
 from core.models.catalog import DEFAULT_MODEL_ID, CatalogEntry, ModelKind, ModelUnavailable
 from core.models.devices import resolve_device
+from core.models.in_memory import keep_track
 from core.models.pipeline import Head, Pipeline, SparsePipeline, pipeline_of, sparse_pipeline
 from core.models.quiet import quiet_transformers
 from core.models.sources import ResolvedModel, resolve
@@ -254,4 +255,4 @@ def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> Loaded
     if resolved.kind == "reranker":
         raise reranker_refusal(model_id)
     target = resolve_device(device)
-    return (_load_sparse if resolved.kind == "sparse" else _load_dense)(resolved, target)
+    return keep_track((_load_sparse if resolved.kind == "sparse" else _load_dense)(resolved, target))
