@@ -247,11 +247,11 @@ def _load_sparse(resolved: ResolvedModel, target: str) -> LoadedModel:
                        kind="sparse", sparse=model)
 
 
-def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> LoadedModel:
-    """An embedding model, dense or sparse, loaded once from the folder its id resolves to; a reranker is refused
-    with the sentence that says where it is used."""
+def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto", revision: str | None = None) -> LoadedModel:
+    """An embedding model, dense or sparse, loaded once from the folder its id resolves to (a hub model's at
+    `revision`, main by default); a reranker is refused with the sentence that says where it is used."""
     quiet_transformers()
-    resolved = resolve(model_id)
+    resolved = resolve(model_id, revision)
     if resolved.kind == "reranker":
         raise reranker_refusal(model_id)
     target = resolve_device(device)

@@ -30,9 +30,9 @@ class LoadedReranker:
         return int(self.cross.max_seq_length)
 
 
-def load_reranker(model_id: str, device: str = "auto") -> LoadedReranker:
+def load_reranker(model_id: str, device: str = "auto", revision: str | None = None) -> LoadedReranker:
     quiet_transformers()
-    resolved = resolve(model_id)
+    resolved = resolve(model_id, revision)
     if resolved.kind != "reranker":
         raise ModelUnavailable(f"'{model_id}' is a {resolved.kind} model, which embeds texts one by one; a reranker "
                                "is a CrossEncoder (train one on Fine-tune, or type a CrossEncoder's folder).")
