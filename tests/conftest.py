@@ -58,6 +58,24 @@ def tiny_sentence_transformer_folder(tiny_bert_folder, tmp_path_factory) -> Path
     return folder
 
 
+@pytest.fixture(scope="session")
+def retrained_tiny_folder(tiny_sentence_transformer_folder, tmp_path_factory) -> Path:
+    """The tiny SentenceTransformer with other weights (each one moved by seeded noise), as a retrained model's next
+    commit would hold."""
+    import shutil
+
+    import numpy as np
+    from safetensors.numpy import load_file, save_file
+
+    folder = tmp_path_factory.mktemp("retrained") / "model"
+    shutil.copytree(tiny_sentence_transformer_folder, folder)
+    weights, noise = load_file(str(folder / "model.safetensors")), np.random.default_rng(2)
+    save_file({name: (tensor + noise.normal(0, 0.05, tensor.shape)).astype(tensor.dtype)
+               if tensor.dtype.kind == "f" else tensor for name, tensor in weights.items()},
+              str(folder / "model.safetensors"))
+    return folder
+
+
 LARGE_PADDING_BYTES = 100_000_000  # about 3 s from olah on loopback: progress to watch, a download to cancel
 
 
@@ -78,21 +96,42 @@ def large_model_folder(tiny_sentence_transformer_folder, tmp_path_factory) -> Pa
 
 
 @pytest.fixture(scope="session")
-def hub(tmp_path_factory, tiny_sentence_transformer_folder, large_model_folder):
+def hub(tmp_path_factory, tiny_sentence_transformer_folder, retrained_tiny_folder, large_model_folder):
     """A hub-protocol server on loopback (olah, tests/hubserver.py) serving the packaged all-MiniLM-L6-v2, the tiny
-    SentenceTransformer, the tiny one with a large file beside it, and the tiny one again under an owner its rules
-    refuse; skipped without `make hub-server`."""
+    SentenceTransformer, the tiny one and then its retrained weights as two commits of one repo, the tiny one with a
+    large file beside it, and the tiny one again under an owner its rules refuse; skipped without `make hub-server`."""
     from core.models.packages import packaged_minilm_folder
     from tests.hubserver import OLAH, REFUSED_ORG, hub_server
 
     if not OLAH.is_file():
         pytest.skip(f"olah is not installed ({OLAH} is missing): run `make hub-server` once")
-    models = {"sentence-transformers/all-MiniLM-L6-v2": packaged_minilm_folder(),
-              "explorer-tests/tiny-st": tiny_sentence_transformer_folder,
-              "explorer-tests/tiny-st-large": large_model_folder,
-              f"{REFUSED_ORG}/tiny-st": tiny_sentence_transformer_folder}
+    models = {"sentence-transformers/all-MiniLM-L6-v2": [packaged_minilm_folder()],
+              "explorer-tests/tiny-st": [tiny_sentence_transformer_folder],
+              "explorer-tests/tiny-st-revised": [tiny_sentence_transformer_folder, retrained_tiny_folder],
+              "explorer-tests/tiny-st-large": [large_model_folder],
+              f"{REFUSED_ORG}/tiny-st": [tiny_sentence_transformer_folder]}
     with hub_server(tmp_path_factory.mktemp("hub"), models) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def downloaded_hub_cache(hub, tmp_path_factory) -> Path:
+    """A Hugging Face cache that huggingface_hub filled from the loopback hub (in a subprocess, see
+    tests/core/models/test_hub.py): the tiny SentenceTransformer at main, and the two-commit repo at both commits.
+    Tests that change it work on a copy (`shutil.copytree(..., symlinks=True)`)."""
+    import subprocess
+    import sys
+
+    from tests.hubserver import hub_env
+
+    home = tmp_path_factory.mktemp("downloaded")
+    revised = "explorer-tests/tiny-st-revised"
+    script = ("import sys\nfrom huggingface_hub import snapshot_download\n"
+              "for repo, revision in zip(sys.argv[1::2], sys.argv[2::2]):\n"
+              "    snapshot_download(repo, revision=revision)\n")
+    subprocess.run([sys.executable, "-c", script, "explorer-tests/tiny-st", "main", revised, hub.commits[revised][0],
+                    revised, "main"], check=True, env=hub_env(hub.url, home), timeout=120)
+    return home / "hub"
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,8 @@
 """A real hub-protocol server on loopback for tests: olah (PyPI `olah`, a self-hosted Hugging Face mirror, installed in
 its own virtual environment by `make hub-server`) serving local git repositories as hub model repos, offline: it never
 asks huggingface.co for anything. A repo is a model folder committed on branch `main` (olah answers "Repository not
-found" for a repo whose branch is `master`) under mirrors/models/ORG/NAME."""
+found" for a repo whose branch is `master`) under mirrors/models/ORG/NAME; a repo of several folders holds one commit
+for each, in order, the last on main."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,18 +26,27 @@ REFUSED_ORG = "refused"  # olah's proxy rule refuses every repo of this owner, t
 @dataclass(frozen=True)
 class HubServer:
     url: str
-    sources: Mapping[str, Path]  # hub id -> the folder its repo was committed from
+    sources: Mapping[str, Path]  # hub id -> the folder its repo's main was committed from
+    commits: Mapping[str, tuple[str, ...]]  # hub id -> its commits, oldest first (the last is main)
 
 
-def commit_as_repo(source: Path, repo: Path) -> None:
-    """`source`'s files committed as a git repository at `repo` on branch main (the files stay where they are: the
-    repository holds them as git objects, which is all olah reads)."""
+def commit_as_repo(sources: Sequence[Path], repo: Path) -> tuple[str, ...]:
+    """Each of `sources`' files committed, one commit after another, as a git repository at `repo` on branch main
+    (the files stay where they are: the repository holds them as git objects, which is all olah reads); the commits'
+    hashes, oldest first."""
     repo.mkdir(parents=True)
-    git = ["git", "-c", "user.name=tests", "-c", "user.email=tests@localhost", "-c", "core.compression=0",
-           "-c", "commit.gpgsign=false", f"--git-dir={repo / '.git'}", f"--work-tree={source}"]
     subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-q", "-m", "model"], check=True)
+    commits = []
+    for number, source in enumerate(sources, 1):
+        git = ["git", "-c", "user.name=tests", "-c", "user.email=tests@localhost", "-c", "core.compression=0",
+               "-c", "commit.gpgsign=false", f"--git-dir={repo / '.git'}", f"--work-tree={source}"]
+        subprocess.run([*git, "add", "-A"], check=True)
+        date = f"2026-01-{number:02d}T00:00:00+00:00"
+        subprocess.run([*git, "commit", "-q", "-m", f"model, version {number}"], check=True,
+                       env=os.environ | {"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date})
+        commits.append(subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True,
+                                      text=True).stdout.strip())
+    return tuple(commits)
 
 
 def write_config(path: Path, port: int, mirrors: Path) -> None:
@@ -71,12 +81,11 @@ def _answers(url: str) -> bool:
 
 
 @contextmanager
-def hub_server(root: Path, models: Mapping[str, Path]) -> Iterator[HubServer]:
-    """olah serving each hub id of `models` (ORG/NAME -> model folder) from git repositories under `root`, until the
-    block ends; it has answered the first model's metadata when the block starts."""
+def hub_server(root: Path, models: Mapping[str, Sequence[Path]]) -> Iterator[HubServer]:
+    """olah serving each hub id of `models` (ORG/NAME -> its model folders, one commit each) from git repositories
+    under `root`, until the block ends; it has answered the first model's metadata when the block starts."""
     mirrors = root / "mirrors"
-    for repo_id, source in models.items():
-        commit_as_repo(source, mirrors / "models" / repo_id)
+    commits = {repo_id: commit_as_repo(sources, mirrors / "models" / repo_id) for repo_id, sources in models.items()}
     port = free_port()
     write_config(root / "olah.toml", port, mirrors)
     url = f"http://127.0.0.1:{port}"
@@ -90,7 +99,7 @@ def hub_server(root: Path, models: Mapping[str, Path]) -> Iterator[HubServer]:
             if server.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"olah did not answer {probe}: {(root / 'olah.log').read_text()[-2000:]}")
             time.sleep(0.2)
-        yield HubServer(url, dict(models))
+        yield HubServer(url, {repo_id: sources[-1] for repo_id, sources in models.items()}, commits)
     finally:
         server.terminate()
         try:

@@ -1,4 +1,5 @@
-"""Model page: architecture facts, parameters per module, sentence-transformers modules, tokenizer playground."""
+"""Model page: architecture facts, parameters per module, sentence-transformers modules, tokenizer playground, and
+the models downloaded from the Hugging Face hub."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from core.models.anatomy import facts_frame, model_facts, parameter_breakdown, s
 from core.models.loading import LoadedModel
 from ui.components.downloads import csv_download
 from ui.components.sidebar import page
+from ui.pages.downloaded_models import downloaded_view
 from ui.pages.model_terms import terms_view
 from ui.state.persist import kept
 
@@ -106,6 +108,7 @@ def main() -> None:
         terms_view(model, settings)
     architecture(model)
     playground(model, model.token_limit(settings.max_length))
+    downloaded_view(model)
 
 
 main()

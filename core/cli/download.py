@@ -17,7 +17,8 @@ MODEL_OPTIONS = ("model", "rerank")  # the options that name a model to load: --
 def download_named_models(args: argparse.Namespace, stream: TextIO) -> None:
     for option in MODEL_OPTIONS:
         model_id = getattr(args, option, None)
-        repo = pending_download(model_id) if isinstance(model_id, str) else None
+        revision = getattr(args, "revision", None) if option == "model" else None  # --revision is --model's
+        repo = pending_download(model_id, revision) if isinstance(model_id, str) else None
         if repo is None:
             continue
 
@@ -26,6 +27,6 @@ def download_named_models(args: argparse.Namespace, stream: TextIO) -> None:
 
         line = ProgressLine(stream, describe=text)
         try:
-            download(repo, line.update)
+            download(repo, line.update, revision)
         finally:
             line.close()

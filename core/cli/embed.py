@@ -8,7 +8,14 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from core.cli.options import add_model_options, add_prompt_options, chosen_prompt, positive_int, sparse_refusals
+from core.cli.options import (
+    add_model_options,
+    add_prompt_options,
+    add_revision_option,
+    chosen_prompt,
+    positive_int,
+    sparse_refusals,
+)
 from core.cli.progress_line import ProgressLine
 from core.data.corpus import NoTexts
 from core.data.sparse_vectors import sparse_parquet
@@ -36,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                                  ".parquet table of texts and vectors; with --engine ray, many "
                                                  ".txt or Parquet files into a folder of Parquet")
     add_model_options(parser)
+    add_revision_option(parser)
     add_prompt_options(parser, roles=False)
     parser.add_argument("--role", choices=("document", "query"), default="document",
                         help="embed the texts as documents (encode_document, the default) or as queries "
@@ -110,6 +118,9 @@ def run(args: argparse.Namespace) -> int:
     if args.engine == "ray":
         from core.scale.cluster import import_ray
 
+        if args.revision is not None:
+            raise ValueError("Ray's workers load the model at main: --revision applies to --engine local; leave it "
+                             "out, or give the revision's folder in the Hugging Face cache as --model.")
         import_ray()  # before the model loads: say at once when the extra is missing
         model = load_model(args.model, args.device)
         return run_ray(args, settings_of(model, args), model.kind)
@@ -118,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         texts = read_lines(path)
     except UnicodeDecodeError as err:
         raise ValueError(f"{path} is not UTF-8 text ({err.reason} at byte {err.start}).") from err
-    model = load_model(args.model, args.device)
+    model = load_model(args.model, args.device, args.revision)
     settings, output = settings_of(model, args), Path(args.output)
     if model.kind == "sparse":
         write_sparse(texts, settings, model, output, args.batch_size)

@@ -10,6 +10,7 @@ import numpy as np
 from core.cli.options import (
     add_model_options,
     add_prompt_options,
+    add_revision_option,
     chosen_prompt,
     positive_int,
     retrieval_prompts,
@@ -49,11 +50,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     tasks = parser.add_subparsers(dest="task", required=True, parser_class=type(parser))
     sts = tasks.add_parser("sts", help="Spearman/Pearson of cosine similarity against STS-B gold scores")
     add_model_options(sts)
+    add_revision_option(sts)
     add_prompt_options(sts, roles=True)
     sts.add_argument("--split", choices=SPLITS, required=True)
     sts.set_defaults(run=run_sts)
     retrieval = tasks.add_parser("retrieval", help="Recall@k, MRR@10, nDCG@10 on the STS-B paraphrase task")
     add_model_options(retrieval, required=False)
+    add_revision_option(retrieval)
     add_prompt_options(retrieval, roles=True)
     retrieval.add_argument("--baseline", choices=list(BASELINES))
     retrieval.add_argument("--rerank", default=None, metavar="RERANKER",
@@ -74,9 +77,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_sts(args: argparse.Namespace) -> int:
     try:
-        model = load_model(args.model, args.device)
+        model = load_model(args.model, args.device, args.revision)
     except NotAnEmbedder:  # a reranker scores each pair read together, as CrossEncoderCorrelationEvaluator does
-        frame = cross_sts(load_reranker(args.model, args.device), args.split)
+        frame = cross_sts(load_reranker(args.model, args.device, args.revision), args.split)
         scores = cross_correlation(frame)
         print(json.dumps({"spearman": scores["spearman_reranker"], "pearson": scores["pearson_reranker"],
                           "pairs": len(frame), "similarity": "reranker"}))
@@ -118,6 +121,8 @@ def _hybrid_stage(partner: Baseline | LoadedModel, task: RetrievalTask, args: ar
 def run_retrieval(args: argparse.Namespace) -> int:
     if (args.model is None) == (args.baseline is None):
         args.parser.error("give either --model ID --pooling P or --baseline tfidf|bow|bm25")
+    if args.baseline and args.revision:
+        args.parser.error("--revision names a revision of --model's hub model; a baseline has none")
     if args.baseline and args.quantize:
         args.parser.error("--quantize stores a model's vectors at lower precision; a baseline has none")
     if sum(map(bool, (args.hybrid, args.quantize, args.rerank))) > 1:
@@ -126,7 +131,7 @@ def run_retrieval(args: argparse.Namespace) -> int:
     reranker = load_reranker(args.rerank, args.device) if args.rerank else None
     task = paraphrase_task(args.split)
     first = lexical_stage(fit_baseline(args.baseline, task.corpus), task) if args.baseline else \
-        _model_stage(load_model(args.model, args.device), task, args)
+        _model_stage(load_model(args.model, args.device, args.revision), task, args)
     result: TaskResult
     if partner is not None:
         result = evaluate_fused(task, first, _hybrid_stage(partner, task, args), ks=args.k)

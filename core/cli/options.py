@@ -23,6 +23,11 @@ def add_model_options(parser: argparse.ArgumentParser, *, required: bool = True)
     parser.add_argument("--device", default="auto", choices=DEVICES)
 
 
+def add_revision_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--revision", default=None, help="for a model from the Hugging Face hub: the branch, tag or "
+                                                         "commit to load (default main)")
+
+
 def add_prompt_options(parser: argparse.ArgumentParser, *, roles: bool) -> None:
     """--prompt-name | --prompt and --truncate-dim; with `roles` (queries and documents), --no-prompts too."""
     which = parser.add_mutually_exclusive_group()

@@ -9,7 +9,14 @@ from pathlib import Path
 
 from core.analysis.ranking import Ranker, model_ranker, rank_query
 from core.cli.embed import read_lines
-from core.cli.options import add_model_options, add_prompt_options, positive_int, retrieval_prompts, sparse_refusals
+from core.cli.options import (
+    add_model_options,
+    add_prompt_options,
+    add_revision_option,
+    positive_int,
+    retrieval_prompts,
+    sparse_refusals,
+)
 from core.data.corpus import corpus_texts
 from core.data.stsb import stsb_corpus
 from core.encoding.embedding_cache import cached_vectors
@@ -21,6 +28,7 @@ from core.settings import Settings
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("search", help="rank a corpus for one query (model, TF-IDF, bag of words)")
     add_model_options(parser)
+    add_revision_option(parser)
     add_prompt_options(parser, roles=True)
     parser.add_argument("--query", required=True)
     parser.add_argument("--corpus", type=Path, default=None,
@@ -34,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     if not query:
         raise ValueError("The query is empty; give --query a text.")
     corpus = corpus_texts(read_lines(args.corpus)) if args.corpus else stsb_corpus()
-    model = load_model(args.model, args.device)
+    model = load_model(args.model, args.device, args.revision)
     if model.kind == "sparse":
         sparse_refusals(args)
     settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer,

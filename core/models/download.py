@@ -30,7 +30,8 @@ BYTES_BAR = "huggingface_hub.snapshot_download"  # the name of snapshot_download
 @dataclass(frozen=True)
 class DownloadPlan:
     repo: str
-    commit: str
+    revision: str  # as asked for: a branch (main unless another is named), a tag or a commit
+    commit: str  # the commit it names now
     sizes: dict[str, int]  # each wanted file's path in the repo -> its size in bytes
 
     @property
@@ -38,19 +39,19 @@ class DownloadPlan:
         return sum(self.sizes.values())
 
 
-def plan_download(repo: str) -> DownloadPlan:
-    """The files a download of `repo` fetches, and their sizes. The model's metadata is asked for first, with
-    huggingface_hub's metadata timeout (HF_HUB_ETAG_TIMEOUT, 10 s by default): the listing and snapshot_download ask
-    with none, so a network that swallows packets would hang them."""
+def plan_download(repo: str, revision: str | None = None) -> DownloadPlan:
+    """The files a download of `repo` at `revision` (main by default) fetches, and their sizes. The model's metadata
+    is asked for first, with huggingface_hub's metadata timeout (HF_HUB_ETAG_TIMEOUT, 10 s by default): the listing
+    and snapshot_download ask with none, so a network that swallows packets would hang them."""
     from huggingface_hub import HfApi, RepoFile, constants
     from huggingface_hub.utils import filter_repo_objects
 
-    api = HfApi()
-    commit = api.model_info(repo, revision=constants.DEFAULT_REVISION, timeout=constants.HF_HUB_ETAG_TIMEOUT).sha
+    api, asked = HfApi(), revision or constants.DEFAULT_REVISION
+    commit = api.model_info(repo, revision=asked, timeout=constants.HF_HUB_ETAG_TIMEOUT).sha
     assert commit is not None, "the hub names the commit of every model it answers for"
     files = [item for item in api.list_repo_tree(repo, recursive=True, revision=commit) if isinstance(item, RepoFile)]
     wanted = filter_repo_objects(files, allow_patterns=WANTED_FILES, key=lambda item: item.path)
-    return DownloadPlan(repo, commit, {item.path: item.size for item in wanted})
+    return DownloadPlan(repo, asked, commit, {item.path: item.size for item in wanted})
 
 
 def bytes_here(plan: DownloadPlan) -> int:
@@ -97,24 +98,26 @@ def fetch(plan: DownloadPlan, progress: Progress) -> Path:
     """The plan's files into huggingface_hub's cache, `progress(bytes done, bytes in all)` as they come; the
     snapshot's folder. What fails is said in one sentence naming the model (a JobCancelled from `progress` is no
     failure, and passes)."""
-    from huggingface_hub import constants, snapshot_download
+    from huggingface_hub import snapshot_download
 
     tally = _Tally(bytes_here(plan), plan.total, progress)
     progress(tally.done, tally.total)
-    try:  # the branch, not the plan's commit, so that huggingface_hub records which commit `main` is
-        return Path(snapshot_download(plan.repo, revision=constants.DEFAULT_REVISION, allow_patterns=WANTED_FILES,
+    try:  # the revision as asked, not the plan's commit, so that huggingface_hub records which commit a branch is
+        return Path(snapshot_download(plan.repo, revision=plan.revision, allow_patterns=WANTED_FILES,
                                       tqdm_class=_counting_bar(tally.add)))
     except Exception as err:  # the hub and its transport raise many kinds; each is said as one sentence
         raise ModelUnavailable(failure_sentence(plan.repo, err)) from err
 
 
-def download(repo: str, progress: Progress | None = None) -> Path:
-    """The model's files from the hub into its cache, its folder there; ModelUnavailable says why not in one
-    sentence naming `repo`."""
+def download(repo: str, progress: Progress | None = None, revision: str | None = None) -> Path:
+    """The model's files at `revision` (main by default) from the hub into its cache, its folder there;
+    ModelUnavailable says why not in one sentence naming `repo` (and the revision asked for)."""
     try:
-        plan = plan_download(repo)
+        plan = plan_download(repo, revision)
     except Exception as err:  # as in fetch
-        raise ModelUnavailable(failure_sentence(repo, err)) from err
+        missing = revision is not None and _revision_missing(repo, err)
+        raise ModelUnavailable(revision_sentence(repo, str(revision)) if missing else failure_sentence(repo, err)) \
+            from err
     return fetch(plan, progress or (lambda done, total: None))
 
 
@@ -122,6 +125,31 @@ def download_job(repo: str) -> Job:
     """The download of `repo` in the server's queue of downloads: one job, whoever asks for it while it is queued
     or running (cancelled or failed, the next request starts it again)."""
     return DOWNLOADS.submit(("download", repo), f"Downloading {repo}", lambda progress: download(repo, progress))
+
+
+def _revision_missing(repo: str, err: Exception) -> bool:
+    """Whether `err`, the answer to a revision of `repo`, means that the revision is missing: the hub says so
+    (RevisionNotFoundError), or says that the repository is missing while it answers for its main (as olah, a hub
+    mirror, does for a revision it lacks)."""
+    from huggingface_hub import HfApi, constants
+    from huggingface_hub.errors import RepositoryNotFoundError, RevisionNotFoundError
+
+    if isinstance(err, RevisionNotFoundError):
+        return True
+    if not isinstance(err, RepositoryNotFoundError):
+        return False
+    try:
+        HfApi().model_info(repo, revision=constants.DEFAULT_REVISION, timeout=constants.HF_HUB_ETAG_TIMEOUT)
+    except Exception:  # missing, or unreachable now: the first answer stands
+        return False
+    return True
+
+
+def revision_sentence(repo: str, revision: str) -> str:
+    from huggingface_hub import constants
+
+    return (f"'{repo}' has no revision '{revision}' on the hub at {constants.ENDPOINT}: give a branch, tag or commit "
+            "of it (its hub page lists them), or leave the revision out for main.")
 
 
 def failure_sentence(repo: str, err: Exception) -> str:

@@ -34,31 +34,34 @@ def download_switches() -> list[DownloadSwitch]:
     return switches
 
 
-def cached_folder(repo: str) -> Path | None:
-    """The model's snapshot in the local Hugging Face cache, found without the network, or None (as for a snapshot
-    that a download left incomplete: huggingface_hub raises IncompleteSnapshotError, a LocalEntryNotFoundError)."""
+def cached_folder(repo: str, revision: str | None = None) -> Path | None:
+    """The model's snapshot at `revision` (main by default: the commit the cache last saw main at) in the local
+    Hugging Face cache, found without the network, or None (as for a snapshot that a download left incomplete:
+    huggingface_hub raises IncompleteSnapshotError, a LocalEntryNotFoundError)."""
     from huggingface_hub import snapshot_download
     from huggingface_hub.errors import LocalEntryNotFoundError
 
     try:
-        return Path(snapshot_download(repo, local_files_only=True, allow_patterns=WANTED_FILES))
+        return Path(snapshot_download(repo, revision=revision, local_files_only=True, allow_patterns=WANTED_FILES))
     except (LocalEntryNotFoundError, FileNotFoundError, ValueError, OSError):
         return None
 
 
-def hub_availability(repo: str) -> Availability:
-    if cached_folder(repo) is not None:
+def hub_availability(repo: str, revision: str | None = None) -> Availability:
+    if cached_folder(repo, revision) is not None:
         return Availability(True, "In the local Hugging Face cache.")
     switches = download_switches()
     if switches:
         said = " and ".join(switch.said for switch in switches)
         undo = " and ".join(switch.undo for switch in switches)
         verb = "turns" if len(switches) == 1 else "turn"
-        return Availability(False, f"'{repo}' is not in the local Hugging Face cache, and {said} {verb} downloads "
+        named = f"'{repo}'" + ("" if revision is None else f" at revision '{revision}'")
+        return Availability(False, f"{named} is not in the local Hugging Face cache, and {said} {verb} downloads "
                                    f"off; on a machine with network, {undo}, or choose a model that is already here.")
     return Availability(True, "Downloads from the Hugging Face hub on first use.")
 
 
-def hub_folder(repo: str) -> Path:
-    """The model's folder: from the cache, else downloaded (only called when hub_availability said available)."""
-    return cached_folder(repo) or download(repo)
+def hub_folder(repo: str, revision: str | None = None) -> Path:
+    """The model's folder at `revision` (main by default): from the cache, else downloaded (only called when
+    hub_availability said available)."""
+    return cached_folder(repo, revision) or download(repo, revision=revision)

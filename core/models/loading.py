@@ -19,6 +19,7 @@ from core.encoding.memo import EmbeddingMemo
 from core.models.building import BUILDING
 from core.models.catalog import DEFAULT_MODEL_ID, CatalogEntry, ModelKind, ModelUnavailable
 from core.models.devices import resolve_device
+from core.models.in_memory import keep_track
 from core.models.pipeline import Head, Pipeline, SparsePipeline, pipeline_of, sparse_pipeline
 from core.models.quiet import quiet_transformers
 from core.models.sources import ResolvedModel, resolve
@@ -246,12 +247,12 @@ def _load_sparse(resolved: ResolvedModel, target: str) -> LoadedModel:
                        kind="sparse", sparse=model)
 
 
-def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto") -> LoadedModel:
-    """An embedding model, dense or sparse, loaded once from the folder its id resolves to; a reranker is refused
-    with the sentence that says where it is used."""
+def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto", revision: str | None = None) -> LoadedModel:
+    """An embedding model, dense or sparse, loaded once from the folder its id resolves to (a hub model's at
+    `revision`, main by default); a reranker is refused with the sentence that says where it is used."""
     quiet_transformers()
-    resolved = resolve(model_id)
+    resolved = resolve(model_id, revision)
     if resolved.kind == "reranker":
         raise reranker_refusal(model_id)
     target = resolve_device(device)
-    return (_load_sparse if resolved.kind == "sparse" else _load_dense)(resolved, target)
+    return keep_track((_load_sparse if resolved.kind == "sparse" else _load_dense)(resolved, target))

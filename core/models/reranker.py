@@ -10,6 +10,7 @@ from typing import Any
 
 from core.models.catalog import CatalogEntry, ModelUnavailable
 from core.models.devices import resolve_device
+from core.models.in_memory import keep_track
 from core.models.loading import refusing_code, weights_fingerprint
 from core.models.quiet import quiet_transformers
 from core.models.sources import resolve
@@ -29,9 +30,9 @@ class LoadedReranker:
         return int(self.cross.max_seq_length)
 
 
-def load_reranker(model_id: str, device: str = "auto") -> LoadedReranker:
+def load_reranker(model_id: str, device: str = "auto", revision: str | None = None) -> LoadedReranker:
     quiet_transformers()
-    resolved = resolve(model_id)
+    resolved = resolve(model_id, revision)
     if resolved.kind != "reranker":
         raise ModelUnavailable(f"'{model_id}' is a {resolved.kind} model, which embeds texts one by one; a reranker "
                                "is a CrossEncoder (train one on Fine-tune, or type a CrossEncoder's folder).")
@@ -41,5 +42,5 @@ def load_reranker(model_id: str, device: str = "auto") -> LoadedReranker:
     cross = refusing_code(model_id, lambda: CrossEncoder(str(resolved.folder), device=target, local_files_only=True,
                                                          trust_remote_code=False))
     cross.eval()
-    return LoadedReranker(model_id, resolved.entry, resolved.folder, cross, weights_fingerprint(resolved.folder),
-                          target)
+    return keep_track(LoadedReranker(model_id, resolved.entry, resolved.folder, cross,
+                                     weights_fingerprint(resolved.folder), target))

@@ -156,29 +156,46 @@ def availability(model_id: str) -> Availability:
     return _availability(find_entry(model_id))
 
 
-def pending_download(model_id: str) -> str | None:
-    """The hub id that loading `model_id` would download now (a hub model not in the cache, with downloads on), so
-    that the app can download it in the background first; None for every other model, which loads (or is refused)
-    as it is."""
-    entry = find_entry(model_id)
+def _hub_repo(entry: CatalogEntry) -> str | None:
+    """The hub id `entry` loads from (a catalog hub model, or a typed hub id), or None for a model from elsewhere;
+    ModelUnavailable for a typed id that is refused."""
     if entry.source == "hub":
-        repo = HUB_REPOS[entry.id]
-    elif entry.source == "custom":
-        try:
-            target = _custom_target(entry.id)
-        except ModelUnavailable:
-            return None
-        if isinstance(target, Path):
-            return None
-        repo = target
-    else:
+        return HUB_REPOS[entry.id]
+    if entry.source == "custom":
+        target = _custom_target(entry.id)
+        return None if isinstance(target, Path) else target
+    return None
+
+
+def pending_download(model_id: str, revision: str | None = None) -> str | None:
+    """The hub id that loading `model_id` (at `revision`, main by default) would download now (a hub model not in
+    the cache, with downloads on), so that the app can download it in the background first; None for every other
+    model, which loads (or is refused) as it is."""
+    try:
+        repo = _hub_repo(find_entry(model_id))
+    except ModelUnavailable:
         return None
-    return None if cached_folder(repo) is not None or download_switches() else repo
+    return None if repo is None or cached_folder(repo, revision) is not None or download_switches() else repo
 
 
-def resolve(model_id: str) -> ResolvedModel:
-    """`model_id`'s entry, folder (built or fetched when allowed) and kind; ModelUnavailable says why not."""
+def _resolve_revision(entry: CatalogEntry, revision: str) -> ResolvedModel:
+    repo = _hub_repo(entry)
+    if repo is None:
+        raise ModelUnavailable(f"'{entry.id}' does not come from the Hugging Face hub, so it has no revisions; leave "
+                               "the revision out.")
+    status = hub_availability(repo, revision)
+    if not status.available:
+        raise ModelUnavailable(status.message)
+    folder = hub_folder(repo, revision)
+    return ResolvedModel(entry, folder, entry.kind or folder_kind(folder))
+
+
+def resolve(model_id: str, revision: str | None = None) -> ResolvedModel:
+    """`model_id`'s entry, folder (built or fetched when allowed) and kind; ModelUnavailable says why not. A
+    `revision` (a branch, tag or commit) applies to a model from the hub, and gives its files at that revision."""
     entry = find_entry(model_id)
+    if revision is not None:
+        return _resolve_revision(entry, revision)
     status = _availability(entry)
     if not status.available:
         raise ModelUnavailable(status.message)
