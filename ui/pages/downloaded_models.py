@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.deployment import load_config, where_set
 from core.models.cache import (
     DeletionRefused,
-    DownloadedModel,
     cached_origin,
     delete_downloaded,
     downloaded_models,
@@ -18,6 +16,7 @@ from core.models.cache import (
 )
 from core.models.loading import LoadedModel
 from core.progress import byte_size
+from ui.components.confirmed_delete import confirmed_delete
 from ui.work.cache import cached_catalog, cached_model, cached_reranker
 
 
@@ -34,31 +33,6 @@ def _delete(repo_id: str) -> None:
         cached_catalog.clear()  # a catalog hub model it was is no longer "in the local cache"
         st.session_state._dl_said = ("success", f"Deleted {repo_id} from the Hugging Face cache ({byte_size(freed)} "
                                                 "freed); it downloads again when a model needs it.")
-    st.session_state.pop("dl_confirm", None)
-
-
-def _delete_control(models: list[DownloadedModel], in_use: str | None) -> None:
-    if not load_config().allow_model_deletion:
-        st.caption(f"Deleting models is switched off on this server ({where_set('allow_model_deletion')}).")
-        return
-    pick = st.selectbox("Model to delete", [model.repo_id for model in models], key="dl_pick")
-    if st.session_state.get("dl_confirm") != pick:
-        if st.button(f"Delete {pick}…", key="dl_delete"):
-            if pick == in_use:
-                st.error(f"{pick} is the sidebar's model now; choose another model in the sidebar, then delete it.")
-            else:
-                st.session_state.dl_confirm = pick
-                st.rerun()
-        return
-    st.warning(f"Delete {pick} from this machine's Hugging Face cache, for every user of this server and every "
-               "program that uses the cache?")
-    yes, no = st.columns([1, 4])
-    if yes.button("Yes, delete", type="primary", key="dl_delete_yes"):
-        _delete(pick)
-        st.rerun()
-    if no.button("Cancel", key="dl_delete_no"):
-        st.session_state.pop("dl_confirm", None)
-        st.rerun()
 
 
 def downloaded_view(model: LoadedModel) -> None:
@@ -78,4 +52,7 @@ def downloaded_view(model: LoadedModel) -> None:
                "a model's files was last read, as the file system records it (many record a read at most once a "
                "day); a revision is a commit, with the branch that points at it.")
     origin = cached_origin(model.folder)
-    _delete_control(models, origin[0] if origin else None)
+    pick = st.selectbox("Model to delete", [entry.repo_id for entry in models], key="dl_pick")
+    confirmed_delete(pick, origin[0] if origin else None, key="dl", delete=_delete,
+                     question=f"Delete {pick} from this machine's Hugging Face cache, for every user of this server "
+                              "and every program that uses the cache?")

@@ -6,7 +6,6 @@ import streamlit as st
 
 from core.analysis.similarity import matrix_frame, similarity_matrix
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
-from core.deployment import load_config
 from core.encoding.encoder import encode
 from core.jobs import JOBS
 from core.models.catalog import ModelUnavailable
@@ -14,6 +13,7 @@ from core.plots.finetune import loss_curve
 from core.plots.heatmap import similarity_heatmap
 from core.progress import time_left
 from core.training.finetune import RunControl, delete_model
+from ui.components.confirmed_delete import confirmed_delete
 from ui.components.downloads import csv_download
 from ui.state.persist import kept
 from ui.work.cache import cached_catalog, cached_model
@@ -75,27 +75,9 @@ def _delete(pick: str) -> None:
     cached_catalog.clear()
     cached_model.clear()
     st.session_state.pop("ft_pick", None)
-    st.session_state.pop("ft_confirm", None)
 
 
 def delete_control(pick: str, in_use: str) -> None:
     """Delete a fine-tuned model, after a confirmation; a deployment can switch deleting off."""
-    if not load_config().allow_model_deletion:
-        st.caption("Deleting models is switched off on this server (allow_model_deletion in explorer.toml).")
-        return
-    if st.session_state.get("ft_confirm") != pick:
-        if st.button(f"Delete {pick}…", key="ft_delete"):
-            if pick == in_use:
-                st.error(f"{pick} is the sidebar's model now; choose another model in the sidebar, then delete it.")
-            else:
-                st.session_state.ft_confirm = pick
-                st.rerun()
-        return
-    st.warning(f"Delete {pick} from this machine for every user of this server? This cannot be undone.")
-    yes, no = st.columns([1, 4])
-    if yes.button("Yes, delete", type="primary", key="ft_delete_yes"):
-        _delete(pick)
-        st.rerun()
-    if no.button("Cancel", key="ft_delete_no"):
-        st.session_state.pop("ft_confirm", None)
-        st.rerun()
+    confirmed_delete(pick, in_use, key="ft", delete=_delete,
+                     question=f"Delete {pick} from this machine for every user of this server? This cannot be undone.")
