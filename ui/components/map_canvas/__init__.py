@@ -38,7 +38,7 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
     except FileNotFoundError as err:
         st.error(str(err))
         return
-    selected_now = f"{key}_selected_now"
+    selected_now, answered = f"{key}_selected_now", f"{key}_answered"
 
     def hovered() -> None:
         row = st.session_state[key].hover
@@ -48,16 +48,19 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
     def selected() -> None:
         on_selection(sorted(int(i) for i in st.session_state[key].selection or []))
         st.session_state[selected_now] = True
+        st.session_state[answered] = st.session_state.get(answered, 0) + 1  # tells the canvas its answer is here
 
     # A fragment: a hover reruns only these elements, with the view already built (measured at 1,000,000 points:
-    # hover to text 1.27 s when it reran the whole page); a selection then reruns the page, whose panel shows it.
+    # hover to text 1.27 s when it reran the whole page); a selection reruns the page at once, whose panel shows it
+    # (the canvas draws the selection after that answer).
     @st.fragment
     def drawn() -> None:
-        for name, data in canvas.blobs.items():
-            component(key=f"{key}_{name}", data=data, height=0)
-        component(key=key, data={**canvas.view, "hover": st.session_state.get(_hover_key(key))},
-                  on_hover_change=hovered, on_selection_change=selected)
         if st.session_state.pop(selected_now, False):
             st.rerun()
+        for name, data in canvas.blobs.items():
+            component(key=f"{key}_{name}", data=data, height=0)
+        component(key=key, data={**canvas.view, "hover": st.session_state.get(_hover_key(key)),
+                                 "answered": st.session_state.get(answered, 0)},
+                  on_hover_change=hovered, on_selection_change=selected)
 
     drawn()
