@@ -3,7 +3,6 @@
 // toggles categories. Interactions stay here; a selection goes to Python as row numbers and a hover asks Python for
 // that one row's text.
 import createScatterplot from "regl-scatterplot";
-import { arrivedAt, blob } from "./blobs.js";
 import { Legend } from "./legend.js";
 import { drawOverlay } from "./overlay.js";
 import { inside, nearest, screenTransform, Sketch } from "./pointer.js";
@@ -16,7 +15,8 @@ const links = new Map(); // link group -> the maps whose views and selections mo
 const rgba = (hex, alpha) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).concat(alpha);
 
 export class MapCanvas {
-  constructor(parent, { setStateValue, setTriggerValue }) {
+  constructor(parent, { setStateValue, setTriggerValue, columns }) {
+    this.columns = columns;
     this.setStateValue = setStateValue;
     this.setTriggerValue = setTriggerValue;
     this.root = document.createElement("div");
@@ -125,9 +125,8 @@ export class MapCanvas {
     this.data = data;
     this.stage.style.height = `${data.height}px`;
     this.canvas.setAttribute("aria-label", data.label);
-    const [positions, codes, highlight] = await Promise.all([
-      blob(data.positions), blob(data.codes), data.highlight ? blob(data.highlight) : null,
-    ]);
+    const [positions, codes, highlight] = await Promise.all(
+      [data.positions, data.codes, data.highlight].map((key) => (key ? this.columns.blob(key) : null)));
     if (this.data !== data) return; // a newer view arrived while these blobs were on their way
     if (!this.plot) this.createPlot();
     const n = data.n;
@@ -178,7 +177,7 @@ export class MapCanvas {
     this.paintOverlay();
     this.canvas.getContext("2d").getImageData(0, 0, 1, 1); // the frame is on the screen from here
     // for make bench: when this view arrived (or its newest blob, if later it arrived first) and when it was drawn
-    const blobsAt = [data.positions, data.codes, data.highlight].filter(Boolean).map(arrivedAt);
+    const blobsAt = [data.positions, data.codes, data.highlight].filter(Boolean).map(this.columns.arrivedAt);
     const fresh = blobsAt.filter((t) => t >= this.lastEnded);
     this.lastDraw = { started: Math.min(started, ...fresh), ended: performance.now() };
     this.drawnView = same;
