@@ -8,8 +8,9 @@ all files together, and reports them. A report can end the download (a cancelled
 What stays behind when a download stops early never loads: huggingface_hub writes each file to a temporary
 `.incomplete` file, deleted if the download stops, and moves it into the cache only once whole; and it records the
 commit's file list (trees/<commit>.json) before fetching any file, so snapshot_download(local_files_only=True), the
-cache look-up of core.models.hub, refuses a snapshot that lacks one of the wanted files (IncompleteSnapshotError).
-The next download fetches only the files that are missing."""
+cache look-up of core.models.hub, refuses a snapshot that lacks one of the files loading reads
+(IncompleteSnapshotError). The next download fetches only the files that are missing. The model card comes down too,
+but a snapshot without it loads (a model downloaded before the card was fetched stays in the cache as it is)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,11 @@ from typing import Any
 from core.jobs import DOWNLOADS, Job, Progress
 from core.models.catalog import ModelUnavailable
 
-# what loading reads: configs, tokenizer files, safetensors weights, a Pooling or Dense module's folder
-WANTED_FILES = ["*.json", "*.txt", "*.safetensors", "*.model", "1_*/*"]
+# what loading reads: configs, tokenizer files, safetensors weights, a Pooling or Dense module's folder; a snapshot
+# that holds these loads (the cache look-up asks for these alone, so a model downloaded without its card still loads)
+LOADED_FILES = ["*.json", "*.txt", "*.safetensors", "*.model", "1_*/*"]
+CARD_FILE = "README.md"  # the model card (huggingface_hub's REPOCARD_NAME): its front matter is what the hub shows
+DOWNLOADED_FILES = [*LOADED_FILES, CARD_FILE]
 BYTES_BAR = "huggingface_hub.snapshot_download"  # the name of snapshot_download's bar of bytes written to disk
 
 
@@ -50,7 +54,7 @@ def plan_download(repo: str, revision: str | None = None) -> DownloadPlan:
     commit = api.model_info(repo, revision=asked, timeout=constants.HF_HUB_ETAG_TIMEOUT).sha
     assert commit is not None, "the hub names the commit of every model it answers for"
     files = [item for item in api.list_repo_tree(repo, recursive=True, revision=commit) if isinstance(item, RepoFile)]
-    wanted = filter_repo_objects(files, allow_patterns=WANTED_FILES, key=lambda item: item.path)
+    wanted = filter_repo_objects(files, allow_patterns=DOWNLOADED_FILES, key=lambda item: item.path)
     return DownloadPlan(repo, asked, commit, {item.path: item.size for item in wanted})
 
 
@@ -103,7 +107,7 @@ def fetch(plan: DownloadPlan, progress: Progress) -> Path:
     tally = _Tally(bytes_here(plan), plan.total, progress)
     progress(tally.done, tally.total)
     try:  # the revision as asked, not the plan's commit, so that huggingface_hub records which commit a branch is
-        return Path(snapshot_download(plan.repo, revision=plan.revision, allow_patterns=WANTED_FILES,
+        return Path(snapshot_download(plan.repo, revision=plan.revision, allow_patterns=DOWNLOADED_FILES,
                                       tqdm_class=_counting_bar(tally.add)))
     except Exception as err:  # the hub and its transport raise many kinds; each is said as one sentence
         raise ModelUnavailable(failure_sentence(plan.repo, err)) from err
