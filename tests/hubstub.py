@@ -16,6 +16,7 @@ GATED = "stub/gated"  # the hub refuses the model's metadata: gated (401 without
 GATED_FILES = "stub/gated-files"  # its metadata is public, its files gated: as the hub serves a gated model
 MISSING = "stub/missing"  # no such repo, or a private one: the hub answers both alike (RepoNotFound)
 FORBIDDEN = "stub/forbidden"  # a token without the right to read it (403, no error code)
+PUBLIC = "stub/public"  # a public model with main alone: any other revision is missing (RevisionNotFound)
 INVALID_TOKEN = "hf_stub_invalid"  # a token the hub does not know: 401 for any repo
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 
@@ -56,6 +57,9 @@ def _answer(path: str, token: str | None) -> tuple[int, dict[str, str], object]:
                          "gated": "manual"}
     if path.startswith(f"/api/models/{GATED_FILES}/tree/"):
         return 200, {}, [{"type": "file", "oid": "0" * 40, "size": 2, "path": "config.json"}]
+    if path.startswith(f"/api/models/{PUBLIC}/revision/"):
+        revision = path.removeprefix(f"/api/models/{PUBLIC}/revision/").split("?")[0]
+        return refused(404, "RevisionNotFound", f"Invalid rev id: {revision}")
     if path.startswith(f"/api/models/{FORBIDDEN}/"):
         return refused(403, None, "This request is not authorized by the token's permissions.")
     return refused(401 if token is None else 404, "RepoNotFound", "Repository not found")

@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.hubserver import hub_env
-from tests.hubstub import FORBIDDEN, GATED, GATED_FILES, INVALID_TOKEN, MISSING, HubStub, hub_stub
+from tests.hubstub import FORBIDDEN, GATED, GATED_FILES, INVALID_TOKEN, MISSING, PUBLIC, HubStub, hub_stub
 
 TOKEN = "hf_stub_reader"
 
@@ -25,10 +25,11 @@ def stub():
         yield server
 
 
-def refusal(stub: HubStub, repo: str, home: Path, **variables: str) -> str:
-    """The sentence the app says for `repo` against the stub, asked from a fresh HF_HOME with `variables` set."""
-    done = subprocess.run([sys.executable, "-m", "tests.hubclient", repo], cwd=ROOT, capture_output=True, text=True,
-                          env=hub_env(stub.url, home, **variables), timeout=120)
+def refusal(stub: HubStub, repo: str, home: Path, *revision: str, **variables: str) -> str:
+    """The sentence the app says for `repo` (at `revision`) against the stub, asked from a fresh HF_HOME with
+    `variables` set."""
+    done = subprocess.run([sys.executable, "-m", "tests.hubclient", repo, *revision], cwd=ROOT, capture_output=True,
+                          text=True, env=hub_env(stub.url, home, **variables), timeout=120)
     assert done.returncode == 0, done.stderr  # a sentence, never a traceback
     answer = json.loads(done.stdout)
     assert answer["folder"] == "", answer
@@ -71,6 +72,12 @@ def test_a_token_without_the_right_to_read_is_said_so(stub, tmp_path):
         f"The hub at {stub.url} refused '{FORBIDDEN}' to the token in use (HF_TOKEN, else the saved login) (HTTP "
         "403): set HF_TOKEN to a token of an account allowed to read it (a fine-grained token names the repos it may "
         "read).")
+
+
+def test_a_revision_the_hub_lacks_is_named_with_the_id(stub, tmp_path):
+    assert refusal(stub, PUBLIC, tmp_path, "v9") == (
+        f"'{PUBLIC}' has no revision 'v9' on the hub at {stub.url}: give a branch, tag or commit of it (its hub page "
+        "lists them), or leave the revision out for main.")
 
 
 def test_the_token_goes_with_every_request_from_hf_token_or_the_saved_login_and_none_goes_without(stub, tmp_path):
