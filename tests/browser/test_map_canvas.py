@@ -52,6 +52,13 @@ def test_hover_shows_the_rows_text_fetched_from_python(page, canvas_server):
     page.locator(".explorer-map .tooltip").filter(has_text="point 1234").wait_for()
 
 
+def test_a_click_on_a_point_sends_python_its_row(page, canvas_server):
+    page.set_default_timeout(60_000)
+    open_canvas(page, canvas_server, "n=1500")
+    page.mouse.click(*screen_position(page, 321))
+    assert _selected_in_python(page) == {321}
+
+
 def _selected_in_python(page) -> set[int]:
     line = page.get_by_text("Selected ").filter(has_not_text="Selected 0:").first
     line.wait_for()

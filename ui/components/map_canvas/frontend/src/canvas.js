@@ -2,7 +2,7 @@
 // lines and the cluster labels, and another the hover ring and the Box or Lasso (pointer.js); a legend beside it
 // toggles categories. Interactions stay here; a selection goes to Python as row numbers and a hover asks Python for
 // that one row's text.
-import createScatterplot from "regl-scatterplot";
+import createScatterplot, { createSpatialIndex } from "regl-scatterplot";
 import { Legend } from "./legend.js";
 import { drawOverlay } from "./overlay.js";
 import { inside, nearest, screenTransform, Sketch } from "./pointer.js";
@@ -10,6 +10,9 @@ import { STYLE } from "./style.js";
 
 const HOVER_DELAY_MS = 120; // a pointer resting this long on a point asks Python for its text
 const SELECTION_WAIT_MS = 1500; // the longest a selection waits for Python's answer before it is drawn
+// Picking (hover, click, Box, Lasso) is pointer.js's, so regl-scatterplot's spatial index, which it builds before it
+// draws the first frame (0.85 s at 1,000,000 points), is an empty one.
+const NO_INDEX = createSpatialIndex([], false);
 const links = new Map(); // link group -> the maps whose views and selections move together
 
 const rgba = (hex, alpha) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).concat(alpha);
@@ -68,7 +71,6 @@ export class MapCanvas {
       deselectOnEscape: true,
       pointScaleMode: "asinh",
     });
-    this.plot.subscribe("select", ({ points }) => this.selectionMade(Array.from(points)));
     this.plot.subscribe("deselect", () => this.selectionMade([]));
     this.plot.subscribe("view", ({ view }) => {
       this.paintOverlay();
@@ -90,8 +92,13 @@ export class MapCanvas {
     this.canvas.addEventListener("mousedown", (event) => {
       if (event.buttons !== 1) return;
       const { clientX, clientY } = event;
+      this.pressedAt = [clientX, clientY];
       window.dispatchEvent(new MouseEvent("mousemove", { clientX, clientY, buttons: 1 }));
       this.plot.hover(-1, { preventEvent: true });
+    });
+    this.canvas.addEventListener("click", (event) => { // a click, not the end of a pan, selects the point under it
+      const [x, y] = this.pressedAt ?? [event.clientX, event.clientY];
+      if (Math.hypot(event.clientX - x, event.clientY - y) < 3) this.sketched([this.sketch.at(event)]);
     });
     new ResizeObserver(() => this.resize()).observe(this.stage);
   }
@@ -164,9 +171,8 @@ export class MapCanvas {
       pointOutlineWidth: 2,
     });
     this.legend.show(data.legend, data.palette);
-    // Only new positions build a new spatial index; new colours or a highlight reuse it.
-    const options = { zDataType: "categorical", wDataType: "categorical" };
-    if (!moved) Object.assign(options, { spatialIndex: this.plot.get("spatialIndex"), preventFilterReset: true });
+    const options = { zDataType: "categorical", wDataType: "categorical", spatialIndex: await NO_INDEX,
+      preventFilterReset: !moved };
     if (moved) this.fitView(false); // the camera first, so new points come up fitted in one frame, not two
     await this.plot.draw({ x: this.x, y: this.y, z, w }, options);
     if (this.data !== data) return;
@@ -269,16 +275,15 @@ export class MapCanvas {
   sketched(shape) {
     if (!this.plot || !this.x) return;
     const t = this.transform();
-    let points;
     if (shape.length > 2) {
-      points = inside(this.x, this.y, this.visible(), t, shape);
-    } else { // a click: the point under it, as in Pan & zoom
-      const [mx, my] = shape[shape.length - 1];
-      const i = nearest(this.x, this.y, this.visible(), t, mx, my, Math.max(6, this.data.pointSize));
-      points = i >= 0 ? [i] : [];
+      this.sketch.hold(shape); // the outline stays until the selection is drawn
+      this.selectionMade(inside(this.x, this.y, this.visible(), t, shape), [this]);
+      return;
     }
-    this.sketch.hold(shape.length > 2 ? shape : null); // the outline stays until the selection is drawn
-    this.selectionMade(points, [this]);
+    // a click: the point under it (a click beside every point leaves the selection as it is)
+    const [mx, my] = shape[shape.length - 1];
+    const i = nearest(this.x, this.y, this.visible(), t, mx, my, Math.max(6, this.drawnSize()));
+    if (i >= 0) this.selectionMade([i], [this]);
   }
 
   showTooltip() {
