@@ -5,14 +5,13 @@ same run: the same points drawn in one raw WebGL2 frame (bench/raw_webgl.py). Th
 from __future__ import annotations
 
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from bench.common import Row
 from bench.raw_webgl import raw_frame_s
 from core.plots.map_canvas import point_size
-from tests.browser.canvas import drag, draws, map_state, screen_position, wait_drawn
+from tests.browser.canvas import FIND_MAPS, drag, draws, map_state, screen_position, wait_drawn
 from tests.browser.harness import ROOT, fill, launch_chromium, start_server
 from tests.browser.layouts import NEEDLES, layout
 
@@ -22,7 +21,7 @@ LASSO = [(0.2, 0.2), (0.5, 0.25), (0.35, 0.6), (0.2, 0.21)]
 
 @dataclass(frozen=True)
 class CanvasTiming:
-    open_s: float  # page opened (the server's script run, the points' message, the draw) until drawn
+    open_s: float  # page opened (navigation, the server's script run, the points' message, the draw) until drawn
     open_draw_s: float  # in the browser: the points arrived until drawn
     largest_message_mb: float
     highlight_s: float  # highlight typed until redrawn, through Python and back
@@ -40,6 +39,22 @@ def _in_browser_s(page) -> float:
     return (last["ended"] - last["started"]) / 1000
 
 
+ARM = """(event) => { const clock = window.benchClock = {};
+    window.addEventListener(event, () => { clock.start ??= performance.now(); }, { capture: true });
+    const check = () => { if (clock.start !== undefined && shown()) clock.end = performance.now();
+                          else requestAnimationFrame(check); };
+    requestAnimationFrame(check); }"""
+
+
+def _timed(page, event: str, shown: str, act) -> float:
+    """Seconds, by the page's clock, from the first `event` after `act` begins until the JavaScript condition
+    `shown` holds in a frame (so the playwright round trips of acting and waiting are not counted)."""
+    page.evaluate(ARM.replace("shown()", f"(() => {{ {FIND_MAPS} return {shown}; }})()"), event)
+    act()
+    page.wait_for_function("() => window.benchClock.end !== undefined", timeout=600_000)
+    return page.evaluate("() => (window.benchClock.end - window.benchClock.start) / 1000")
+
+
 def time_canvas(browser, url: str, n: int) -> CanvasTiming:
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.set_default_timeout(120_000)
@@ -48,26 +63,21 @@ def time_canvas(browser, url: str, n: int) -> CanvasTiming:
     page.goto(f"{url}/?n={n}&layout=needles")  # once, so the server's layout is cached as a projection would be
     wait_drawn(page, timeout_s=600)
     frames.clear()
-    start = time.perf_counter()
     page.goto(f"{url}/?n={n}&layout=needles")
     wait_drawn(page, timeout_s=600)
-    open_s, open_draw_s, largest = time.perf_counter() - start, _in_browser_s(page), max(frames)
+    # from the navigation (the page clock's origin) until the points were drawn
+    open_s, open_draw_s, largest = map_state(page)["lastDraw"]["ended"] / 1000, _in_browser_s(page), max(frames)
     frames.clear()
     before = draws(page)
-    start = time.perf_counter()
-    fill(page, "Highlight texts containing", "point 77777")
-    wait_drawn(page, after=before, timeout_s=600)
-    highlight_s, highlight_draw_s, highlight_largest = time.perf_counter() - start, _in_browser_s(page), max(frames)
+    highlight_s = _timed(page, "keydown", f"Number(maps[0].dataset.draws) > {before}",
+                         lambda: fill(page, "Highlight texts containing", "point 77777"))
+    highlight_draw_s, highlight_largest = _in_browser_s(page), max(frames)
     row = n - NEEDLES // 2  # a needle, apart from the packed square, so the pointer finds this very row
-    start = time.perf_counter()
-    page.mouse.move(*screen_position(page, row))
-    page.locator(".explorer-map .tooltip").filter(has_text=f"point {row}").wait_for(timeout=30_000)
-    hover_s = time.perf_counter() - start
+    at = screen_position(page, row)
+    hover_s = _timed(page, "mousemove", f"maps[0].querySelector('.tooltip').textContent.includes('point {row}')",
+                     lambda: page.mouse.move(*at))
     page.get_by_role("button", name="Lasso").click()
-    drag(page, LASSO)
-    start = time.perf_counter()
-    page.get_by_text("Selected ").filter(has_not_text="Selected 0:").first.wait_for(timeout=60_000)
-    lasso_s = time.perf_counter() - start
+    lasso_s = _timed(page, "pointerup", "/Selected [1-9]/.test(document.body.innerText)", lambda: drag(page, LASSO))
     box = page.locator(".explorer-map canvas.points").bounding_box()
     page.close()
     width, height = int(box["width"]), int(box["height"])

@@ -142,24 +142,30 @@ export class MapCanvas {
       this.positions = positions;
       this.x = new Float32Array(positions, 0, n);
       this.y = new Float32Array(positions, 4 * n, n);
+      // regl-scatterplot's points as it holds them, [x, y, colour, size] each: made once per positions and
+      // changed in place, since it makes a million of them again from columns on every draw
+      this.points = Array.from({ length: n }, (_, i) => [this.x[i], this.y[i], 0, 0]);
     }
     this.codes = new Uint8Array(codes, 0, n);
-    const z = new Float32Array(n);
-    const w = new Float32Array(n); // 1: highlighted, drawn larger and on top
     let order = null;
-    if (highlight) {
+    if (highlight) { // highlighted: its colour, drawn larger and on top; the others dimmed
       const bits = new Uint8Array(highlight);
-      const front = [];
-      const back = [];
+      order = new Array(n); // regl-scatterplot takes a plain array only
+      let back = 0;
+      let front = n - data.highlighted;
       for (let i = 0; i < n; i += 1) {
         const on = (bits[i >> 3] >> (i & 7)) & 1;
-        z[i] = on ? this.codes[i] : data.dimmed;
-        w[i] = on;
-        (on ? front : back).push(i);
+        const point = this.points[i];
+        point[2] = on ? this.codes[i] : data.dimmed;
+        point[3] = on;
+        if (on) order[front++] = i;
+        else order[back++] = i;
       }
-      order = back.concat(front);
     } else {
-      z.set(this.codes);
+      for (let i = 0; i < n; i += 1) {
+        this.points[i][2] = this.codes[i];
+        this.points[i][3] = 0;
+      }
     }
     this.plot.set({
       pointColor: data.palette.map(([hex, alpha]) => rgba(hex, alpha)),
@@ -174,7 +180,7 @@ export class MapCanvas {
     const options = { zDataType: "categorical", wDataType: "categorical", spatialIndex: await NO_INDEX,
       preventFilterReset: !moved };
     if (moved) this.fitView(false); // the camera first, so new points come up fitted in one frame, not two
-    await this.plot.draw({ x: this.x, y: this.y, z, w }, options);
+    await this.plot.draw(this.points, options);
     if (this.data !== data) return;
     this.applyFilter();
     if (this.selected.length) this.plot.select(this.selected, { preventEvent: true });
