@@ -21,6 +21,7 @@ from typing import Any
 
 from core.jobs import DOWNLOADS, Job, Progress
 from core.models.catalog import ModelUnavailable
+from core.models.remote_code import refuse_own_code_before_download
 
 # what loading reads: configs, tokenizer files, safetensors weights, a Pooling or Dense module's folder
 WANTED_FILES = ["*.json", "*.txt", "*.safetensors", "*.model", "1_*/*"]
@@ -118,6 +119,7 @@ def download(repo: str, progress: Progress | None = None, revision: str | None =
         missing = revision is not None and _revision_missing(repo, err)
         raise ModelUnavailable(revision_sentence(repo, str(revision)) if missing else failure_sentence(repo, err)) \
             from err
+    refuse_own_code_before_download(plan)
     return fetch(plan, progress or (lambda done, total: None))
 
 

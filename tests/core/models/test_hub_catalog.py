@@ -1,0 +1,80 @@
+"""The catalog's models from the Hugging Face hub: each says its kind, size and licence, and its kind decides how it
+loads (SentenceTransformer, SparseEncoder or CrossEncoder), whatever its folder says. Nothing is downloaded here: the
+hub's folder is a local one (the download itself is tested against a hub server in test_hub.py)."""
+
+import re
+
+import numpy as np
+import pytest
+from sentence_transformers import CrossEncoder, SparseEncoder
+
+from core.analysis.rerank import pair_scores
+from core.encoding.sparse import encode_sparse
+from core.models.catalog import Availability, catalog, find_entry
+from core.models.loading import NotAnEmbedder, load_model
+from core.models.reranker import load_reranker
+from core.models.sources import folder_kind
+
+HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
+SPARSE = "opensearch-project/opensearch-neural-sparse-encoding-doc-v3-distill"
+RERANKER = "cross-encoder/ms-marco-MiniLM-L6-v2"
+TEXTS = ["The bank by the river was flooded.", "She deposited her salary at the bank.", "A man plays the guitar."]
+
+
+def hub_entries():
+    return [entry for entry in catalog() if entry.source == "hub"]
+
+
+def test_every_hub_model_says_its_kind_size_and_licence():
+    assert hub_entries()
+    for entry in hub_entries():
+        assert entry.kind in ("dense", "sparse", "reranker"), entry.id
+        assert entry.repo is not None and HUB_ID.match(entry.repo), entry.id
+        assert entry.facts is not None, entry.id
+        assert entry.facts.parameters_m > 0 and entry.facts.download_bytes > 0 and entry.facts.licence, entry.id
+        assert entry.facts.brief in entry.listed and entry.repo in entry.description, entry.id
+
+
+def test_ids_and_repos_are_unique_and_each_kind_has_a_model_from_the_hub():
+    ids = [entry.id for entry in catalog()]
+    repos = [entry.repo for entry in hub_entries()]
+    assert len(ids) == len(set(ids)) and len(repos) == len(set(repos))
+    assert {entry.kind for entry in hub_entries()} == {"dense", "sparse", "reranker"}  # a fresh machine has a reranker
+
+
+def test_a_typed_hub_id_of_a_catalog_model_is_the_catalog_entry():
+    entry = find_entry(RERANKER)
+    assert entry.source == "hub" and entry.kind == "reranker" and entry.repo == RERANKER
+
+
+@pytest.fixture
+def served(monkeypatch):
+    """The hub's folder of each model id is the local folder given (no network, no cache)."""
+    folders = {}
+    monkeypatch.setattr("core.models.sources.hub_availability", lambda repo, revision=None: Availability(True, "here"))
+    monkeypatch.setattr("core.models.sources.hub_folder", lambda repo, revision=None: folders[repo])
+    return folders
+
+
+def test_a_sparse_catalog_model_loads_as_a_sparse_encoder_even_from_a_plain_masked_lm(served, sparse_folders):
+    plain = sparse_folders["inference-free"] / "mlm"  # a BertForMaskedLM, no sentence-transformers config
+    assert folder_kind(plain) == "dense"  # so only the catalog's kind makes it sparse
+    served[SPARSE] = plain
+    model = load_model(SPARSE, "cpu")
+    assert model.kind == "sparse" and type(model.sparse).__name__ == "SparseEncoder"
+    reference = SparseEncoder(str(plain), device="cpu")
+    np.testing.assert_allclose(encode_sparse(model, TEXTS).matrix.toarray(),
+                               reference.encode_document(TEXTS).to_dense().numpy(), atol=1e-5)
+
+
+def test_a_reranker_catalog_model_loads_as_a_cross_encoder_even_from_a_plain_checkpoint(served, reranker_folder):
+    plain = reranker_folder / "bert"  # a BertForSequenceClassification, no sentence-transformers config
+    assert folder_kind(plain) == "dense"
+    served[RERANKER] = plain
+    reranker = load_reranker(RERANKER, "cpu")
+    assert type(reranker.cross).__name__ == "CrossEncoder"
+    pairs = [("Where is the bank?", text) for text in TEXTS]
+    np.testing.assert_allclose(pair_scores(reranker, pairs), CrossEncoder(str(plain), device="cpu").predict(pairs),
+                               atol=1e-5)
+    with pytest.raises(NotAnEmbedder, match=f"'{RERANKER}' is a reranker"):
+        load_model(RERANKER, "cpu")
