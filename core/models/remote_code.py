@@ -7,6 +7,7 @@ its code (transformers loads its own class of the same model type silently) or f
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,20 +54,19 @@ def refuse_own_code(model_id: str, folder: Path) -> None:
 
 
 def refuse_own_code_before_download(plan: DownloadPlan) -> None:
-    """The same check on the plan's commit, reading only its config.json and modules.json (into huggingface_hub's
-    cache, where the download would put them), so that no weights come down for a model that would be refused. A
-    file that cannot be read here leaves the check to the folder, once downloaded."""
+    """The same check on the plan's commit, reading only its config.json and modules.json (into a temporary folder, so
+    that a refused model leaves nothing in the cache), before any weights come down. A file that cannot be read here
+    leaves the check to the folder, once downloaded."""
     from huggingface_hub import hf_hub_download
 
     parsed: list[Any] = []
-    for name in CODE_FILES:
-        if name not in plan.sizes:
-            parsed.append(None)
-            continue
-        try:
-            parsed.append(_read(Path(hf_hub_download(plan.repo, name, revision=plan.commit))))
-        except Exception:  # the hub and its transport raise many kinds; the download then says what fails
-            return
+    with tempfile.TemporaryDirectory(prefix="explorer-config-") as scratch:
+        for name in CODE_FILES:
+            try:
+                parsed.append(_read(Path(hf_hub_download(plan.repo, name, revision=plan.commit, local_dir=scratch)))
+                              if name in plan.sizes else None)
+            except Exception:  # the hub and its transport raise many kinds; the download then says what fails
+                return
     found = own_code(*parsed)
     if found is not None:
         raise own_code_refusal(plan.repo, found)

@@ -14,10 +14,10 @@ from core.models.catalog import Availability, catalog, find_entry
 from core.models.loading import NotAnEmbedder, load_model
 from core.models.reranker import load_reranker
 from core.models.sources import folder_kind
+from tests.conftest import CATALOG_RERANKER, CATALOG_SPARSE
 
 HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
-SPARSE = "opensearch-project/opensearch-neural-sparse-encoding-doc-v3-distill"
-RERANKER = "cross-encoder/ms-marco-MiniLM-L6-v2"
+SPARSE, RERANKER = CATALOG_SPARSE, CATALOG_RERANKER
 TEXTS = ["The bank by the river was flooded.", "She deposited her salary at the bank.", "A man plays the guitar."]
 
 
@@ -43,8 +43,9 @@ def test_ids_and_repos_are_unique_and_each_kind_has_a_model_from_the_hub():
 
 
 def test_a_typed_hub_id_of_a_catalog_model_is_the_catalog_entry():
-    entry = find_entry(RERANKER)
-    assert entry.source == "hub" and entry.kind == "reranker" and entry.repo == RERANKER
+    for repo, kind in ((SPARSE, "sparse"), (RERANKER, "reranker")):  # the ids test_hub.py serves stand-ins under
+        entry = find_entry(repo)
+        assert entry.source == "hub" and entry.kind == kind and entry.repo == repo
 
 
 @pytest.fixture
