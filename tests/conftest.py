@@ -177,6 +177,14 @@ def shared_models_stay_as_loaded(request):
         assert _model_state(model) == before[name], f"this test changed the shared model `{name}`"
 
 @pytest.fixture
+def online(monkeypatch):
+    """huggingface_hub out of offline mode for one test (it read HF_HUB_OFFLINE once, at import): only for tests that
+    never reach the download itself."""
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_OFFLINE", False)
+
+
+@pytest.fixture
 def two_levels_below_a_plain_folder(tmp_path, monkeypatch) -> None:
     """Work two folders below tmp_path, so "../../etc" names a real folder that holds no model, wherever the clone
     is."""
