@@ -56,10 +56,11 @@ class CatalogEntry:
     repo: str | None = None  # a hub model's id on the hub
     facts: HubFacts | None = None
 
-    @property
-    def listed(self) -> str:
-        """As the model picker lists it: the label, and a hub model's size and licence."""
-        return self.label if self.facts is None else f"{self.label} · {self.facts.brief}"
+    def listed(self, available: bool = True) -> str:
+        """As a model picker lists it: the label, whether it can load now (said before anything a narrow list cuts
+        off), and a hub model's size and licence."""
+        shown = self.label if available else f"{self.label} — not available"
+        return shown if self.facts is None else f"{shown} · {self.facts.brief}"
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,8 @@ class Availability:
 def _hub(repo: str, kind: ModelKind, facts: HubFacts, short: str | None = None) -> CatalogEntry:
     """A model from the Hugging Face hub: its catalog id is `short` (the classic labs' names) or the hub id."""
     name = short or repo.split("/")[1]
-    asks = f"; its card asks for {facts.card_prompts}, which its repo does not ship" if facts.card_prompts else ""
+    asks = (f"; its card asks for {facts.card_prompts}, which its repo does not ship (type it as a prompt)"
+            if facts.card_prompts else "")
     return CatalogEntry(short or repo, name + (f" ({kind})" if kind != "dense" else ""), "hub",
                         f"{kind}, {facts.summary}; Hugging Face hub model {repo}{asks}", kind=kind, repo=repo,
                         facts=facts)

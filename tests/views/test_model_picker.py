@@ -31,10 +31,12 @@ def picker(at) -> list[str]:
 def test_while_downloads_are_on_the_picker_offers_each_hub_model_with_its_size_and_licence(online):
     at = app_test()
     assert not at.exception
-    assert {entry.listed for entry in HUB} <= set(picker(at))  # none marked not available
+    assert {entry.listed() for entry in HUB} <= set(picker(at))  # none marked not available
     assert "opensearch-neural-sparse-encoding-doc-v3-distill (sparse) · 67M · 272 MB · Apache-2.0" in picker(at)
     assert CATALOG_RERANKER not in " ".join(picker(at))  # rerankers are chosen under Rerank
     assert not [c for c in at.sidebar.caption if "are not available" in c.value]
+    listing = " ".join(m.value for m in at.sidebar.markdown)  # every hub model in full, rerankers too
+    assert all(f"**{entry.label}**: {entry.description}." in listing for entry in catalog() if entry.source == "hub")
 
 
 OFFLINE = "HF_HUB_OFFLINE=1 turns downloads off; on a machine with network, start without HF_HUB_OFFLINE."
@@ -50,7 +52,10 @@ def test_while_downloads_are_off_the_hub_models_are_marked_not_available_and_the
         monkeypatch.setenv(switch, "0")
     at = app_test()
     assert not at.exception
-    assert {f"{entry.listed} — not available" for entry in HUB} <= set(picker(at))
+    assert {entry.listed(available=False) for entry in HUB} <= set(picker(at))
+    assert "bge-small-en-v1.5 — not available · 33.4M · 134 MB · MIT" in picker(at)
+    assert "**bge-small-en-v1.5** (not available): dense, 33.4M parameters, 134 MB download, MIT;" in " ".join(
+        m.value for m in at.sidebar.markdown)
     assert "all-MiniLM-L6-v2" in picker(at)  # packaged: available either way
     assert [c.value for c in at.sidebar.caption if "are not available" in c.value] == [
         f"Models from the Hugging Face hub that are not in the local cache are not available: {said}"]

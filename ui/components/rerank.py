@@ -37,7 +37,7 @@ def reranker_choice(*, key: str, device: str, where=st) -> LoadedReranker | None
     options = [*known, *([TYPED] if typed else [])]
     here = [option for option in known if pending_download(option) is None]
     choice = kept(where.selectbox, "Reranker", key=key, default=(here or options)[0], options=options,
-                  must_be_option=True, format_func=lambda name: name if name == TYPED else find_entry(name).listed,
+                  must_be_option=True, format_func=lambda name: name if name == TYPED else find_entry(name).listed(),
                   help="A cross-encoder reads the query and each text together and scores the pair: the catalog's, "
                        "one trained on Fine-tune, or a CrossEncoder folder or hub id typed below.")
     if choice == TYPED:

@@ -32,7 +32,7 @@ def test_every_hub_model_says_its_kind_size_and_licence():
         assert entry.repo is not None and HUB_ID.match(entry.repo), entry.id
         assert entry.facts is not None, entry.id
         assert entry.facts.parameters_m > 0 and entry.facts.download_bytes > 0 and entry.facts.licence, entry.id
-        assert entry.facts.brief in entry.listed and entry.repo in entry.description, entry.id
+        assert entry.listed().endswith(entry.facts.brief) and entry.repo in entry.description, entry.id
 
 
 def test_ids_and_repos_are_unique_and_each_kind_has_a_model_from_the_hub():
