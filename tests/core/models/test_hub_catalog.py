@@ -1,6 +1,7 @@
 """The catalog's models from the Hugging Face hub: each says its kind, size and licence, and its kind decides how it
-loads (SentenceTransformer, SparseEncoder or CrossEncoder), whatever its folder says. Nothing is downloaded here: the
-hub's folder is a local one (the download itself is tested against a hub server in test_hub.py)."""
+loads (SentenceTransformer, SparseEncoder or CrossEncoder), whatever its folder says, and a static model in model2vec's
+format (as potion-base-8M ships) embeds as model2vec does. Nothing is downloaded here: the hub's folder is a local one
+(the download itself is tested against a hub server in test_hub.py)."""
 
 import re
 
@@ -79,3 +80,39 @@ def test_a_reranker_catalog_model_loads_as_a_cross_encoder_even_from_a_plain_che
                                atol=1e-5)
     with pytest.raises(NotAnEmbedder, match=f"'{RERANKER}' is a reranker"):
         load_model(RERANKER, "cpu")
+
+
+def potion_like(folder):
+    """A static model in model2vec's own format, as minishlab/potion-base-8M ships it: an "embeddings" tensor,
+    model2vec's config.json, and a modules.json that reads the folder as a StaticEmbedding, then normalises."""
+    import json
+    import shutil
+
+    from safetensors.numpy import save_file
+
+    from core.models.packages import packaged_minilm_folder
+
+    folder.mkdir()
+    shutil.copy(packaged_minilm_folder() / "tokenizer.json", folder / "tokenizer.json")
+    vocabulary = len(json.loads((folder / "tokenizer.json").read_text())["model"]["vocab"])
+    save_file({"embeddings": np.random.default_rng(0).normal(size=(vocabulary, 16)).astype(np.float32)},
+              str(folder / "model.safetensors"))
+    (folder / "config.json").write_text(json.dumps({"model_type": "model2vec", "architectures": ["StaticModel"],
+                                                    "normalize": True, "hidden_dim": 16}))
+    (folder / "1_Normalize").mkdir()
+    (folder / "modules.json").write_text(json.dumps([
+        {"idx": 0, "name": "0", "path": ".", "type": "sentence_transformers.models.StaticEmbedding"},
+        {"idx": 1, "name": "1", "path": "1_Normalize", "type": "sentence_transformers.models.Normalize"}]))
+    return folder
+
+
+def test_a_static_model_in_model2vecs_format_loads_and_embeds_as_model2vec_does(served, tmp_path):
+    from model2vec import StaticModel
+
+    from core.encoding.encoder import encode
+
+    served["minishlab/potion-base-8M"] = potion_like(tmp_path / "potion")
+    model = load_model("minishlab/potion-base-8M", "cpu")
+    assert model.static and model.kind == "dense"
+    np.testing.assert_allclose(encode(model, TEXTS).vectors, StaticModel.from_pretrained(str(tmp_path / "potion"))
+                               .encode(TEXTS), atol=1e-6)
