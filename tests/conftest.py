@@ -98,14 +98,43 @@ def large_model_folder(tiny_sentence_transformer_folder, tmp_path_factory) -> Pa
     return folder
 
 
+CARD = """---
+license: apache-2.0
+base_model: explorer-tests/tiny-bert
+language:
+- en
+- de
+library_name: sentence-transformers
+tags:
+- sentence-transformers
+---
+
+# tiny-st-card
+
+A 2-layer, 32-dimension model for the tests, with a card that declares its licence, base model, languages and library.
+"""
+
+
 @pytest.fixture(scope="session")
-def hub(tmp_path_factory, tiny_sentence_transformer_folder, retrained_tiny_folder, large_model_folder, sparse_folders,
-        reranker_folder):
+def carded_model_folder(tiny_sentence_transformer_folder, tmp_path_factory) -> Path:
+    """The tiny SentenceTransformer with a model card (README.md) whose front matter declares a licence, a base model,
+    two languages and a library."""
+    import shutil
+
+    folder = tmp_path_factory.mktemp("carded") / "model"
+    shutil.copytree(tiny_sentence_transformer_folder, folder)
+    (folder / "README.md").write_text(CARD, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def hub(tmp_path_factory, tiny_sentence_transformer_folder, retrained_tiny_folder, large_model_folder,
+        carded_model_folder, sparse_folders, reranker_folder):
     """A hub-protocol server on loopback (olah, tests/hubserver.py) serving the packaged all-MiniLM-L6-v2, the tiny
     SentenceTransformer, the tiny one and then its retrained weights as two commits of one repo, the tiny one with a
-    large file beside it, the tiny one again under an owner its rules refuse and twice with code of its own
-    (tests/own_code.py), and the tiny inference-free SparseEncoder and CrossEncoder under the hub ids of the catalog's
-    sparse model and reranker; skipped without `make hub-server`."""
+    large file beside it, the tiny one with a model card, the tiny one again under an owner its rules refuse and twice
+    with code of its own (tests/own_code.py), and the tiny inference-free SparseEncoder and CrossEncoder under the hub
+    ids of the catalog's sparse model and reranker; skipped without `make hub-server`."""
     from core.models.packages import packaged_minilm_folder
     from tests.hubserver import OLAH, REFUSED_ORG, hub_server
     from tests.own_code import with_auto_map, with_custom_module
@@ -117,6 +146,7 @@ def hub(tmp_path_factory, tiny_sentence_transformer_folder, retrained_tiny_folde
               "explorer-tests/tiny-st": [tiny_sentence_transformer_folder],
               "explorer-tests/tiny-st-revised": [tiny_sentence_transformer_folder, retrained_tiny_folder],
               "explorer-tests/tiny-st-large": [large_model_folder],
+              "explorer-tests/tiny-st-card": [carded_model_folder],
               f"{REFUSED_ORG}/tiny-st": [tiny_sentence_transformer_folder],
               "explorer-tests/tiny-auto-map": [with_auto_map(tiny_sentence_transformer_folder, own_code / "auto-map")],
               "explorer-tests/tiny-own-module": [with_custom_module(tiny_sentence_transformer_folder,
@@ -145,6 +175,21 @@ def downloaded_hub_cache(hub, tmp_path_factory) -> Path:
     subprocess.run([sys.executable, "-c", script, "explorer-tests/tiny-st", "main", revised, hub.commits[revised][0],
                     revised, "main"], check=True, env=hub_env(hub.url, home), timeout=120)
     return home / "hub"
+
+
+@pytest.fixture(scope="session")
+def carded_hub_home(hub, tmp_path_factory) -> Path:
+    """A Hugging Face home whose cache holds explorer-tests/tiny-st-card as the app downloads it (tests/hubclient.py,
+    in a subprocess). Tests that change it work on a copy (`shutil.copytree(..., symlinks=True)`)."""
+    import subprocess
+    import sys
+
+    from tests.hubserver import hub_env
+
+    home = tmp_path_factory.mktemp("carded-home")
+    subprocess.run([sys.executable, "-m", "tests.hubclient", "explorer-tests/tiny-st-card"], cwd=ROOT, check=True,
+                   env=hub_env(hub.url, home), capture_output=True, timeout=120)
+    return home
 
 
 @pytest.fixture(scope="session")

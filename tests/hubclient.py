@@ -1,26 +1,33 @@
-"""`python -m tests.hubclient MODEL_ID`, run by the hub tests in a subprocess: huggingface_hub reads HF_ENDPOINT,
-HF_HOME and HF_HUB_OFFLINE once, when it is imported, so a process of its own is the only reliable way to point it at
-a test's server, cache and switches. Resolves the id as the app does (availability, then the folder: from the cache or
-downloaded) and prints one JSON object: the folder, or the sentence that refused it, and the seconds it took."""
+"""`python -m tests.hubclient MODEL_ID [REVISION]`, run by the hub tests in a subprocess: huggingface_hub reads
+HF_ENDPOINT, HF_HOME and HF_HUB_OFFLINE once, when it is imported, so a process of its own is the only reliable way to
+point it at a test's server, cache and switches. Resolves the id (at the revision) as the app does (availability, then
+the folder: from the cache or downloaded) and prints one JSON object: the folder, or the sentence that refused it, the
+seconds it took, and where the folder came from on the hub as the pages show it (core.models.hub_origin)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
+from pathlib import Path
 
 from core.models.catalog import ModelUnavailable
+from core.models.hub_origin import hub_origin
 from core.models.sources import resolve
 
 
-def main(model_id: str) -> None:
+def main(model_id: str, revision: str | None) -> None:
     started = time.perf_counter()
     try:
-        folder, message = str(resolve(model_id).folder), ""
+        folder, message = str(resolve(model_id, revision).folder), ""
     except ModelUnavailable as err:
         folder, message = "", str(err)
-    print(json.dumps({"folder": folder, "message": message, "seconds": time.perf_counter() - started}))
+    seconds = time.perf_counter() - started
+    origin = hub_origin(Path(folder)) if folder else None
+    print(json.dumps({"folder": folder, "message": message, "seconds": seconds,
+                      "origin": dataclasses.asdict(origin) if origin is not None else None}))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)

@@ -7,6 +7,7 @@ import streamlit as st
 from core.lessons.lessons import LESSONS
 from core.models.anatomy import facts_frame, model_facts
 from ui.components.downloads import csv_download
+from ui.components.hub_origin import origin_view
 from ui.components.sidebar import page
 
 
@@ -23,7 +24,7 @@ def main() -> None:
     st.subheader(f"Loaded model: {model.model_id}")
     if model.entry.untrained:
         st.warning("This model has random weights: it shows what similarity looks like before any training.")
-    st.caption(model.entry.description)
+    origin_view(model, model.entry.description)
     facts = facts_frame(model_facts(model))
     st.table(facts)
     csv_download(facts, f"{model.model_id}-facts.csv", key="home_facts_csv")

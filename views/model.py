@@ -12,6 +12,7 @@ from core.deployment import load_config
 from core.models.anatomy import facts_frame, model_facts, parameter_breakdown, sentence_transformers_modules
 from core.models.loading import LoadedModel
 from ui.components.downloads import csv_download
+from ui.components.hub_origin import origin_view
 from ui.components.sidebar import page
 from ui.pages.downloaded_models import downloaded_view
 from ui.pages.model_terms import terms_view
@@ -101,7 +102,7 @@ def playground(model: LoadedModel, max_length: int) -> None:
 
 def main() -> None:
     settings, model = page("Model")
-    st.caption(f"{model.model_id}: {model.entry.description}")
+    origin_view(model, f"{model.model_id}: {model.entry.description}")
     if model.entry.untrained:
         st.warning("This model has random weights: the same architecture as MiniLM-L6, without any training.")
     if model.kind == "sparse":

@@ -97,9 +97,11 @@ def delete_downloaded(repo_id: str, cache_dir: Path | None = None) -> int:
 
 def cached_origin(folder: Path, cache_dir: Path | None = None) -> tuple[str, str] | None:
     """The hub id and the commit whose snapshot in the cache `folder` is (as scan_cache_dir lists snapshots), or None
-    for a folder from elsewhere."""
-    report = _scan(cache_dir)
+    for a folder from elsewhere (one outside the cache is not scanned for)."""
     wanted = folder.resolve()
+    if (cache_dir or hub_cache()).resolve() not in wanted.parents:
+        return None
+    report = _scan(cache_dir)
     return None if report is None else next(
         ((repo.repo_id, revision.commit_hash) for repo in report.repos if repo.repo_type == "model"
          for revision in repo.revisions if revision.snapshot_path.resolve() == wanted), None)

@@ -31,7 +31,7 @@ class HubFacts:
     the page): its size and licence, and the prompts its card asks for that its repo does not ship."""
 
     parameters_m: float  # millions
-    download_bytes: int  # the files a download fetches (core.models.download.WANTED_FILES), as the hub lists them
+    download_bytes: int  # the files a download fetches (core.models.download.DOWNLOADED_FILES), as the hub lists them
     licence: str
     card_prompts: str = ""
 
@@ -110,7 +110,7 @@ HUB_ENTRIES: tuple[CatalogEntry, ...] = (
     _hub("intfloat/e5-small-v2", "dense", HubFacts(
         33.4, 134_000_000, "MIT", "'query: ' before queries and 'passage: ' before documents")),
     # https://huggingface.co/thenlper/gte-small/tree/main (66.7 MB float16)
-    _hub("thenlper/gte-small", "dense", HubFacts(33.4, 67_700_000, "MIT")),
+    _hub("thenlper/gte-small", "dense", HubFacts(33.4, 67_800_000, "MIT")),
     # https://huggingface.co/nomic-ai/modernbert-embed-base/tree/main (596 MB; config.json: model_type modernbert, no
     # auto_map); 149M: https://huggingface.co/posts/tomaarsen/118953506218716
     _hub("nomic-ai/modernbert-embed-base", "dense", HubFacts(
@@ -124,7 +124,7 @@ HUB_ENTRIES: tuple[CatalogEntry, ...] = (
     # 11.4 MB; loads with no remote code in transformers >= 4.51, here 5.23); 595,776,512 parameters
     _hub("Qwen/Qwen3-Embedding-0.6B", "dense", HubFacts(596, 1_208_000_000, "Apache-2.0")),
     # https://huggingface.co/minishlab/potion-base-8M/tree/main (30.2 MB float32; modules.json: StaticEmbedding)
-    _hub("minishlab/potion-base-8M", "dense", HubFacts(7.6, 31_100_000, "MIT")),
+    _hub("minishlab/potion-base-8M", "dense", HubFacts(7.6, 31_400_000, "MIT")),
     # https://huggingface.co/opensearch-project/opensearch-neural-sparse-encoding-doc-v3-distill/tree/main (272 MB;
     # a SparseEncoder whose Router gives queries a SparseStaticEmbedding: inference-free)
     _hub("opensearch-project/opensearch-neural-sparse-encoding-doc-v3-distill", "sparse",

@@ -8,8 +8,9 @@ all files together, and reports them. A report can end the download (a cancelled
 What stays behind when a download stops early never loads: huggingface_hub writes each file to a temporary
 `.incomplete` file, deleted if the download stops, and moves it into the cache only once whole; and it records the
 commit's file list (trees/<commit>.json) before fetching any file, so snapshot_download(local_files_only=True), the
-cache look-up of core.models.hub, refuses a snapshot that lacks one of the wanted files (IncompleteSnapshotError).
-The next download fetches only the files that are missing."""
+cache look-up of core.models.hub, refuses a snapshot that lacks one of the files loading reads
+(IncompleteSnapshotError). The next download fetches only the files that are missing. The model card comes down too,
+but a snapshot without it loads (a model downloaded before the card was fetched stays in the cache as it is)."""
 
 from __future__ import annotations
 
@@ -17,14 +18,20 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.jobs import DOWNLOADS, Job, Progress
 from core.models.catalog import ModelUnavailable
 from core.models.remote_code import refuse_own_code_before_download
 
-# what loading reads: configs, tokenizer files, safetensors weights, a Pooling or Dense module's folder
-WANTED_FILES = ["*.json", "*.txt", "*.safetensors", "*.model", "1_*/*"]
+if TYPE_CHECKING:
+    from huggingface_hub.errors import HfHubHTTPError
+
+# what loading reads: configs, tokenizer files, safetensors weights, a Pooling or Dense module's folder; a snapshot
+# that holds these loads (the cache look-up asks for these alone, so a model downloaded without its card still loads)
+LOADED_FILES = ["*.json", "*.txt", "*.safetensors", "*.model", "1_*/*"]
+CARD_FILE = "README.md"  # the model card (huggingface_hub's REPOCARD_NAME): its front matter is what the hub shows
+DOWNLOADED_FILES = [*LOADED_FILES, CARD_FILE]
 BYTES_BAR = "huggingface_hub.snapshot_download"  # the name of snapshot_download's bar of bytes written to disk
 
 
@@ -51,7 +58,7 @@ def plan_download(repo: str, revision: str | None = None) -> DownloadPlan:
     commit = api.model_info(repo, revision=asked, timeout=constants.HF_HUB_ETAG_TIMEOUT).sha
     assert commit is not None, "the hub names the commit of every model it answers for"
     files = [item for item in api.list_repo_tree(repo, recursive=True, revision=commit) if isinstance(item, RepoFile)]
-    wanted = filter_repo_objects(files, allow_patterns=WANTED_FILES, key=lambda item: item.path)
+    wanted = filter_repo_objects(files, allow_patterns=DOWNLOADED_FILES, key=lambda item: item.path)
     return DownloadPlan(repo, asked, commit, {item.path: item.size for item in wanted})
 
 
@@ -104,10 +111,10 @@ def fetch(plan: DownloadPlan, progress: Progress) -> Path:
     tally = _Tally(bytes_here(plan), plan.total, progress)
     progress(tally.done, tally.total)
     try:  # the revision as asked, not the plan's commit, so that huggingface_hub records which commit a branch is
-        return Path(snapshot_download(plan.repo, revision=plan.revision, allow_patterns=WANTED_FILES,
+        return Path(snapshot_download(plan.repo, revision=plan.revision, allow_patterns=DOWNLOADED_FILES,
                                       tqdm_class=_counting_bar(tally.add)))
     except Exception as err:  # the hub and its transport raise many kinds; each is said as one sentence
-        raise ModelUnavailable(failure_sentence(plan.repo, err)) from err
+        raise ModelUnavailable(failure_sentence(plan.repo, err, plan.revision)) from err
 
 
 def download(repo: str, progress: Progress | None = None, revision: str | None = None) -> Path:
@@ -117,8 +124,8 @@ def download(repo: str, progress: Progress | None = None, revision: str | None =
         plan = plan_download(repo, revision)
     except Exception as err:  # as in fetch
         missing = revision is not None and _revision_missing(repo, err)
-        raise ModelUnavailable(revision_sentence(repo, str(revision)) if missing else failure_sentence(repo, err)) \
-            from err
+        raise ModelUnavailable(revision_sentence(repo, str(revision)) if missing
+                               else failure_sentence(repo, err, revision)) from err
     refuse_own_code_before_download(plan)
     return fetch(plan, progress or (lambda done, total: None))
 
@@ -130,15 +137,13 @@ def download_job(repo: str) -> Job:
 
 
 def _revision_missing(repo: str, err: Exception) -> bool:
-    """Whether `err`, the answer to a revision of `repo`, means that the revision is missing: the hub says so
-    (RevisionNotFoundError), or says that the repository is missing while it answers for its main (as olah, a hub
-    mirror, does for a revision it lacks)."""
+    """Whether `err`, the answer to a revision of `repo`, means that the revision is missing while the hub does not
+    say so: it says that the repository is missing while it answers for its main (as olah, a hub mirror, does for a
+    revision it lacks; the hub itself raises RevisionNotFoundError, which failure_sentence says)."""
     from huggingface_hub import HfApi, constants
-    from huggingface_hub.errors import RepositoryNotFoundError, RevisionNotFoundError
+    from huggingface_hub.errors import GatedRepoError, RepositoryNotFoundError
 
-    if isinstance(err, RevisionNotFoundError):
-        return True
-    if not isinstance(err, RepositoryNotFoundError):
+    if not isinstance(err, RepositoryNotFoundError) or isinstance(err, GatedRepoError):
         return False
     try:
         HfApi().model_info(repo, revision=constants.DEFAULT_REVISION, timeout=constants.HF_HUB_ETAG_TIMEOUT)
@@ -154,19 +159,49 @@ def revision_sentence(repo: str, revision: str) -> str:
             "of it (its hub page lists them), or leave the revision out for main.")
 
 
-def failure_sentence(repo: str, err: Exception) -> str:
-    from huggingface_hub import constants
-    from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, RepositoryNotFoundError
+def _hub_answer(err: BaseException) -> HfHubHTTPError | None:
+    """The hub's HTTP answer behind `err`: itself, or what caused it (huggingface_hub raises some refusals of a
+    file as a LocalEntryNotFoundError caused by the hub's answer)."""
+    from huggingface_hub.errors import HfHubHTTPError
 
-    hub = f"the hub at {constants.ENDPOINT}"
-    if isinstance(err, GatedRepoError):
-        return (f"'{repo}' is gated on {hub}: accept its terms on {constants.ENDPOINT}/{repo} while signed in, then "
-                "set HF_TOKEN to a token of that account.")
-    if isinstance(err, RepositoryNotFoundError):
-        return (f"'{repo}' was not found on {hub}, or it is private or gated: check the id (owner/name, as on its "
-                "hub page), or for a private or gated model set HF_TOKEN to a token that may read it.")
-    if isinstance(err, HfHubHTTPError) and err.response is not None:
-        return (f"{hub} answered '{repo}' with HTTP {err.response.status_code}; try again later, or choose a model "
-                "that is already here.")
+    cause: BaseException | None = err
+    while cause is not None and not isinstance(cause, HfHubHTTPError):
+        cause = cause.__cause__ or cause.__context__
+    return cause
+
+
+def failure_sentence(repo: str, err: Exception, revision: str | None = None) -> str:
+    """Why `repo` (at `revision`, main by default) could not be downloaded, in one sentence naming it and the way
+    forward, from huggingface_hub's reading of the hub's answer (hf_raise_for_status): a gated repo
+    (GatedRepoError), a missing or private one (RepositoryNotFoundError: the hub answers both alike), a missing
+    revision (RevisionNotFoundError), a token refused as invalid (HTTP 401) or without the right (HTTP 403), another
+    HTTP status, or no answer. The token is the one huggingface_hub sends itself: HF_TOKEN, else the saved login."""
+    from huggingface_hub import constants, get_token
+    from huggingface_hub.errors import GatedRepoError, RepositoryNotFoundError, RevisionNotFoundError
+
+    hub, answer, token = f"the hub at {constants.ENDPOINT}", _hub_answer(err), get_token()
+    status = answer.response.status_code if answer is not None and answer.response is not None else None
+    in_use = "the token in use (HF_TOKEN, else the saved login)"
+    if isinstance(answer, GatedRepoError):
+        return (f"'{repo}' is gated on {hub}: accept its terms on its page, {constants.ENDPOINT}/{repo}, signed in "
+                "(its authors may have to approve the request), then set HF_TOKEN to a token of that account (or run "
+                "`hf auth login`).")
+    if isinstance(answer, RevisionNotFoundError):
+        return revision_sentence(repo, revision or constants.DEFAULT_REVISION)
+    if isinstance(answer, RepositoryNotFoundError):
+        private = ("set HF_TOKEN to a token of an account that may read it (or run `hf auth login`)" if token is None
+                   else f"{in_use} may not read it: set HF_TOKEN to a token of an account that may")
+        return (f"'{repo}' was not found on {hub}, or it is private: check the id (owner/name, as on its hub page); "
+                f"if it is private, {private}.")
+    if status == 401 and token is not None:
+        return (f"The hub at {constants.ENDPOINT} refused {in_use} as invalid when asked for '{repo}': set HF_TOKEN "
+                f"to a valid token ({constants.ENDPOINT}/settings/tokens), or unset it for a public model.")
+    if status in (401, 403):
+        held = f"to {in_use}" if token is not None else "without a token"
+        return (f"The hub at {constants.ENDPOINT} refused '{repo}' {held} (HTTP {status}): set HF_TOKEN to a token "
+                "of an account allowed to read it (a fine-grained token names the repos it may read).")
+    if status is not None:
+        return (f"The hub at {constants.ENDPOINT} answered '{repo}' with HTTP {status}; try again later, or choose a "
+                "model that is already here.")
     return (f"Could not download '{repo}' from {hub} ({type(err).__name__}); check the network, or choose a model "
             "that is already here.")

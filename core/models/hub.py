@@ -10,7 +10,7 @@ from pathlib import Path
 
 from core.deployment import load_config, where_set
 from core.models.catalog import Availability
-from core.models.download import WANTED_FILES, download
+from core.models.download import LOADED_FILES, download
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ def cached_folder(repo: str, revision: str | None = None) -> Path | None:
     from huggingface_hub.errors import LocalEntryNotFoundError
 
     try:
-        return Path(snapshot_download(repo, revision=revision, local_files_only=True, allow_patterns=WANTED_FILES))
+        return Path(snapshot_download(repo, revision=revision, local_files_only=True, allow_patterns=LOADED_FILES))
     except (LocalEntryNotFoundError, FileNotFoundError, ValueError, OSError):
         return None
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from plotly.colors import sample_colorscale
 
 from core.plots.map import GREY, NOISE, PALETTE, Colouring, QueryMark
@@ -44,16 +45,18 @@ class CanvasPoints:
 
 
 def canvas_points(coords: np.ndarray) -> CanvasPoints:
-    xy = np.asarray(coords, dtype=np.float64)
-    low, high = xy.min(axis=0), xy.max(axis=0)
+    # a column at a time: reductions over a column of an (n, 2) array stride, three times slower at 1,000,000
+    x, y = (np.ascontiguousarray(coords[:, axis], dtype=np.float64) for axis in (0, 1))
+    low, high = np.array([x.min(), y.min()]), np.array([x.max(), y.max()])
     centre = (low + high) / 2
     half = float(np.max(high - low)) / 2
     scale = 1.0 / half if half > 0 else 1.0
-    scaled = ((xy - centre) * scale).astype(np.float32)
-    x0, y0 = scaled.min(axis=0)
-    x1, y1 = scaled.max(axis=0)
-    payload = np.ascontiguousarray(scaled[:, 0]).tobytes() + np.ascontiguousarray(scaled[:, 1]).tobytes()
-    return CanvasPoints(blob(payload), (float(x0), float(y0), float(x1), float(y1)), scale,
+    scaled = np.empty((2, len(x)), np.float32)  # x, then y
+    for row, column, middle in ((0, x, centre[0]), (1, y, centre[1])):
+        np.multiply(column - middle, scale, out=scaled[row], casting="same_kind")
+    x0, y0 = scaled.min(axis=1)
+    x1, y1 = scaled.max(axis=1)
+    return CanvasPoints(blob(scaled.tobytes()), (float(x0), float(y0), float(x1), float(y1)), scale,
                         (float(centre[0]), float(centre[1])))
 
 
@@ -75,19 +78,15 @@ def _category_order(names: set[str]) -> list[str]:
 
 def canvas_colours(colouring: Colouring) -> CanvasColours:
     if colouring.categorical:
-        labels = np.asarray(colouring.values, dtype=object)
-        names = _category_order(set(labels.tolist()) - {NOISE})
-        codes = np.zeros(len(labels), np.uint8)
+        inverse, found = pd.factorize(np.asarray(colouring.values, dtype=object))  # one pass, not one per name
+        names = _category_order(set(found) - {NOISE})
+        code_of = {name: code for code, name in enumerate(names)} | {NOISE: len(names)}
+        codes = np.array([code_of[name] for name in found], np.uint8)[inverse]
+        counts = np.bincount(codes, minlength=len(names) + 1)
         palette = [(PALETTE[i % len(PALETTE)], CATEGORY_ALPHA) for i in range(len(names))]
-        items = []
-        for code, name in enumerate(names):
-            members = labels == name
-            codes[members] = code
-            items.append({"code": code, "name": name, "count": int(members.sum())})
-        noise = labels == NOISE
-        if noise.any():
-            codes[noise] = len(palette)
-            items.append({"code": len(palette), "name": NOISE, "count": int(noise.sum())})
+        items = [{"code": code, "name": name, "count": int(counts[code])} for code, name in enumerate(names)]
+        if counts[len(names)]:
+            items.append({"code": len(names), "name": NOISE, "count": int(counts[len(names)])})
             palette.append((GREY, GREY_ALPHA))
         legend: dict[str, object] = {"title": colouring.title, "items": items}
     else:

@@ -16,15 +16,21 @@ def draws(page, nth: int = 0) -> int:
     return int(value or 0)
 
 
+FIND_MAPS = """const maps = [];  // the canvases live in shadow roots
+    const walk = (root) => root.querySelectorAll('*').forEach((el) => {
+        if (el.matches('%s')) maps.push(el);
+        if (el.shadowRoot) walk(el.shadowRoot); });
+    walk(document);""" % MAP
+
+
+def wait_maps(page, condition: str, timeout_s: float = 120) -> None:
+    """Wait until the JavaScript `condition` holds of `maps`, the page's map elements in order."""
+    page.wait_for_function(f"() => {{ {FIND_MAPS} return {condition}; }}", timeout=timeout_s * 1000, polling=50)
+
+
 def wait_drawn(page, after: int = 0, nth: int = 0, timeout_s: float = 120) -> None:
     """Wait until the canvas has drawn more than `after` times."""
-    page.wait_for_function(f"""() => {{ const maps = [];  // the canvas lives in a shadow root
-        const walk = (root) => root.querySelectorAll('*').forEach((el) => {{
-            if (el.matches('{MAP}')) maps.push(el);
-            if (el.shadowRoot) walk(el.shadowRoot); }});
-        walk(document);
-        return maps.length > {nth} && Number(maps[{nth}].dataset.draws || 0) > {after}; }}""",
-                           timeout=timeout_s * 1000, polling=50)
+    wait_maps(page, f"maps.length > {nth} && Number(maps[{nth}].dataset.draws || 0) > {after}", timeout_s)
 
 
 def map_state(page, nth: int = 0) -> dict:

@@ -9,7 +9,15 @@ import pytest
 from matplotlib.path import Path
 from scipy import ndimage
 
-from tests.browser.canvas import drag, map_state, pixels, screen_position, screen_positions, wait_drawn
+from tests.browser.canvas import (
+    drag,
+    map_state,
+    pixels,
+    screen_position,
+    screen_positions,
+    wait_drawn,
+    wait_maps,
+)
 from tests.browser.harness import ROOT, SHOTS, fill, shoot, start_server
 
 pytestmark = pytest.mark.browser
@@ -44,6 +52,13 @@ def test_hover_shows_the_rows_text_fetched_from_python(page, canvas_server):
     page.locator(".explorer-map .tooltip").filter(has_text="point 1234").wait_for()
 
 
+def test_a_click_on_a_point_sends_python_its_row(page, canvas_server):
+    page.set_default_timeout(60_000)
+    open_canvas(page, canvas_server, "n=1500")
+    page.mouse.click(*screen_position(page, 321))
+    assert _selected_in_python(page) == {321}
+
+
 def _selected_in_python(page) -> set[int]:
     line = page.get_by_text("Selected ").filter(has_not_text="Selected 0:").first
     line.wait_for()
@@ -68,6 +83,27 @@ def test_box_and_lasso_send_python_the_rows_inside_them(page, canvas_server, too
     # point on the edge may go either way
     inside, near = sorted((set(np.flatnonzero(shape.contains_points(xy, radius=r))) for r in (-3, 3)), key=len)
     assert len(inside) > 100 and inside <= got <= near
+
+
+def test_compared_maps_zoom_and_select_together(page, canvas_server):
+    page.set_default_timeout(60_000)
+    open_canvas(page, canvas_server, "n=1500&compare=1")
+    wait_drawn(page, nth=1)
+    canvas = page.locator(".explorer-map canvas.points").first
+    box = canvas.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 3, box["y"] + box["height"] / 3)
+    page.mouse.wheel(0, -400)
+    views = "maps.map((m) => Array.from(m.mapCanvas.plot.get('camera').view))"
+    wait_maps(page, f"(([a, b]) => a[0] > 1.05 && a.every((v, i) => Math.abs(v - b[i]) < 1e-6))({views})")  # B with A
+    page.get_by_role("button", name="Box").first.click()
+    drag(page, [(0.1, 0.1), (0.5, 0.5)])
+    got = _selected_in_python(page)
+    assert len(got) > 20
+    drawn = "(el) => Array.from(el.mapCanvas.plot.get('selectedPoints')).sort((a, b) => a - b)"
+    wait_maps(page, "maps.every((m) => m.mapCanvas.plot.get('selectedPoints').length > 0)")
+    for nth in (0, 1):
+        assert set(page.locator(".explorer-map").nth(nth).evaluate(drawn)) == got  # drawn on both, as Python has it
+    shoot(page, SHOTS / "canvas-compare.png")
 
 
 def test_a_million_points_are_all_drawn_and_a_highlight_sends_only_its_bitmask(page, canvas_server):

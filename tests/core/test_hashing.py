@@ -29,3 +29,17 @@ def test_equal_values_of_another_dtype_give_the_same_key_and_any_change_another(
     changed[49, 3] += 1e-3
     assert array_digest(changed, {}) != array_digest(values, {})
     assert array_digest(values, {"k": 1}) != array_digest(values, {"k": 2})
+
+
+def test_a_read_only_array_is_hashed_once_to_the_digest_of_its_values(monkeypatch):
+    values = np.random.default_rng(0).normal(size=(50, 4)).astype(np.float32)
+    fixed = values.copy()
+    fixed.flags.writeable = False
+    header = {"method": "UMAP"}
+    assert array_digest(fixed, header) == array_digest(values, header)
+    reads = []
+    real = np.ascontiguousarray
+    monkeypatch.setattr(np, "ascontiguousarray", lambda *a, **k: reads.append(1) or real(*a, **k))
+    assert array_digest(fixed, header) == array_digest(values.copy(), header)
+    assert len(reads) == 1  # the writable copy's one block was read; the read-only array's digest was kept
+    assert array_digest(fixed, {"method": "t-SNE"}) != array_digest(fixed, header)  # kept per header

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from core.models.download import WANTED_FILES
+from core.models.download import CARD_FILE, DOWNLOADED_FILES
 from tests.conftest import LARGE_PADDING_BYTES, ROOT
 from tests.hubserver import hub_env
 
@@ -31,16 +31,16 @@ def watched(env: dict[str, str], *flags: str) -> dict:
 
 
 def wanted_sizes(source: Path) -> dict[str, int]:
-    """The folder's files that loading reads (the download's patterns, fnmatch as huggingface_hub applies them)."""
+    """The folder's files that the download fetches (its patterns, fnmatch as huggingface_hub applies them)."""
     files = {path.relative_to(source).as_posix(): path.stat().st_size for path in source.rglob("*") if path.is_file()}
-    return {name: size for name, size in files.items() if any(fnmatch.fnmatch(name, rule) for rule in WANTED_FILES)}
+    return {name: size for name, size in files.items() if any(fnmatch.fnmatch(name, rule) for rule in DOWNLOADED_FILES)}
 
 
 def test_the_size_is_known_before_the_download_and_progress_reaches_it_in_one_job_for_two_requests(hub, tmp_path):
     source = hub.sources[LARGE]
     account = watched(hub_env(hub.url, tmp_path))
     assert account["sizes"] == wanted_sizes(source)
-    assert "padding.safetensors" in account["sizes"] and "README.md" not in account["sizes"]
+    assert {"padding.safetensors", CARD_FILE} <= set(account["sizes"])  # the card comes down with the weights
     assert account["total"] > LARGE_PADDING_BYTES
     assert account["shared"] and account["state"] == "done", account["error"]
     sized = [tuple(pair) for pair in account["seen"] if pair[1]]  # before the job starts, it knows no total

@@ -70,12 +70,12 @@ def test_the_deployment_switch_refuses_a_model_the_server_holds_naming_the_switc
 
 
 @pytest.mark.parametrize("repo_id", [f"{REFUSED_ORG}/tiny-st", "explorer-tests/no-such-model"])
-def test_a_repo_the_hub_refuses_or_lacks_is_said_to_be_missing_private_or_gated_with_what_to_do(hub, tmp_path,
-                                                                                                repo_id):
+def test_a_repo_the_hub_refuses_or_lacks_is_said_to_be_missing_or_private_with_what_to_do(hub, tmp_path, repo_id):
     answer = resolved(repo_id, hub_env(hub.url, tmp_path))
     assert answer["message"] == (
-        f"'{repo_id}' was not found on the hub at {hub.url}, or it is private or gated: check the id (owner/name, as "
-        "on its hub page), or for a private or gated model set HF_TOKEN to a token that may read it.")
+        f"'{repo_id}' was not found on the hub at {hub.url}, or it is private: check the id (owner/name, as on its "
+        "hub page); if it is private, set HF_TOKEN to a token of an account that may read it (or run `hf auth "
+        "login`).")
     assert not any((tmp_path / "hub").glob("models--*/snapshots/*/*"))  # nothing half-downloaded to load from later
 
 

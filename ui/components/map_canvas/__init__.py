@@ -2,7 +2,9 @@
 
 Each binary column (positions, colour codes, a highlight bitmask) is an element of its own whose message does not
 change while the column does not, so Streamlit's message cache sends it once; the map's view names the columns by
-their content keys. A selection comes back as row numbers; a hover asks for that one row's text."""
+their content keys. The 300 kB bundle travels the same way, once: Streamlit sends a component's JavaScript with each
+of its elements, so the component's JavaScript is a small loader (frontend/src/loader.js) that loads the bundle from
+its column. A selection comes back as row numbers; a hover asks for that one row's text."""
 
 from __future__ import annotations
 
@@ -12,17 +14,24 @@ from pathlib import Path
 
 import streamlit as st
 
-from core.plots.map_canvas import CanvasView
+from core.plots.map_canvas import CanvasView, blob, blob_key
 
-BUNDLE = Path(__file__).parent / "frontend" / "dist" / "map_canvas.js"
+FRONTEND = Path(__file__).parent / "frontend"
+BUNDLE = FRONTEND / "dist" / "map_canvas.js"
 NOT_BUILT = ("The map canvas is not built: run `make run` (it builds frontend/ with npm), or `make canvas` alone.")
 
 
 @lru_cache(maxsize=1)
 def _component():  # registered once per process, as Streamlit asks
+    return st.components.v2.component("explorer_map_canvas",
+                                      js=(FRONTEND / "src" / "loader.js").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _bundle() -> bytes:
     if not BUNDLE.exists():
         raise FileNotFoundError(NOT_BUILT)
-    return st.components.v2.component("explorer_map_canvas", js=BUNDLE.read_text(encoding="utf-8"))
+    return blob(BUNDLE.read_bytes())
 
 
 def _hover_key(key: str) -> str:
@@ -34,11 +43,12 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
     """Draw `canvas`. `hover_text(row)` is what hovering that row shows; `on_selection(rows)` runs (before the
     rerun) when the user clicks, boxes or lassoes points, or clears the selection."""
     try:
-        component = _component()
+        code = _bundle()
     except FileNotFoundError as err:
         st.error(str(err))
         return
-    selected_now = f"{key}_selected_now"
+    component = _component()
+    selected_now, answered = f"{key}_selected_now", f"{key}_answered"
 
     def hovered() -> None:
         row = st.session_state[key].hover
@@ -48,16 +58,19 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
     def selected() -> None:
         on_selection(sorted(int(i) for i in st.session_state[key].selection or []))
         st.session_state[selected_now] = True
+        st.session_state[answered] = st.session_state.get(answered, 0) + 1  # tells the canvas its answer is here
 
     # A fragment: a hover reruns only these elements, with the view already built (measured at 1,000,000 points:
-    # hover to text 1.27 s when it reran the whole page); a selection then reruns the page, whose panel shows it.
+    # hover to text 1.27 s when it reran the whole page); a selection reruns the page at once, whose panel shows it
+    # (the canvas draws the selection after that answer).
     @st.fragment
     def drawn() -> None:
-        for name, data in canvas.blobs.items():
-            component(key=f"{key}_{name}", data=data, height=0)
-        component(key=key, data={**canvas.view, "hover": st.session_state.get(_hover_key(key))},
-                  on_hover_change=hovered, on_selection_change=selected)
         if st.session_state.pop(selected_now, False):
             st.rerun()
+        for name, data in {"code": code, **canvas.blobs}.items():
+            component(key=f"{key}_{name}", data=data, height=0)
+        component(key=key, data={**canvas.view, "code": blob_key(code), "hover": st.session_state.get(_hover_key(key)),
+                                 "answered": st.session_state.get(answered, 0)},
+                  on_hover_change=hovered, on_selection_change=selected)
 
     drawn()

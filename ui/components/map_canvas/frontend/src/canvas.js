@@ -1,19 +1,25 @@
-// One map: regl-scatterplot draws the points (WebGL); a 2-D canvas on top draws the query, its lines and the
-// cluster labels; a legend beside it toggles categories. Interactions stay here; a selection goes to Python as row
-// numbers and a hover asks Python for that one row's text.
-import createScatterplot from "regl-scatterplot";
-import { arrivedAt, blob } from "./blobs.js";
+// One map: regl-scatterplot draws the points (WebGL) and pans and zooms; a 2-D canvas on top draws the query, its
+// lines and the cluster labels, and another the hover ring and the Box or Lasso (pointer.js); a legend beside it
+// toggles categories. Interactions stay here; a selection goes to Python as row numbers and a hover asks Python for
+// that one row's text.
+import createScatterplot, { createSpatialIndex } from "regl-scatterplot";
 import { Legend } from "./legend.js";
 import { drawOverlay } from "./overlay.js";
+import { inside, nearest, screenTransform, Sketch } from "./pointer.js";
 import { STYLE } from "./style.js";
 
 const HOVER_DELAY_MS = 120; // a pointer resting this long on a point asks Python for its text
+const SELECTION_WAIT_MS = 1500; // the longest a selection waits for Python's answer before it is drawn
+// Picking (hover, click, Box, Lasso) is pointer.js's, so regl-scatterplot's spatial index, which it builds before it
+// draws the first frame (0.85 s at 1,000,000 points), is an empty one.
+const NO_INDEX = createSpatialIndex([], false);
 const links = new Map(); // link group -> the maps whose views and selections move together
 
 const rgba = (hex, alpha) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).concat(alpha);
 
 export class MapCanvas {
-  constructor(parent, { setStateValue, setTriggerValue }) {
+  constructor(parent, { setStateValue, setTriggerValue, columns }) {
+    this.columns = columns;
     this.setStateValue = setStateValue;
     this.setTriggerValue = setTriggerValue;
     this.root = document.createElement("div");
@@ -31,6 +37,7 @@ export class MapCanvas {
         <div class="stage">
           <canvas class="points" role="img"></canvas>
           <canvas class="overlay" aria-hidden="true"></canvas>
+          <canvas class="sketch" aria-hidden="true"></canvas>
           <div class="tooltip" role="tooltip" hidden></div>
         </div>
         <div class="legend"></div>
@@ -43,6 +50,7 @@ export class MapCanvas {
     this.tooltip = this.root.querySelector(".tooltip");
     this.status = this.root.querySelector(".status");
     this.legend = new Legend(this.root.querySelector(".legend"), () => this.applyFilter());
+    this.sketch = new Sketch(this.root.querySelector("canvas.sketch"), (shape) => this.sketched(shape));
     this.selected = [];
     this.hovered = -1;
     this.hoverTexts = new Map();
@@ -59,28 +67,38 @@ export class MapCanvas {
       height: Math.max(1, Math.floor(height)),
       backgroundColor: [1, 1, 1, 1],
       pointColorActive: [0.84, 0.2, 0.42, 1],
-      pointColorHover: [0.1, 0.1, 0.1, 1],
-      lassoColor: [0.84, 0.2, 0.42, 1],
-      lassoMinDelay: 10,
       deselectOnDblClick: true,
       deselectOnEscape: true,
       pointScaleMode: "asinh",
     });
-    this.plot.subscribe("select", ({ points }) => this.selectionMade(Array.from(points)));
     this.plot.subscribe("deselect", () => this.selectionMade([]));
-    this.plot.subscribe("pointOver", (i) => this.hoverStart(i));
-    this.plot.subscribe("pointOut", () => this.hoverEnd());
     this.plot.subscribe("view", ({ view }) => {
       this.paintOverlay();
       this.shareView(view);
     });
-    // regl-scatterplot starts a box or lasso at the first mouse move after the press, so a quick drag's box began
-    // up to ~20 px short of where the button went down (measured in the browser tests); a move at the press point
-    // starts it there.
+    // Pointer moves with no button down (hovering) and those of a Box or Lasso are ours (pointer.js), kept from
+    // regl-scatterplot, which listens on the window. Its camera then misses where the pointer was when a pan
+    // starts, so the press point is passed on as a move (and the hover that move causes there undone).
+    this.stage.addEventListener("mousemove", (event) => {
+      if (event.buttons !== 0 && !this.sketch.path) return;
+      event.stopPropagation();
+      this.pointerAt = this.sketch.path ? null : this.sketch.at(event);
+      if (!this.hoverFrame) this.hoverFrame = requestAnimationFrame(() => this.hoverPick());
+    });
+    this.stage.addEventListener("mouseleave", () => {
+      this.pointerAt = null;
+      this.hoverPick();
+    });
     this.canvas.addEventListener("mousedown", (event) => {
-      if (this.plot.get("mouseMode") !== "lasso" || event.buttons !== 1) return;
+      if (event.buttons !== 1) return;
       const { clientX, clientY } = event;
+      this.pressedAt = [clientX, clientY];
       window.dispatchEvent(new MouseEvent("mousemove", { clientX, clientY, buttons: 1 }));
+      this.plot.hover(-1, { preventEvent: true });
+    });
+    this.canvas.addEventListener("click", (event) => { // a click, not the end of a pan, selects the point under it
+      const [x, y] = this.pressedAt ?? [event.clientX, event.clientY];
+      if (Math.hypot(event.clientX - x, event.clientY - y) < 3) this.sketched([this.sketch.at(event)]);
     });
     new ResizeObserver(() => this.resize()).observe(this.stage);
   }
@@ -88,8 +106,7 @@ export class MapCanvas {
   wireToolbar() {
     for (const button of this.root.querySelectorAll("[data-mode]")) {
       button.addEventListener("click", () => {
-        const mode = button.dataset.mode;
-        this.plot?.set(mode === "panZoom" ? { mouseMode: "panZoom" } : { mouseMode: "lasso", lassoType: mode });
+        this.sketch.setMode(button.dataset.mode);
         for (const other of this.root.querySelectorAll("[data-mode]")) {
           other.setAttribute("aria-pressed", String(other === button));
         }
@@ -100,7 +117,10 @@ export class MapCanvas {
   }
 
   async update(data) {
-    const { hover, ...drawn } = data;
+    const { hover, answered, ...drawn } = data;
+    // Python has answered a selection: it is drawn after this frame has shown the answer
+    if (this.pending && answered !== this.answered) requestAnimationFrame(() => setTimeout(() => this.drawSelection()));
+    this.answered = answered;
     const same = JSON.stringify(drawn);
     if (this.plot && same === this.drawnView) { // only the hover text is new (or nothing): no redraw
       this.data = data;
@@ -112,9 +132,8 @@ export class MapCanvas {
     this.data = data;
     this.stage.style.height = `${data.height}px`;
     this.canvas.setAttribute("aria-label", data.label);
-    const [positions, codes, highlight] = await Promise.all([
-      blob(data.positions), blob(data.codes), data.highlight ? blob(data.highlight) : null,
-    ]);
+    const [positions, codes, highlight] = await Promise.all(
+      [data.positions, data.codes, data.highlight].map((key) => (key ? this.columns.blob(key) : null)));
     if (this.data !== data) return; // a newer view arrived while these blobs were on their way
     if (!this.plot) this.createPlot();
     const n = data.n;
@@ -152,9 +171,8 @@ export class MapCanvas {
       pointOutlineWidth: 2,
     });
     this.legend.show(data.legend, data.palette);
-    // Only new positions build a new spatial index; new colours or a highlight reuse it.
-    const options = { zDataType: "categorical", wDataType: "categorical" };
-    if (!moved) Object.assign(options, { spatialIndex: this.plot.get("spatialIndex"), preventFilterReset: true });
+    const options = { zDataType: "categorical", wDataType: "categorical", spatialIndex: await NO_INDEX,
+      preventFilterReset: !moved };
     if (moved) this.fitView(false); // the camera first, so new points come up fitted in one frame, not two
     await this.plot.draw({ x: this.x, y: this.y, z, w }, options);
     if (this.data !== data) return;
@@ -165,7 +183,7 @@ export class MapCanvas {
     this.paintOverlay();
     this.canvas.getContext("2d").getImageData(0, 0, 1, 1); // the frame is on the screen from here
     // for make bench: when this view arrived (or its newest blob, if later it arrived first) and when it was drawn
-    const blobsAt = [data.positions, data.codes, data.highlight].filter(Boolean).map(arrivedAt);
+    const blobsAt = [data.positions, data.codes, data.highlight].filter(Boolean).map(this.columns.arrivedAt);
     const fresh = blobsAt.filter((t) => t >= this.lastEnded);
     this.lastDraw = { started: Math.min(started, ...fresh), ended: performance.now() };
     this.drawnView = same;
@@ -201,34 +219,82 @@ export class MapCanvas {
     this.plot.filter(kept, { preventEvent: true });
   }
 
-  selectionMade(points) {
+  // `points` to Python; then drawn on the linked maps and on `alsoOn` once Python's answer is on the screen (or
+  // after SELECTION_WAIT_MS). Drawing a selection of 1,000,000 points is a frame of 0.8 s in software WebGL that
+  // holds the page's thread: drawn first, it held back both the sending and the answer (lasso → answer 1.5 s).
+  selectionMade(points, alsoOn = []) {
     this.selected = points;
     this.setStateValue("selection", points);
-    for (const other of this.linked()) other.plot.select(points, { preventEvent: true });
+    clearTimeout(this.pending?.timer);
+    this.pending = { points, maps: [...alsoOn, ...this.linked()],
+      timer: setTimeout(() => this.drawSelection(), SELECTION_WAIT_MS) };
   }
 
-  hoverStart(i) {
+  drawSelection() {
+    if (!this.pending) return;
+    const { points, maps, timer } = this.pending;
+    this.pending = null;
+    clearTimeout(timer);
+    for (const map of maps) {
+      map.selected = points;
+      if (points.length) map.plot.select(points, { preventEvent: true });
+      else map.plot.deselect({ preventEvent: true });
+    }
+    this.sketch.hold(null);
+  }
+
+  visible() {
+    const hidden = this.legend.hidden;
+    return hidden.size ? (i) => !hidden.has(this.codes[i]) : () => true;
+  }
+
+  drawnSize() { // pixels, at the fitted zoom
+    return this.data.highlight ? this.data.highlightSize : this.data.pointSize;
+  }
+
+  transform() {
+    const { width, height } = this.stage.getBoundingClientRect();
+    return screenTransform(this.plot.get("camera").view, width, height);
+  }
+
+  hoverPick() {
+    this.hoverFrame = 0;
+    if (!this.plot || !this.x) return;
+    const at = this.pointerAt;
+    const radius = Math.max(6, this.drawnSize());
+    const i = at ? nearest(this.x, this.y, this.visible(), this.transform(), at[0], at[1], radius) : -1;
+    if (i === this.hovered) return;
     this.hovered = i;
-    this.showTooltip();
     clearTimeout(this.hoverTimer);
-    if (!this.hoverTexts.has(i)) {
+    if (i >= 0 && !this.hoverTexts.has(i)) {
       this.hoverTimer = setTimeout(() => this.setTriggerValue("hover", i), HOVER_DELAY_MS);
     }
+    this.showTooltip();
   }
 
-  hoverEnd() {
-    this.hovered = -1;
-    clearTimeout(this.hoverTimer);
-    this.showTooltip();
+  sketched(shape) {
+    if (!this.plot || !this.x) return;
+    const t = this.transform();
+    if (shape.length > 2) {
+      this.sketch.hold(shape); // the outline stays until the selection is drawn
+      this.selectionMade(inside(this.x, this.y, this.visible(), t, shape), [this]);
+      return;
+    }
+    // a click: the point under it (a click beside every point leaves the selection as it is)
+    const [mx, my] = shape[shape.length - 1];
+    const i = nearest(this.x, this.y, this.visible(), t, mx, my, Math.max(6, this.drawnSize()));
+    if (i >= 0) this.selectionMade([i], [this]);
   }
 
   showTooltip() {
     const i = this.hovered;
     if (i < 0 || !this.plot) {
       this.tooltip.hidden = true;
+      this.sketch.showRing(null);
       return;
     }
     const [sx, sy] = this.plot.getScreenPosition(i) ?? [0, 0];
+    this.sketch.showRing([sx, sy, Math.max(4, this.drawnSize() / 2 + 3)]);
     this.tooltip.textContent = this.hoverTexts.get(i) ?? `#${i} …`;
     this.tooltip.hidden = false;
     const { width } = this.stage.getBoundingClientRect();
@@ -282,6 +348,7 @@ export class MapCanvas {
   destroy() {
     this.joinLink(null);
     clearTimeout(this.hoverTimer);
+    clearTimeout(this.pending?.timer);
     this.plot?.destroy();
     this.root.remove();
   }

@@ -1,17 +1,13 @@
-// The map canvas as a Streamlit v2 component. Bytes are a blob (see blobs.js); anything else is a map's view.
-import { keepBlob } from "./blobs.js";
+// The map canvas, loaded by loader.js (which Streamlit sends as the component's JavaScript) and handed each view;
+// `columns.blob(key)` gives a binary column's bytes once they have arrived, `columns.arrivedAt(key)` when.
 import { MapCanvas } from "./canvas.js";
 
 const maps = new WeakMap(); // parent element -> its MapCanvas, kept across reruns
 
-export default function mount({ data, parentElement, setStateValue, setTriggerValue }) {
-  if (data instanceof Uint8Array) {
-    keepBlob(data);
-    return undefined;
-  }
+export default function mount({ data, parentElement, setStateValue, setTriggerValue }, columns) {
   let map = maps.get(parentElement);
   if (!map) {
-    map = new MapCanvas(parentElement, { setStateValue, setTriggerValue });
+    map = new MapCanvas(parentElement, { setStateValue, setTriggerValue, columns });
     maps.set(parentElement, map);
   }
   map.update(data);

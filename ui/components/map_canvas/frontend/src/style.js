@@ -12,7 +12,8 @@ export const STYLE = `
 .stage { position: relative; flex: 1 1 420px; min-width: 0; border: 1px solid #dee2e6; border-radius: 6px;
   overflow: hidden; }
 .stage canvas { position: absolute; inset: 0; width: 100%; height: 100%; }
-.stage canvas.overlay { pointer-events: none; }
+.stage canvas.overlay, .stage canvas.sketch { pointer-events: none; }
+.stage canvas.sketch { cursor: crosshair; }
 .tooltip { position: absolute; max-width: 300px; padding: 6px 8px; background: rgba(255,255,255,0.96);
   border: 1px solid #868e96; border-radius: 4px; pointer-events: none; white-space: pre-wrap; font-size: 13px;
   box-shadow: 0 1px 4px rgba(0,0,0,0.15); }
