@@ -76,6 +76,9 @@ def retrained_tiny_folder(tiny_sentence_transformer_folder, tmp_path_factory) ->
     return folder
 
 
+# the catalog's sparse model and reranker (core.models.catalog), as the hub server serves tiny stand-ins for them
+CATALOG_SPARSE = "opensearch-project/opensearch-neural-sparse-encoding-doc-v3-distill"
+CATALOG_RERANKER = "cross-encoder/ms-marco-MiniLM-L6-v2"
 LARGE_PADDING_BYTES = 100_000_000  # about 3 s from olah on loopback: progress to watch, a download to cancel
 
 
@@ -126,22 +129,30 @@ def carded_model_folder(tiny_sentence_transformer_folder, tmp_path_factory) -> P
 
 @pytest.fixture(scope="session")
 def hub(tmp_path_factory, tiny_sentence_transformer_folder, retrained_tiny_folder, large_model_folder,
-        carded_model_folder):
+        carded_model_folder, sparse_folders, reranker_folder):
     """A hub-protocol server on loopback (olah, tests/hubserver.py) serving the packaged all-MiniLM-L6-v2, the tiny
     SentenceTransformer, the tiny one and then its retrained weights as two commits of one repo, the tiny one with a
-    large file beside it, the tiny one with a model card, and the tiny one again under an owner its rules refuse;
-    skipped without `make hub-server`."""
+    large file beside it, the tiny one with a model card, the tiny one again under an owner its rules refuse and twice
+    with code of its own (tests/own_code.py), and the tiny inference-free SparseEncoder and CrossEncoder under the hub
+    ids of the catalog's sparse model and reranker; skipped without `make hub-server`."""
     from core.models.packages import packaged_minilm_folder
     from tests.hubserver import OLAH, REFUSED_ORG, hub_server
+    from tests.own_code import with_auto_map, with_custom_module
 
     if not OLAH.is_file():
         pytest.skip(f"olah is not installed ({OLAH} is missing): run `make hub-server` once")
+    own_code = tmp_path_factory.mktemp("own-code")
     models = {"sentence-transformers/all-MiniLM-L6-v2": [packaged_minilm_folder()],
               "explorer-tests/tiny-st": [tiny_sentence_transformer_folder],
               "explorer-tests/tiny-st-revised": [tiny_sentence_transformer_folder, retrained_tiny_folder],
               "explorer-tests/tiny-st-large": [large_model_folder],
               "explorer-tests/tiny-st-card": [carded_model_folder],
-              f"{REFUSED_ORG}/tiny-st": [tiny_sentence_transformer_folder]}
+              f"{REFUSED_ORG}/tiny-st": [tiny_sentence_transformer_folder],
+              "explorer-tests/tiny-auto-map": [with_auto_map(tiny_sentence_transformer_folder, own_code / "auto-map")],
+              "explorer-tests/tiny-own-module": [with_custom_module(tiny_sentence_transformer_folder,
+                                                                    own_code / "own-module")],
+              CATALOG_SPARSE: [sparse_folders["inference-free"]],
+              CATALOG_RERANKER: [reranker_folder]}
     with hub_server(tmp_path_factory.mktemp("hub"), models) as server:
         yield server
 
@@ -209,6 +220,14 @@ def shared_models_stay_as_loaded(request):
     yield
     for name, model in used.items():
         assert _model_state(model) == before[name], f"this test changed the shared model `{name}`"
+
+@pytest.fixture
+def online(monkeypatch):
+    """huggingface_hub out of offline mode for one test (it read HF_HUB_OFFLINE once, at import): only for tests that
+    never reach the download itself."""
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_OFFLINE", False)
+
 
 @pytest.fixture
 def two_levels_below_a_plain_folder(tmp_path, monkeypatch) -> None:

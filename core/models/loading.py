@@ -22,6 +22,7 @@ from core.models.devices import resolve_device
 from core.models.in_memory import keep_track
 from core.models.pipeline import Head, Pipeline, SparsePipeline, pipeline_of, sparse_pipeline
 from core.models.quiet import quiet_transformers
+from core.models.remote_code import own_code_refusal
 from core.models.sources import ResolvedModel, resolve
 from core.models.static import StaticNetwork, static_tokenizer
 
@@ -133,8 +134,7 @@ def refusing_code(model_id: str, load: Callable[[], T]) -> T:
     except ValueError as err:
         if "trust_remote_code" not in str(err):
             raise
-        raise ModelUnavailable(f"'{model_id}' needs code from its own folder to load, and this app never runs a "
-                               "model's own code, so it was refused; pick another model.") from err
+        raise own_code_refusal(model_id) from err
 
 
 def _sentence_transformer(resolved: ResolvedModel, device: str):

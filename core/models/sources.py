@@ -11,7 +11,6 @@ from pathlib import Path
 
 from core.deployment import load_config
 from core.models.catalog import (
-    HUB_REPOS,
     Availability,
     CatalogEntry,
     ModelKind,
@@ -23,6 +22,7 @@ from core.models.catalog import (
 from core.models.conversion import converted_l3, l3_converted, l3_folder
 from core.models.hub import cached_folder, download_switches, hub_availability, hub_folder
 from core.models.packages import l3_onnx_file, mpnet_folder, packaged_minilm_folder, splade_folder
+from core.models.remote_code import refuse_own_code
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
 
@@ -106,8 +106,7 @@ SOURCES: dict[Source, ModelSource] = {
     "converted": ModelSource(_converted_availability, lambda entry: converted_l3()),
     "extra": ModelSource(_extra_availability, lambda entry: mpnet_folder()),
     "splade": ModelSource(_packaged_at(splade_folder), lambda entry: splade_folder()),
-    "hub": ModelSource(lambda entry: hub_availability(HUB_REPOS[entry.id]),
-                       lambda entry: hub_folder(HUB_REPOS[entry.id])),
+    "hub": ModelSource(lambda entry: hub_availability(str(entry.repo)), lambda entry: hub_folder(str(entry.repo))),
     "finetuned": ModelSource(lambda entry: Availability(True, "Fine-tuned on this machine."),
                              lambda entry: finetuned_dir() / entry.id),
     "custom": ModelSource(_custom_availability, _custom_folder),
@@ -156,11 +155,23 @@ def availability(model_id: str) -> Availability:
     return _availability(find_entry(model_id))
 
 
+def downloads_off_note() -> str | None:
+    """Why the catalog's hub models that the cache lacks are not available, in one sentence naming the switches that
+    turn downloads off; None while downloads are on."""
+    switches = download_switches()
+    if not switches:
+        return None
+    verb = "turns" if len(switches) == 1 else "turn"
+    return (f"Models from the Hugging Face hub that are not in the local cache are not available: "
+            f"{' and '.join(switch.said for switch in switches)} {verb} downloads off; on a machine with network, "
+            f"{' and '.join(switch.undo for switch in switches)}.")
+
+
 def _hub_repo(entry: CatalogEntry) -> str | None:
     """The hub id `entry` loads from (a catalog hub model, or a typed hub id), or None for a model from elsewhere;
     ModelUnavailable for a typed id that is refused."""
     if entry.source == "hub":
-        return HUB_REPOS[entry.id]
+        return entry.repo
     if entry.source == "custom":
         target = _custom_target(entry.id)
         return None if isinstance(target, Path) else target
@@ -186,7 +197,12 @@ def _resolve_revision(entry: CatalogEntry, revision: str) -> ResolvedModel:
     status = hub_availability(repo, revision)
     if not status.available:
         raise ModelUnavailable(status.message)
-    folder = hub_folder(repo, revision)
+    return _resolved(entry, hub_folder(repo, revision))
+
+
+def _resolved(entry: CatalogEntry, folder: Path) -> ResolvedModel:
+    """The entry's folder, refused if it names code of its own; its kind is the catalog's, else the folder's."""
+    refuse_own_code(entry.id, folder)
     return ResolvedModel(entry, folder, entry.kind or folder_kind(folder))
 
 
@@ -199,5 +215,4 @@ def resolve(model_id: str, revision: str | None = None) -> ResolvedModel:
     status = _availability(entry)
     if not status.available:
         raise ModelUnavailable(status.message)
-    folder = SOURCES[entry.source].folder(entry)
-    return ResolvedModel(entry, folder, entry.kind or folder_kind(folder))
+    return _resolved(entry, SOURCES[entry.source].folder(entry))

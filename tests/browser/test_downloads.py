@@ -1,15 +1,18 @@
 """A user types a hub id the cache lacks, on a machine online against a hub (olah on loopback, tests/hubserver.py):
 the sidebar says its size, then its progress, and Cancel stops it; typed again, it downloads and the model loads.
-The app server of this module reaches the hub, with a fresh Hugging Face cache; the pages meanwhile keep the model
-in use."""
+On Retrieval the catalog's reranker (a tiny stand-in served under its hub id) is offered, downloads when asked, and
+reranks. The app server of this module reaches the hub, with a fresh Hugging Face cache; the pages meanwhile keep the
+model in use."""
 
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser.harness import SHOTS, fill, open_page, start_server, wait_for_idle
+from tests.browser.harness import SHOTS, check_and_shoot, fill, open_page, start_server, wait_for_idle
+from tests.conftest import CATALOG_RERANKER
 from tests.hubserver import hub_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -52,3 +55,17 @@ def test_a_typed_hub_id_shows_its_size_and_progress_can_be_cancelled_and_then_do
     page.screenshot(path=str(SHOTS / "sidebar-download.png"))
     page.get_by_text(f"{LARGE}: 2 layers, 32 dims").wait_for(timeout=60_000)
     assert page.locator("[class*='st-key-model-download']").count() == 0
+
+
+def test_the_catalogs_reranker_is_offered_downloads_when_asked_and_reranks(page, server):
+    texts = ["Someone is playing a guitar.", "The stock market fell sharply today.", "A man plays an acoustic guitar."]
+    query = urlencode({"ret_source": "Paste texts", "ret_paste": "\n".join(texts), "ret_query": "A man plays guitar.",
+                       "ret_rerank_first": "BM25", "ret_rerank_n": "3"})
+    open_page(page, server, f"retrieval?{query}")
+    page.get_by_text(f"'{CATALOG_RERANKER}' is not on this machine yet: it downloads from the Hugging Face hub "
+                     "(91.8 MB) when asked.").wait_for(timeout=30_000)
+    check_and_shoot(page, "rerank-download-offered")
+    page.get_by_role("button", name=f"Download {CATALOG_RERANKER}").click()
+    page.get_by_text(f"Reranked by {CATALOG_RERANKER}", exact=True).first.wait_for(timeout=120_000)
+    wait_for_idle(page)
+    check_and_shoot(page, "rerank-downloaded")

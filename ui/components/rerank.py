@@ -1,38 +1,81 @@
 """Choosing a reranker (a CrossEncoder): the catalog's rerankers, or a folder or hub id typed in; where none exists
-yet, how to make one."""
+yet, how to make one. A hub reranker the cache lacks downloads when asked, as the server's job, never by opening a
+page."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from core.deployment import load_config
+from core.models.catalog import find_entry
+from core.models.download import download_job
 from core.models.reranker import LoadedReranker
+from core.models.sources import pending_download
+from core.progress import byte_size
+from ui.components.model_download import download_status
 from ui.state.persist import kept
-from ui.work.cache import available_ids, cached_reranker
+from ui.work.cache import available_ids, cached_catalog, cached_reranker
 
 TYPED = "Another reranker (folder or hub id)"
 
 
+def _unavailable() -> str:
+    """Why the catalog's rerankers that cannot load here cannot (a sentence each), or nothing."""
+    return "".join(f" {status.message}" for entry, status in cached_catalog()
+                   if entry.kind == "reranker" and not status.available)
+
+
 def reranker_choice(*, key: str, device: str, where=st) -> LoadedReranker | None:
-    """The chosen reranker, loaded; None with what to do said (none on this machine, or one that fails to load)."""
+    """The chosen reranker, loaded; None with what to do said (none on this machine, one that fails to load, or one
+    still to download)."""
     known, typed = available_ids("reranker"), load_config().allow_custom_models
     if not known:
         where.info("No reranker on this machine yet: train one on Fine-tune (objective: reranker)"
-                   + (", or type a CrossEncoder's folder below." if typed else "."))
+                   + (", or type a CrossEncoder's folder below." if typed else ".") + _unavailable())
         if not typed:
             return None
     options = [*known, *([TYPED] if typed else [])]
-    choice = kept(where.selectbox, "Reranker", key=key, default=options[0], options=options, must_be_option=True,
-                  help="A cross-encoder reads the query and each text together and scores the pair; trained on "
-                       "Fine-tune, or a CrossEncoder folder typed below.")
+    here = [option for option in known if pending_download(option) is None]
+    choice = kept(where.selectbox, "Reranker", key=key, default=(here or options)[0], options=options,
+                  must_be_option=True, format_func=lambda name: name if name == TYPED else find_entry(name).listed(),
+                  help="A cross-encoder reads the query and each text together and scores the pair: the catalog's, "
+                       "one trained on Fine-tune, or a CrossEncoder folder or hub id typed below.")
     if choice == TYPED:
         choice = kept(where.text_input, "Reranker folder or hub id", key=f"{key}_typed", default="").strip()
         if not choice:
             if known:
                 where.info("Type a CrossEncoder's folder (or a hub id, where downloads are allowed).")
             return None
+    repo = pending_download(choice)
+    if repo is not None:
+        _download_when_asked(choice, repo, key, where)
+        return None
+    st.session_state.pop(f"{key}_download", None)
     try:
         return cached_reranker(choice, device)
     except Exception as err:  # any load failure must leave the page usable
         where.error(f"Could not load {choice} as a reranker: {err}")
         return None
+
+
+def _download_when_asked(choice: str, repo: str, key: str, where) -> None:
+    """The button that downloads `repo` (its size where the catalog knows it), then its progress and Cancel; a
+    failed or cancelled download is said once and the button comes back."""
+    ss, asked, failed = st.session_state, f"{key}_download", f"{key}_download_failed"
+    if failed in ss:
+        where.error(f"Could not download {repo}: {ss.pop(failed)}")
+    if ss.get(asked) != repo:
+        facts = find_entry(choice).facts
+        size = f" ({byte_size(facts.download_bytes)})" if facts is not None else ""
+        where.info(f"'{repo}' is not on this machine yet: it downloads from the Hugging Face hub{size} when asked.")
+        if where.button(f"Download {repo}", key=f"{key}_download_button"):
+            ss[asked] = repo
+            st.rerun()
+        return
+
+    def give_up(reason: str) -> None:
+        ss.pop(asked, None)
+        ss[failed] = reason
+
+    with where:
+        download_status(download_job(repo), repo, None, give_up, key=f"{key}-download")

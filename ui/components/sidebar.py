@@ -11,7 +11,7 @@ from core.models.catalog import DEFAULT_MODEL_ID
 from core.models.devices import available_devices
 from core.models.download import download_job
 from core.models.loading import LoadedModel
-from core.models.sources import pending_download
+from core.models.sources import downloads_off_note, pending_download
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting
 from ui.components.model_download import download_status
 from ui.components.sliders import layer_slider
@@ -83,9 +83,15 @@ def _chosen_model() -> str:
     ss = st.session_state
     if "_reset_model" in ss:
         ss.sb_model = ss.pop("_reset_model")  # before the select box is drawn, so it shows the model in use
-    labels = {entry.id: entry.label + ("" if avail.available else " — not available")
-              for entry, avail in cached_catalog() if entry.kind != "reranker"}  # rerankers are chosen under Rerank
-    chosen = st.selectbox("Model", list(labels), format_func=labels.__getitem__, key="sb_model")
+    listed = [(entry, avail) for entry, avail in cached_catalog() if entry.kind != "reranker"]  # chosen under Rerank
+    labels = {entry.id: entry.listed(avail.available) for entry, avail in listed}
+    chosen = st.selectbox("Model", list(labels), format_func=labels.__getitem__, key="sb_model",
+                          help="Models from the Hugging Face hub show their parameters, download size and licence; "
+                               "one that the cache lacks downloads when chosen.")
+    note = downloads_off_note()
+    if note and any(entry.source == "hub" and not avail.available for entry, avail in listed):
+        st.caption(note)
+    _hub_models()
     if load_config().allow_custom_models:
         st.text_input("Other model", key="sb_custom", placeholder="Hugging Face id or local folder",
                       help="Overrides the list while it is filled in. Remote code is never run.")
@@ -95,6 +101,14 @@ def _chosen_model() -> str:
         return chosen
     ss.pop("_failed_custom", None)
     return custom or chosen
+
+
+def _hub_models() -> None:
+    """The catalog's hub models in full (the list above cuts long lines off): kind, size, licence, prompts."""
+    hub = [(entry, avail) for entry, avail in cached_catalog() if entry.source == "hub"]
+    with st.expander(f"Models from the hub ({len(hub)})"):
+        st.markdown("\n".join(f"- **{entry.label}**{'' if avail.available else ' (not available)'}: "
+                               f"{entry.description}." for entry, avail in hub))
 
 
 def _layer_and_length(model: LoadedModel) -> tuple[int, int]:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from core.cli import main
+from core.models.catalog import catalog
 from tests.conftest import ROOT
 
 
@@ -16,6 +17,12 @@ def test_models_json_lists_every_entry_with_availability_and_reason(capsys):
     assert by_id["all-MiniLM-L6-v2"] == {"id": "all-MiniLM-L6-v2", "available": True,
                                          "reason": "Packaged with the app."}
     assert by_id["bert-base-uncased"]["available"] is False
+    for entry in catalog():  # a hub model adds what the catalog says of it
+        facts = entry.facts
+        assert (facts is None) == ("licence" not in by_id[entry.id])
+        if facts is not None:
+            assert [by_id[entry.id][key] for key in ("repo", "kind", "parameters_m", "download_bytes", "licence")] == \
+                [entry.repo, entry.kind, facts.parameters_m, facts.download_bytes, facts.licence]
 
 
 def test_models_plain_prints_one_line_per_entry(capsys):

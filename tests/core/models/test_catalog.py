@@ -43,14 +43,6 @@ def test_hub_models_are_unavailable_offline_in_one_sentence_naming_the_id_and_th
         load_model("msmarco-bert-base-dot-v5")
 
 
-@pytest.fixture
-def online(monkeypatch):
-    """huggingface_hub out of offline mode for one test (it read HF_HUB_OFFLINE once, at import): only for tests that
-    never reach the download itself."""
-    monkeypatch.delenv("HF_HUB_OFFLINE")
-    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_OFFLINE", False)
-
-
 def test_hub_models_download_on_first_use_by_default(online):
     assert availability("bert-base-uncased").reason == "Downloads from the Hugging Face hub on first use."
     assert availability("owner/some-model").reason == "Downloads from the Hugging Face hub on first use."

@@ -13,9 +13,11 @@ import sys
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
-from tests.conftest import ROOT
+from tests.conftest import CATALOG_RERANKER, CATALOG_SPARSE, ROOT
 from tests.hubserver import REFUSED_ORG, hub_env
+from tests.own_code import AUTO_MAP_SAID, MODULE_SAID, refusal
 from tests.ports import free_port
 
 pytestmark = pytest.mark.slow
@@ -94,3 +96,47 @@ def test_a_hub_that_never_answers_fails_after_the_metadata_timeout_instead_of_ha
     assert answer["message"] == (f"Could not download '{TINY}' from the hub at {endpoint} (ReadTimeout); check the "
                                  "network, or choose a model that is already here.")
     assert 2 <= answer["seconds"] < 6
+
+
+@pytest.mark.parametrize("repo_id, said", [("explorer-tests/tiny-auto-map", AUTO_MAP_SAID),
+                                           ("explorer-tests/tiny-own-module", MODULE_SAID)])
+def test_a_hub_model_that_names_code_of_its_own_is_refused_before_its_weights_come_down(hub, tmp_path, repo_id, said):
+    answer = resolved(repo_id, hub_env(hub.url, tmp_path))
+    assert answer["message"] == refusal(repo_id, said)
+    assert not list((tmp_path / "hub").glob("models--*"))  # its config was read aside first: nothing came down
+
+
+def core_command(env: dict[str, str], *arguments: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "core", *arguments], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_catalogs_sparse_model_downloads_and_embeds_both_roles_as_sparse_encoder_does(hub, tmp_path):
+    """The tiny inference-free SparseEncoder served under the catalog's sparse model's hub id: downloaded with no
+    switch set, loaded as the catalog's kind says, each role equal to encode_query / encode_document."""
+    from sentence_transformers import SparseEncoder
+
+    env = hub_env(hub.url, tmp_path / "hf-home")
+    (tmp_path / "in.txt").write_text("\n".join(TEXTS) + "\n", encoding="utf-8")
+    reference = SparseEncoder(str(hub.sources[CATALOG_SPARSE]), device="cpu")
+    for role, encode in (("document", reference.encode_document), ("query", reference.encode_query)):
+        core_command(env, "embed", "--model", CATALOG_SPARSE, "--pooling", "default", "--role", role, "--input",
+                     str(tmp_path / "in.txt"), "--output", str(tmp_path / f"{role}.npz"))
+        np.testing.assert_allclose(sp.load_npz(tmp_path / f"{role}.npz").toarray(),
+                                   encode(TEXTS).to_dense().numpy(), atol=1e-5)
+
+
+def test_the_catalogs_reranker_downloads_and_scores_as_cross_encoder_predicts(hub, tmp_path):
+    """The tiny CrossEncoder served under the catalog's reranker's hub id: downloaded with no switch set, its ranking
+    and scores CrossEncoder.predict's on the same folder."""
+    from sentence_transformers import CrossEncoder
+
+    query = "Where does the dog bark?"
+    (tmp_path / "in.txt").write_text("\n".join(TEXTS) + "\n", encoding="utf-8")
+    ranked = json.loads(core_command(hub_env(hub.url, tmp_path / "hf-home"), "rerank", "--model", CATALOG_RERANKER,
+                                     "--query", query, "--input", str(tmp_path / "in.txt")))
+    expected = CrossEncoder(str(hub.sources[CATALOG_RERANKER]), device="cpu").predict([(query, text) for text in TEXTS])
+    assert [row["text"] for row in ranked] == [TEXTS[i] for i in np.argsort(-expected, kind="stable")]
+    np.testing.assert_allclose([row["score"] for row in ranked], np.sort(expected)[::-1], atol=1e-5)
