@@ -8,6 +8,7 @@ process (`make bench`)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -18,10 +19,12 @@ from core.scale.cluster import Cluster, connect, import_ray
 
 
 class Placer:
-    """One per actor: the dataset's vectors opened once (memory-mapped) and the fitted projection."""
+    """One per actor: the dataset's vectors opened once (memory-mapped) and the fitted projection, given as its
+    object in Ray's store (a UMAP fitted on 50,000 rows is 180 MB: inside the function, Ray warned of its size)."""
 
-    def __init__(self, fit: Fit, folder: str) -> None:
-        self.fit, self.chunks = fit, fit.to_place()
+    def __init__(self, fit: Any, folder: str) -> None:  # a ray.ObjectRef of a Fit
+        self.fit = import_ray().get(fit)
+        self.chunks = self.fit.to_place()
         self.vectors = open_dataset(Path(folder), [Path(folder)]).vectors
 
     def __call__(self, batch: pa.Table) -> pa.Table:
@@ -46,7 +49,7 @@ def place_on_ray(fit: Fit, folder: Path, cluster: Cluster = Cluster()) -> Projec
         context.enable_progress_bars = False
         context.print_on_execution_start = False
         placed = ray.data.from_items([{"chunk": i} for i in range(chunks)], override_num_blocks=chunks).map_batches(
-            Placer, fn_constructor_kwargs={"fit": fit, "folder": str(folder.resolve())}, batch_size=1,
+            Placer, fn_constructor_kwargs={"fit": ray.put(fit), "folder": str(folder.resolve())}, batch_size=1,
             batch_format="pyarrow", compute=ray.data.ActorPoolStrategy(size=min(cluster.workers, chunks)),
             num_cpus=cluster.cpus_per_worker)
         found = [(np.asarray(t.column("row")), np.column_stack([np.asarray(t.column("x")), np.asarray(t.column("y"))]))
