@@ -2,8 +2,8 @@
 in this process (exact PCA over every row, t-SNE or UMAP on a seeded sample); actors then place the other rows, one
 chunk of `Fit.to_place` per call, each reading its rows from the dataset folder, so the rows each place are the ones
 this machine would place alone. PCA's coordinates are the local command's; a UMAP's are where its neighbour search is
-exact (under 4,096 fitted points): above that, umap-learn's approximate search placed some rows elsewhere in another
-process (`make bench`)."""
+exact (under 4,096 fitted points): above that, some rows land elsewhere on Ray Data's actors (`make bench`; the
+cause is not found, see the README)."""
 
 from __future__ import annotations
 
