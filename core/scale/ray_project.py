@@ -1,12 +1,11 @@
 """`python -m core project --engine ray`: a dataset folder's map with its placing on Ray. The projection is fitted
 in this process (exact PCA over every row, t-SNE or UMAP on a seeded sample); actors then place the other rows, one
 chunk of `Fit.to_place` per call, each reading its rows from the dataset folder, so the rows each place are the ones
-this machine would place alone. PCA's coordinates are the local command's; a UMAP's are where its neighbour search is
-exact (under 4,096 fitted points): above that, some rows land elsewhere on Ray Data's actors (`make bench`; the
-cause is not found, see the README)."""
+this machine would place alone, at the coordinates this machine gives them."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,11 @@ class Placer:
     object in Ray's store (a UMAP fitted on 50,000 rows is 180 MB: inside the function, Ray warned of its size)."""
 
     def __init__(self, fit: Any, folder: str) -> None:  # a ray.ObjectRef of a Fit
-        self.fit = import_ray().get(fit)
+        # A copy of its own: Ray hands every actor the same arrays from its shared memory, and umap-learn's neighbour
+        # search (pynndescent) marks the nodes it visits in one of them, `_visited`, in place (numba writes through
+        # its read-only flag). Two actors searching at once marked each other's nodes: up to every row of a chunk was
+        # placed elsewhere than by this process, differently from run to run.
+        self.fit = copy.deepcopy(import_ray().get(fit))
         self.chunks = self.fit.to_place()
         self.vectors = open_dataset(Path(folder), [Path(folder)]).vectors
 
