@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -76,9 +77,11 @@ def retrained_tiny_folder(tiny_sentence_transformer_folder, tmp_path_factory) ->
     return folder
 
 
-# the catalog's sparse model and reranker (core.models.catalog), as the hub server serves tiny stand-ins for them
+# the catalog's sparse model, reranker and one of its dense models (core.models.catalog), as the hub server serves
+# tiny stand-ins for them
 CATALOG_SPARSE = "opensearch-project/opensearch-neural-sparse-encoding-doc-v3-distill"
 CATALOG_RERANKER = "cross-encoder/ms-marco-MiniLM-L6-v2"
+CATALOG_DENSE = "thenlper/gte-small"
 LARGE_PADDING_BYTES = 100_000_000  # about 3 s from olah on loopback: progress to watch, a download to cancel
 
 
@@ -133,8 +136,9 @@ def hub(tmp_path_factory, tiny_sentence_transformer_folder, retrained_tiny_folde
     """A hub-protocol server on loopback (olah, tests/hubserver.py) serving the packaged all-MiniLM-L6-v2, the tiny
     SentenceTransformer, the tiny one and then its retrained weights as two commits of one repo, the tiny one with a
     large file beside it, the tiny one with a model card, the tiny one again under an owner its rules refuse and twice
-    with code of its own (tests/own_code.py), and the tiny inference-free SparseEncoder and CrossEncoder under the hub
-    ids of the catalog's sparse model and reranker; skipped without `make hub-server`."""
+    with code of its own (tests/own_code.py), the tiny inference-free SparseEncoder and CrossEncoder under the hub
+    ids of the catalog's sparse model and reranker, and the tiny one with its large file under the hub id of one of
+    the catalog's dense models; skipped without `make hub-server`."""
     from core.models.packages import packaged_minilm_folder
     from tests.hubserver import OLAH, REFUSED_ORG, hub_server
     from tests.own_code import with_auto_map, with_custom_module
@@ -152,7 +156,8 @@ def hub(tmp_path_factory, tiny_sentence_transformer_folder, retrained_tiny_folde
               "explorer-tests/tiny-own-module": [with_custom_module(tiny_sentence_transformer_folder,
                                                                     own_code / "own-module")],
               CATALOG_SPARSE: [sparse_folders["inference-free"]],
-              CATALOG_RERANKER: [reranker_folder]}
+              CATALOG_RERANKER: [reranker_folder],
+              CATALOG_DENSE: [large_model_folder]}
     with hub_server(tmp_path_factory.mktemp("hub"), models) as server:
         yield server
 
@@ -227,6 +232,26 @@ def online(monkeypatch):
     never reach the download itself."""
     monkeypatch.delenv("HF_HUB_OFFLINE")
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_OFFLINE", False)
+
+
+@pytest.fixture
+def hub_uncached(online, tmp_path, monkeypatch) -> Iterator[list[str]]:
+    """Online, with an empty Hugging Face cache, so every hub model of the catalog is offered and would download when
+    loaded (only for tests that never reach the download itself); the ids the app's model cache loads meanwhile."""
+    from ui.work import cache
+
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hub"))
+    loaded: list[str] = []
+    load = cache.load_model
+
+    def loading(model_id: str, device: str):
+        loaded.append(model_id)
+        return load(model_id, device)
+
+    monkeypatch.setattr(cache, "load_model", loading)
+    cache.cached_catalog.clear()  # availability, kept 30 s, changes with the switch
+    yield loaded
+    cache.cached_catalog.clear()
 
 
 @pytest.fixture

@@ -93,10 +93,9 @@ def main() -> None:
     if chosen.compare and reduction is not None:
         st.info("Compare mode maps two dense configurations side by side; the sidebar's model is sparse, so its map "
                 "is drawn alone.")
-    if chosen.compare and reduction is None:
-        compare_view(texts, raw, space, projection, colouring, params, (settings, model), query, chosen.top, centred,
-                     highlight)
-    else:
+    if not (chosen.compare and reduction is None and
+            compare_view(texts, raw, space, projection, colouring, params, (settings, model), query, chosen.top,
+                         centred, highlight)):  # A alone, also while B is still to download
         single_view(frame, space, projection, report, colouring, found[0] if found else None,
                     f"{projection.method} of " + (f"the vectors in {corpus.files}" if corpus.files else
                                                   describe(settings, model)),

@@ -57,7 +57,8 @@ def _compare(texts: Sequence[str], settings: Settings, model: LoadedModel, a: Te
     chosen = configuration_b(settings, prefix="sim", default_pooling="default",
                              default_model=L3_ID if settings.model_id != L3_ID and L3_ID in available_ids()
                              else DEFAULT_MODEL_ID)
-    if chosen is None:
+    if chosen is None:  # B is still to download, or cannot load: A alone
+        _single(texts, settings, model, a, look)
         return
     b_settings, b_model = chosen
     b = compared(b_model, texts, b_settings, look)

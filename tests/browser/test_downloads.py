@@ -1,8 +1,9 @@
 """A user types a hub id the cache lacks, on a machine online against a hub (olah on loopback, tests/hubserver.py):
 the sidebar says its size, then its progress, and Cancel stops it; typed again, it downloads and the model loads.
 On Retrieval the catalog's reranker (a tiny stand-in served under its hub id) is offered, downloads when asked, and
-reranks. The app server of this module reaches the hub, with a fresh Hugging Face cache; the pages meanwhile keep the
-model in use."""
+reranks; on Similarity's compare mode a catalog hub model as model B (a stand-in with a large file) downloads when
+asked, with its progress, while configuration A is shown alone, and then B is compared. The app server of this module
+reaches the hub, with a fresh Hugging Face cache; the pages meanwhile keep the model in use."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.browser.harness import SHOTS, check_and_shoot, fill, open_page, start_server, wait_for_idle
-from tests.conftest import CATALOG_RERANKER
+from tests.conftest import CATALOG_DENSE, CATALOG_RERANKER
 from tests.hubserver import hub_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -69,3 +70,18 @@ def test_the_catalogs_reranker_is_offered_downloads_when_asked_and_reranks(page,
     page.get_by_text(f"Reranked by {CATALOG_RERANKER}", exact=True).first.wait_for(timeout=120_000)
     wait_for_idle(page)
     check_and_shoot(page, "rerank-downloaded")
+
+
+def test_compare_mode_downloads_a_hub_model_b_when_asked_with_its_progress_then_compares(page, server):
+    open_page(page, server, f"similarity?{urlencode({'sim_compare': '1', 'sim_b_model': CATALOG_DENSE})}")
+    page.get_by_text(f"'{CATALOG_DENSE}' is not on this machine yet: it downloads from the Hugging Face hub "
+                     "(67.8 MB) when asked.").wait_for(timeout=30_000)
+    page.get_by_text(f"Configuration A is shown alone until {CATALOG_DENSE} is here.").wait_for(timeout=10_000)
+    check_and_shoot(page, "similarity-compare-download-offered")
+    page.get_by_role("button", name=f"Download {CATALOG_DENSE}").click()
+    line = page.locator("[class*='st-key-sim_b_model-download'] [data-testid='stProgress']").first
+    line.wait_for(timeout=30_000)
+    assert re.search(rf"Downloading {CATALOG_DENSE} \(105 MB\): [\d.]+ [kM]?B / 105 MB", line.inner_text())
+    page.get_by_text(f"B: {CATALOG_DENSE} · default pooling · layer 2 (last)").wait_for(timeout=120_000)
+    wait_for_idle(page)
+    check_and_shoot(page, "similarity-compare-downloaded")

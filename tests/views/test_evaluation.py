@@ -4,9 +4,10 @@ from core.data.stsb import load_stsb, stsb_corpus, stsb_sentences
 from core.evaluation.lexical import fit_baseline
 from core.evaluation.metrics import shown_name
 from core.evaluation.retrieval import paraphrase_task
-from tests.conftest import app_test
+from tests.conftest import CATALOG_DENSE, app_test
 from tests.references import embedding_similarity, information_retrieval
 from tests.views.cache_fill import prefill
+from tests.views.download_asked import assert_download_offered
 
 PAGE = "views/evaluation.py"
 
@@ -127,3 +128,15 @@ def test_a_configuration_not_embedded_yet_leaves_the_baselines_on_show_while_it_
     assert list(at.dataframe[0].value["configuration"]) == ["all-MiniLM-L6-v2 · cls · layer 5", "TF-IDF",
                                                               "bag of words", "BM25",
                                                               "hybrid: all-MiniLM-L6-v2 · cls · layer 5 + BM25"]
+
+
+def test_a_configuration_from_the_hub_the_cache_lacks_is_skipped_until_it_is_downloaded(hub_uncached):
+    from ui.state.url_codec import encode
+
+    at = app_test(PAGE, ev_models=encode(["all-MiniLM-L6-v2", CATALOG_DENSE]))
+    assert not at.exception and not at.error
+    assert at.multiselect(key="ev_models").value == ["all-MiniLM-L6-v2", CATALOG_DENSE]
+    assert_download_offered(at, CATALOG_DENSE, f"ev_models_{CATALOG_DENSE}", hub_uncached)
+    assert f"{CATALOG_DENSE}'s configurations join the others once it is here." in [c.value for c in at.caption]
+    assert list(at.dataframe[0].value["configuration"]) == [MODEL_ROW, "TF-IDF", "bag of words", "BM25",
+                                                              f"hybrid: {MODEL_ROW} + BM25"]

@@ -5,7 +5,8 @@ import pytest
 from core.data.pairs import PairSet
 from core.jobs import JOBS
 from core.training.finetune import RunRequest, TrainingLock, TrainOptions, delete_model, finetuned_dir, read_card, run
-from tests.conftest import app_test
+from tests.conftest import CATALOG_DENSE, app_test
+from tests.views.download_asked import assert_download_offered
 
 PAGE = "views/finetune.py"
 PAIRS = PairSet("toy pairs", tuple(f"sentence {i}" for i in range(8)), tuple(f"line {i}" for i in range(8)),
@@ -27,6 +28,15 @@ def test_the_page_opens_with_the_defaults_and_says_how_to_start():
     assert at.text_input(key="ft_name").placeholder == "all-MiniLM-L6-v2-stsb-cosine"
     assert any("No fine-tuned model on this machine yet" in info.value for info in at.info)
     assert len(at.get("plotly_chart")) == 1  # the base model's heatmap of the example texts: the 'before'
+
+
+def test_a_base_model_from_the_hub_the_cache_lacks_offers_its_download_in_place_of_its_heatmap(hub_uncached):
+    at = app_test(PAGE)
+    at.selectbox(key="ft_base").set_value(CATALOG_DENSE).run()
+    assert not at.exception and not at.error
+    assert_download_offered(at, CATALOG_DENSE, f"ft_heat_{CATALOG_DENSE}", hub_uncached)
+    assert f"Its heatmap is drawn once {CATALOG_DENSE} is here." in [c.value for c in at.caption]
+    assert not at.get("plotly_chart")
 
 
 def test_a_learning_rate_of_zero_is_refused_in_one_sentence_and_the_name_is_kept():

@@ -4,8 +4,9 @@ from sklearn.cluster import HDBSCAN
 
 from core.data.stsb import MAP_SAMPLE_SIZE
 from tests.canvases import canvas
-from tests.conftest import app_test
+from tests.conftest import CATALOG_DENSE, app_test
 from tests.figures import figure
+from tests.views.download_asked import assert_download_offered
 
 PAGE = "views/map.py"
 
@@ -301,3 +302,13 @@ def test_a_corpus_not_embedded_yet_shows_the_controls_and_its_progress_then_the_
     assert JOBS.wait_idle(900)
     at.run()
     assert metrics(at)["Method"] == "t-SNE" and not any("PCA meanwhile" in c.value for c in at.caption)
+
+
+def test_compare_mode_with_a_hub_model_b_the_cache_lacks_offers_its_download_and_maps_a_alone(hub_uncached):
+    at = app_test(PAGE, map_method="PCA", map_size="300")
+    at.toggle(key="map_compare").set_value(True).run()
+    at.selectbox(key="map_b_model").set_value(CATALOG_DENSE).run()
+    assert not at.exception and not at.error
+    assert_download_offered(at, CATALOG_DENSE, "map_b_model", hub_uncached)
+    assert len(canvas(at).positions) == 300  # A's map, as without compare mode
+    assert "Trustworthiness (B)" not in metrics(at)

@@ -9,6 +9,7 @@ from core.jobs import DOWNLOADS
 from core.models.catalog import catalog
 from tests.conftest import CATALOG_RERANKER, app_test
 from tests.views.test_rerank_pages import CORPUS
+from ui.components.rerank import TYPED
 from ui.work.cache import cached_catalog
 
 HUB = [entry for entry in catalog() if entry.source == "hub" and entry.kind != "reranker"]
@@ -84,3 +85,15 @@ def test_while_downloads_are_off_rerank_says_why_the_catalogs_reranker_is_not_of
     assert any(box.value.startswith("No reranker on this machine yet") and
                f"'{CATALOG_RERANKER}' is not in the local Hugging Face cache, and HF_HUB_OFFLINE=1 turns downloads off"
                in box.value for box in at.info)
+
+
+def test_while_downloads_are_off_a_typed_hub_reranker_is_refused_with_the_switch_named_and_nothing_downloads():
+    at = rerank_page()
+    at.selectbox(key="ret_rerank").set_value(TYPED).run()
+    at.text_input(key="ret_rerank_typed").set_value(CATALOG_RERANKER).run()
+    assert not at.exception
+    assert [box.value for box in at.error] == [
+        f"Could not load {CATALOG_RERANKER} as a reranker: '{CATALOG_RERANKER}' is not in the local Hugging Face "
+        f"cache, and {OFFLINE[:-1]}, or choose a model that is already here."]
+    assert not [button for button in at.button if button.label.startswith("Download")]
+    assert not DOWNLOADS.unfinished()

@@ -2,8 +2,9 @@ import pandas as pd
 import pytest
 
 from core.data.stsb import stsb_corpus
-from tests.conftest import app_test
+from tests.conftest import CATALOG_DENSE, app_test
 from tests.views.cache_fill import prefill
+from tests.views.download_asked import assert_download_offered
 
 PAGE = "views/retrieval.py"
 
@@ -125,3 +126,14 @@ def test_a_corpus_not_embedded_yet_answers_with_the_baselines_at_once_then_the_m
     assert JOBS.unfinished() and JOBS.wait_idle(600)
     at.run()
     assert list(at.table[0].value.columns) == COLUMNS
+
+
+def test_a_hybrid_partner_from_the_hub_the_cache_lacks_downloads_only_when_asked_and_the_lists_stay(hub_uncached):
+    at = _paste(app_test(PAGE, ret_hybrid=CATALOG_DENSE), "A man is playing a guitar.\nThe stock market fell.\n"
+                                                         "A woman slices an onion.")
+    assert not at.exception and not at.error
+    assert at.selectbox(key="ret_hybrid").value == CATALOG_DENSE
+    assert_download_offered(at, CATALOG_DENSE, "ret_hybrid", hub_uncached)
+    assert f"The hybrid with {CATALOG_DENSE} joins the lists once it is here." in [c.value for c in at.caption]
+    assert [tab.label for tab in at.tabs] == ["TF-IDF list", "bag of words list", "BM25 list"]  # no hybrid yet
+    assert at.table[0].value["text"].iloc[0] == "A man is playing a guitar."  # the model's list, drawn

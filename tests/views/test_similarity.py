@@ -1,10 +1,13 @@
+import threading
+
 import numpy as np
 import pytest
 
 from core.data.examples import EXAMPLES
-from core.jobs import JOBS
-from tests.conftest import app_test
+from core.jobs import DOWNLOADS, JOBS
+from tests.conftest import CATALOG_DENSE, app_test
 from tests.figures import figures as _charts
+from tests.views.download_asked import assert_download_offered
 
 PAGE = "views/similarity.py"
 
@@ -177,3 +180,35 @@ def test_a_link_value_that_does_not_fit_is_ignored():
     at = app_test(PAGE, sim_metric="median", sim_cluster="maybe")
     assert not at.exception
     assert at.radio(key="sim_metric").value == "cosine" and at.toggle(key="sim_cluster").value is False
+
+
+def test_compare_mode_offers_a_hub_model_b_the_cache_lacks_and_shows_a_alone_until_it_is_downloaded(
+        hub_uncached, monkeypatch):
+    at = app_test(PAGE)
+    at.toggle(key="sim_compare").set_value(True).run()
+    at.selectbox(key="sim_b_model").set_value(CATALOG_DENSE).run()
+    assert not at.exception and not at.error
+    assert_download_offered(at, CATALOG_DENSE, "sim_b_model", hub_uncached)
+    assert f"Configuration A is shown alone until {CATALOG_DENSE} is here." in [c.value for c in at.caption]
+    assert [chart.layout.title.text for chart in _charts(at)[:2]] == [
+        "all-MiniLM-L6-v2 · default pooling · layer 6 (last)", "untrained BERT"]  # A alone, as without compare
+
+    asked, release = [], threading.Event()
+
+    def download_job(repo: str):  # the server's job, its work held until the test lets it end
+        asked.append(repo)
+        return DOWNLOADS.submit(("held download", repo), f"Downloading {repo}",
+                                lambda progress: (progress(0, 1000), release.wait(30)))
+
+    monkeypatch.setattr("ui.components.model_download.download_job", download_job)
+    try:
+        at.button(key="sim_b_model_download_button").click().run()
+        assert not at.exception and not at.error
+        assert asked and set(asked) == {CATALOG_DENSE}
+        assert at.button(key="sim_b_model-download-cancel").label == "Cancel download"
+        assert f"Configuration A is shown alone until {CATALOG_DENSE} is here." in [c.value for c in at.caption]
+        assert _charts(at)[0].layout.title.text == "all-MiniLM-L6-v2 · default pooling · layer 6 (last)"
+        assert CATALOG_DENSE not in hub_uncached
+    finally:
+        release.set()
+        assert DOWNLOADS.wait_idle(30)

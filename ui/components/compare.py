@@ -1,4 +1,5 @@
-"""Configuration B of a page's compare mode: model, pooling and layer chosen on the page."""
+"""Configuration B of a page's compare mode: model, pooling and layer chosen on the page. A hub model B that the
+cache lacks downloads only when asked; the page shows configuration A alone until then."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import streamlit as st
 
 from core.models.loading import LoadedModel
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting, layer_used
+from ui.components.model_download import ready_or_download
 from ui.state.persist import kept, kept_value, set_kept
 from ui.work.cache import available_ids, cached_model
 
@@ -26,12 +28,16 @@ def _clamp_layer(key: str, last: int, default: int) -> None:
 def configuration_b(settings: Settings, *, prefix: str, default_model: str, default_pooling: str,
                     default_layer: Literal["last", "middle"] = "last",
                     layer_help: str = "0 is the embedding layer.") -> tuple[Settings, LoadedModel] | None:
-    """Model / pooling / layer B under keys `{prefix}_b_*`; None (with the reason shown) when B cannot load."""
+    """Model / pooling / layer B under keys `{prefix}_b_*`; None (with the reason shown) when B cannot load, or is
+    still to download (its Download button, or its progress, shown)."""
     left, middle, right = st.columns(3)
     model_id = kept(left.selectbox, "Model B", key=f"{prefix}_b_model", url=True, default=default_model,
                     options=available_ids("dense"), must_be_option=True)
     pooling = kept(middle.selectbox, "Pooling B", key=f"{prefix}_b_pooling", url=True, default=default_pooling,
                    options=POOLINGS)
+    if not ready_or_download(model_id, key=f"{prefix}_b_model",
+                             meanwhile=f"Configuration A is shown alone until {model_id} is here."):
+        return None
     try:
         model = cached_model(model_id, settings.device)
     except Exception as err:  # any load failure must leave the page usable

@@ -8,11 +8,9 @@ import streamlit as st
 
 from core.deployment import load_config
 from core.models.catalog import find_entry
-from core.models.download import download_job
 from core.models.reranker import LoadedReranker
 from core.models.sources import pending_download
-from core.progress import byte_size
-from ui.components.model_download import download_status
+from ui.components.model_download import ready_or_download
 from ui.state.persist import kept
 from ui.work.cache import available_ids, cached_catalog, cached_reranker
 
@@ -46,36 +44,11 @@ def reranker_choice(*, key: str, device: str, where=st) -> LoadedReranker | None
             if known:
                 where.info("Type a CrossEncoder's folder (or a hub id, where downloads are allowed).")
             return None
-    repo = pending_download(choice)
-    if repo is not None:
-        _download_when_asked(choice, repo, key, where)
+    if not ready_or_download(choice, key=key, where=where):
         return None
-    st.session_state.pop(f"{key}_download", None)
     try:
         return cached_reranker(choice, device)
     except Exception as err:  # any load failure must leave the page usable
         where.error(f"Could not load {choice} as a reranker: {err}")
         return None
 
-
-def _download_when_asked(choice: str, repo: str, key: str, where) -> None:
-    """The button that downloads `repo` (its size where the catalog knows it), then its progress and Cancel; a
-    failed or cancelled download is said once and the button comes back."""
-    ss, asked, failed = st.session_state, f"{key}_download", f"{key}_download_failed"
-    if failed in ss:
-        where.error(f"Could not download {repo}: {ss.pop(failed)}")
-    if ss.get(asked) != repo:
-        facts = find_entry(choice).facts
-        size = f" ({byte_size(facts.download_bytes)})" if facts is not None else ""
-        where.info(f"'{repo}' is not on this machine yet: it downloads from the Hugging Face hub{size} when asked.")
-        if where.button(f"Download {repo}", key=f"{key}_download_button"):
-            ss[asked] = repo
-            st.rerun()
-        return
-
-    def give_up(reason: str) -> None:
-        ss.pop(asked, None)
-        ss[failed] = reason
-
-    with where:
-        download_status(download_job(repo), repo, None, give_up, key=f"{key}-download")

@@ -47,7 +47,8 @@ def _load(model_id: str, device: str) -> LoadedModel:
     repo = pending_download(model_id)
     if repo is not None:
         meanwhile = _fallback(model_id)
-        download_status(download_job(repo), repo, meanwhile, lambda reason, chosen=model_id: _give_up(chosen, reason))
+        download_status(download_job(repo), repo, f"Meanwhile the pages use {meanwhile}.",
+                        lambda reason, chosen=model_id: _give_up(chosen, reason))
         model_id = meanwhile
     try:
         model = cached_model(model_id, device)

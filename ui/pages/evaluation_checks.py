@@ -32,6 +32,7 @@ from core.settings import Settings
 from core.training.distill import DEFAULT_PCA_DIMS, static_models_of, teacher_of
 from core.training.finetune import FinetuneError
 from ui.components.downloads import csv_download
+from ui.components.model_download import ready_or_download
 from ui.pages.evaluation_tasks import usable_task
 from ui.state.persist import kept
 from ui.work.background import corpus_job, distill_job, job_status
@@ -179,6 +180,9 @@ def distil_form(model: LoadedModel) -> None:
 
 def static_check(task: RetrievalTask, sts: PairRows, settings: Settings, model: LoadedModel) -> None:
     teacher_id, static_id = static_pair(model)
+    if not ready_or_download(teacher_id, key="ev_static_teacher",  # a teacher from the hub may have left the cache
+                             meanwhile="The comparison needs both models."):
+        return
     try:
         pair = [cached_model(model_id, settings.device) for model_id in (teacher_id, static_id) if model_id]
     except ModelUnavailable as err:

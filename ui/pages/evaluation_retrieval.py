@@ -14,6 +14,7 @@ from core.evaluation.lexical import BASELINES, Baseline
 from core.evaluation.retrieval import RetrievalTask, Scored, TaskResult, lexical_stage, model_stage
 from core.jobs import Job
 from core.settings import POOLINGS, Settings
+from ui.components.model_download import ready_or_download
 from ui.state.persist import kept, kept_value, set_kept
 from ui.work.background import corpus_job, job_status
 from ui.work.cache import available_ids, cached_model, embedding_scores, fused_scores, lexical_index, lexical_scores
@@ -33,6 +34,9 @@ def _models(settings: Settings) -> tuple[dict, list[str]]:
                     options=POOLINGS)
     models = {}
     for model_id in model_ids:
+        if not ready_or_download(model_id, key=f"ev_models_{model_id}",
+                                 meanwhile=f"{model_id}'s configurations join the others once it is here."):
+            continue
         try:
             models[model_id] = cached_model(model_id, settings.device)
         except Exception as err:  # a model that fails to load must not take the page down

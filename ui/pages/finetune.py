@@ -15,6 +15,7 @@ from core.progress import time_left
 from core.training.finetune import RunControl, delete_model
 from ui.components.confirmed_delete import confirmed_delete
 from ui.components.downloads import csv_download
+from ui.components.model_download import ready_or_download
 from ui.state.persist import kept
 from ui.work.cache import cached_catalog, cached_model
 
@@ -57,6 +58,9 @@ def heatmaps(device: str, *model_ids: str) -> None:
     texts = EXAMPLES[example]
     for panel, model_id in zip(st.columns(2), model_ids):
         with panel:
+            if not ready_or_download(model_id, key=f"ft_heat_{model_id}",
+                                     meanwhile=f"Its heatmap is drawn once {model_id} is here."):
+                continue
             try:
                 other = cached_model(model_id, device)
             except (ModelUnavailable, OSError) as err:

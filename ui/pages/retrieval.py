@@ -18,6 +18,7 @@ from core.plots.retrieval import hits_figure
 from core.settings import Settings
 from ui.components.downloads import csv_download
 from ui.components.explain import explanation_panel
+from ui.components.model_download import ready_or_download
 from ui.components.prompts import prompts_caption
 from ui.components.rerank import reranker_choice
 from ui.state.persist import kept, texts_key
@@ -83,19 +84,30 @@ def rankers(query: str, corpus: list[str], roles: Sides, model: LoadedModel, par
         except ValueError as err:
             st.warning(f"{label}: {err}")
     if partner != NO_HYBRID and model.model_id in found:
-        other = partner
         if partner not in found:
-            partner_model = cached_model(partner, settings.device)
-            ranker = _model_ranker(partner_model, query, corpus,
-                                   sides(partner_model, Settings(model_id=partner, device=settings.device),
-                                         prompts=prompts))
+            ranker = _partner_ranker(partner, query, corpus, settings.device, prompts=prompts)
             if isinstance(ranker, Job):
                 jobs.append(ranker)
-            else:
+            elif ranker is not None:
                 found[partner] = ranker
-        if other in found:
-            found[f"hybrid: {model.model_id} + {other}"] = Hybrid(model.model_id, other)
+        if partner in found:
+            found[f"hybrid: {model.model_id} + {partner}"] = Hybrid(model.model_id, partner)
     return found, jobs
+
+
+def _partner_ranker(partner: str, query: str, corpus: list[str], device: str, *, prompts: bool) -> Ranker | Job | None:
+    """The hybrid's partner model's ranker (or the job embedding the corpus for it); None, with why said, while it is
+    still to download or when it cannot load."""
+    if not ready_or_download(partner, key="ret_hybrid",
+                             meanwhile=f"The hybrid with {partner} joins the lists once it is here."):
+        return None
+    try:
+        partner_model = cached_model(partner, device)
+    except Exception as err:  # any load failure must leave the page usable
+        st.warning(f"Could not load {partner} for the hybrid: {err} Pick another partner.")
+        return None
+    return _model_ranker(partner_model, query, corpus,
+                         sides(partner_model, Settings(model_id=partner, device=device), prompts=prompts))
 
 
 def draw(ranking: QueryRanking, threshold: float) -> None:

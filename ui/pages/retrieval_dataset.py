@@ -14,6 +14,7 @@ from core.jobs import Job
 from core.models.sources import availability
 from core.plots.retrieval import hits_figure
 from ui.components.downloads import csv_download
+from ui.components.model_download import ready_or_download
 from ui.state.persist import kept
 from ui.work.background import index_job, job_status
 from ui.work.cache import cached_model, dataset_of
@@ -23,7 +24,8 @@ def dataset_query(dataset: Dataset, query: str) -> np.ndarray:
     """The query's vector in the dataset's space: the typed query with the dataset's model and settings (and the
     model's query prompt), or, without that model on this server, the vector of a text the user picks by row."""
     manifest = dataset.info.manifest
-    if manifest is not None and availability(manifest.settings.model_id).available:
+    if (manifest is not None and availability(manifest.settings.model_id).available
+            and ready_or_download(manifest.settings.model_id, key="ret_dataset_model")):
         model = cached_model(manifest.settings.model_id, "auto")
         settings = manifest.settings.with_(prompt=role_prompts(model.pipeline)[0])
         prompted = " with the model's query prompt" if settings.prompt else ""

@@ -101,21 +101,23 @@ def trust_metrics(report: Trust, slots: list, label: str = "") -> None:
 
 def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, projection: Projection,
                  colouring: Colouring, params: ProjectionParams, a: tuple[Settings, LoadedModel], query: str, top: int,
-                 centred: bool, highlight: np.ndarray | None) -> None:
+                 centred: bool, highlight: np.ndarray | None) -> bool:
+    """A and B side by side (or B's progress while its corpus embeds); False, drawing nothing of A, when B is still to
+    download or cannot load."""
     chosen = configuration_b(a[0], prefix="map", default_model=a[0].model_id, default_pooling=a[0].pooling,
                              default_layer="middle",
                              layer_help="0 is the embedding layer. Every layer of a model comes from one pass, "
                                         "so changing only the layer is quick.")
     if chosen is None:
-        return
+        return False
     raw = corpus_job(chosen[1], texts, with_role(chosen[0], chosen[1].pipeline, "document"))
     if isinstance(raw, Job):
         job_status(raw)
-        return
+        return True
     b_space = spherize(raw) if centred else raw
     pair = compared(space, b_space, projection, params)
     if pair is None:
-        return
+        return True
     projection, b_coords = pair
     report, b_report = (trust_of(points, coords, params.seed) for points, coords in ((space, projection.coords),
                                                                                          (b_space, b_coords)))
@@ -147,3 +149,4 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
     csv_download(compare_points(texts, projection.coords, b_coords, colouring), "map-compare.csv",
                  index=False, key="map_compare_csv")
     movers_panel(texts, space, b_space, projection.coords, b_coords, alignment, params.seed)
+    return True
