@@ -52,6 +52,17 @@ def test_hover_shows_the_rows_text_fetched_from_python(page, canvas_server):
     page.locator(".explorer-map .tooltip").filter(has_text="point 1234").wait_for()
 
 
+def test_a_drag_in_pan_and_zoom_moves_the_points_with_the_pointer(page, canvas_server):
+    open_canvas(page, canvas_server, "n=1500")
+    before = np.array(screen_position(page, 100))
+    page.mouse.move(5, 5)  # where the pointer last was, away from the map
+    drag(page, [(0.5, 0.5), (0.6, 0.55)])
+    box = page.locator(".explorer-map canvas.points").bounding_box()
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")  # panned
+    np.testing.assert_allclose(np.array(screen_position(page, 100)) - before,
+                               [0.1 * box["width"], 0.05 * box["height"]], atol=2)
+
+
 def test_a_click_on_a_point_sends_python_its_row(page, canvas_server):
     page.set_default_timeout(60_000)
     open_canvas(page, canvas_server, "n=1500")

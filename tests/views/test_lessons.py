@@ -39,7 +39,7 @@ def _verdicts(at) -> list[str]:
 def test_the_page_lists_every_lesson_and_checks_the_light_ones_at_once():
     at = app_test(PAGE)
     assert not at.exception
-    assert [e.label for e in at.expander] == [f"{lesson.number}. {lesson.title}" for lesson in LESSONS]
+    assert [e.label for e in at.main.expander] == [f"{lesson.number}. {lesson.title}" for lesson in LESSONS]
     light = [lesson for lesson in LESSONS if not lesson.heavy]
     assert len(_verdicts(at)) == len(light)
     assert {b.key for b in at.button if b.key.startswith("les_check_")} == {

@@ -76,13 +76,9 @@ export class MapCanvas {
       this.paintOverlay();
       this.shareView(view);
     });
-    // Pointer moves with no button down (hovering) and those of a Box or Lasso are ours (pointer.js), kept from
-    // regl-scatterplot, which listens on the window. Its camera then misses where the pointer was when a pan
-    // starts, so the press point is passed on as a move (and the hover that move causes there undone).
+    // Hover is picked here (pointer.js); regl-scatterplot, given no spatial index, finds no point to hover itself.
     this.stage.addEventListener("mousemove", (event) => {
-      if (event.buttons !== 0 && !this.sketch.path) return;
-      event.stopPropagation();
-      this.pointerAt = this.sketch.path ? null : this.sketch.at(event);
+      this.pointerAt = event.buttons === 0 && !this.sketch.path ? this.sketch.at(event) : null;
       if (!this.hoverFrame) this.hoverFrame = requestAnimationFrame(() => this.hoverPick());
     });
     this.stage.addEventListener("mouseleave", () => {
@@ -90,11 +86,7 @@ export class MapCanvas {
       this.hoverPick();
     });
     this.canvas.addEventListener("mousedown", (event) => {
-      if (event.buttons !== 1) return;
-      const { clientX, clientY } = event;
-      this.pressedAt = [clientX, clientY];
-      window.dispatchEvent(new MouseEvent("mousemove", { clientX, clientY, buttons: 1 }));
-      this.plot.hover(-1, { preventEvent: true });
+      this.pressedAt = [event.clientX, event.clientY];
     });
     this.canvas.addEventListener("click", (event) => { // a click, not the end of a pan, selects the point under it
       const [x, y] = this.pressedAt ?? [event.clientX, event.clientY];
