@@ -6,13 +6,14 @@ from __future__ import annotations
 import streamlit as st
 
 from core.models.anatomy import facts_frame
-from core.models.hub_origin import hub_origin, origin_facts
+from core.models.hub_origin import origin_facts
 from core.models.loading import LoadedModel
+from ui.work.cache import hub_origin_of
 
 
 def origin_view(model: LoadedModel, elsewhere: str) -> None:
     """The hub's facts for a model from the hub; for any other, the caption `elsewhere` (the catalog's word)."""
-    origin = hub_origin(model.folder)
+    origin = hub_origin_of(model.folder)
     if origin is None:
         st.caption(elsewhere)
         return

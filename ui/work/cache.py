@@ -40,6 +40,7 @@ from core.evaluation.retrieval import (
 from core.evaluation.sts import PairRows, pair_rows
 from core.hashing import texts_digest
 from core.models.catalog import Availability, CatalogEntry, ModelKind, catalog
+from core.models.hub_origin import HubOrigin, hub_origin
 from core.models.loading import LoadedModel, load_model
 from core.models.reranker import LoadedReranker, load_reranker
 from core.models.sources import availability
@@ -82,6 +83,13 @@ def exact_index_of(folder: str, version: str, _vectors: np.ndarray) -> VectorInd
 @st.cache_data(ttl=30, show_spinner=False)
 def cached_catalog() -> list[tuple[CatalogEntry, Availability]]:
     return [(entry, availability(entry.id)) for entry in catalog()]
+
+
+@st.cache_data(ttl=30, show_spinner=False, max_entries=16)
+def hub_origin_of(folder: Path) -> HubOrigin | None:
+    """Per model folder, for a while: it scans the whole Hugging Face cache and reads the card, on every rerun of Home
+    and Model."""
+    return hub_origin(folder)
 
 
 def available_ids(*kinds: ModelKind) -> list[str]:
