@@ -303,6 +303,16 @@ def sparse_folders(tmp_path_factory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="session")
+def late_folders(tmp_path_factory) -> dict[str, Path]:
+    """The tiny late-interaction folders of tests/multivector.py, as sentence-transformers, PyLate and Stanford's
+    ColBERT save them."""
+    from tests.multivector import LATE_FIXTURES
+
+    root = tmp_path_factory.mktemp("late")
+    return {name: build(root / name) for name, build in LATE_FIXTURES.items()}
+
+
+@pytest.fixture(scope="session")
 def reranker_folder(tmp_path_factory) -> Path:
     """A tiny CrossEncoder folder saved by sentence-transformers."""
     from tests.sparse import cross_encoder

@@ -5,14 +5,20 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable
 from threading import Lock
-from typing import Any
+from typing import Any, Protocol
 
-import numpy as np
 import scipy.sparse as sp
 
 
-def held_bytes(value: np.ndarray | sp.csr_matrix) -> int:
-    """What an entry holds: an array's bytes, or a sparse matrix's three arrays'."""
+class Sized(Protocol):
+    """An array, or a value that says how many bytes of arrays it holds (a text's token vectors)."""
+
+    @property
+    def nbytes(self) -> int: ...
+
+
+def held_bytes(value: Sized | sp.csr_matrix) -> int:
+    """What an entry holds: its arrays' bytes, or a sparse matrix's three arrays'."""
     if isinstance(value, sp.csr_matrix):
         return int(value.data.nbytes + value.indices.nbytes + value.indptr.nbytes)
     return int(value.nbytes)
@@ -35,7 +41,7 @@ class EmbeddingMemo:
                 self._items.move_to_end(key)
             return hit
 
-    def put(self, key: Hashable, value: np.ndarray | sp.csr_matrix, truncated: bool) -> None:
+    def put(self, key: Hashable, value: Sized | sp.csr_matrix, truncated: bool) -> None:
         with self._lock:
             if key in self._items:
                 return

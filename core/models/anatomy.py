@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import torch
 
+from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 
 
@@ -31,10 +32,24 @@ def model_facts(model: LoadedModel) -> dict[str, object]:
         **({"vector": f"sparse, {model.dimensions:,} dimensions"
                       + (" (one per vocabulary entry)" if model.sparse_pipeline.terms else ""),
             "similarity": model.sparse_pipeline.similarity} if model.kind == "sparse" else {}),
+        **(_late_facts(model) if model.kind == LATE else {}),
         "prompts": ", ".join(name for name, text in model.pipeline.prompts.items() if text) or "none",
         "special tokens": ", ".join(tokenizer.all_special_tokens),
         "device": model.device,
     }
+
+
+def _late_facts(model: LoadedModel) -> dict[str, object]:
+    pipeline = model.late_pipeline
+    return {"vector": f"one {pipeline.width}-dimension vector per kept token (late interaction)",
+            "similarity": pipeline.similarity,
+            "query length": f"{pipeline.query_length} tokens" + (
+                f", expanded to {pipeline.expansion_tokens} ({pipeline.expansion['strategy']})"
+                if pipeline.expansion else ", not expanded"),
+            "document length": f"{pipeline.document_length} tokens",
+            "skiplist": (f"{len(pipeline.skiplist)} tokens dropped from {', '.join(pipeline.skiplist_tasks)}s"
+                         if pipeline.skiplist else "none"),
+            **({"token pooling": pipeline.token_pooling} if pipeline.token_pooling else {})}
 
 
 def facts_frame(facts: dict[str, object]) -> pd.DataFrame:

@@ -11,8 +11,10 @@ from core.paths import models_dir
 from core.progress import byte_size
 
 Source = Literal["packaged", "converted", "extra", "random", "splade", "hub", "custom", "finetuned"]
-# what a model does, as sentence-transformers' three model classes: SentenceTransformer, SparseEncoder, CrossEncoder
-ModelKind = Literal["dense", "sparse", "reranker"]
+# what a model does, as sentence-transformers' four model classes: SentenceTransformer, SparseEncoder, CrossEncoder,
+# MultiVectorEncoder (one vector per token, scored by late interaction: ColBERT's MaxSim)
+ModelKind = Literal["dense", "sparse", "reranker", "late interaction"]
+LATE: ModelKind = "late interaction"
 DEFAULT_MODEL_ID = "all-MiniLM-L6-v2"
 UNTRAINED_ID = "untrained-bert"
 MPNET_ID = "all-mpnet-base-v2"

@@ -17,10 +17,18 @@ import torch
 
 from core.encoding.memo import EmbeddingMemo
 from core.models.building import BUILDING
-from core.models.catalog import DEFAULT_MODEL_ID, CatalogEntry, ModelKind, ModelUnavailable
+from core.models.catalog import DEFAULT_MODEL_ID, LATE, CatalogEntry, ModelKind, ModelUnavailable
 from core.models.devices import resolve_device
 from core.models.in_memory import keep_track
-from core.models.pipeline import Head, Pipeline, SparsePipeline, pipeline_of, sparse_pipeline
+from core.models.pipeline import (
+    Head,
+    LateInteractionPipeline,
+    Pipeline,
+    SparsePipeline,
+    late_interaction_pipeline,
+    pipeline_of,
+    sparse_pipeline,
+)
 from core.models.quiet import quiet_transformers
 from core.models.remote_code import own_code_refusal
 from core.models.sources import ResolvedModel, resolve
@@ -47,6 +55,7 @@ class LoadedModel:
     dimensions: int  # of the model's own sentence vectors (after its Dense head; a sparse model's vocabulary)
     kind: ModelKind = "dense"
     sparse: Any = None  # a sparse model's sentence_transformers.SparseEncoder, which encodes its texts
+    multivector: Any = None  # a late-interaction model's sentence_transformers.MultiVectorEncoder, likewise
     memo: EmbeddingMemo = field(default_factory=EmbeddingMemo)
 
     @property
@@ -71,6 +80,12 @@ class LoadedModel:
     def sparse_pipeline(self) -> SparsePipeline:
         if not isinstance(self.pipeline, SparsePipeline):
             raise ValueError(f"{self.model_id} is a {self.kind} model, not a sparse one.")
+        return self.pipeline
+
+    @property
+    def late_pipeline(self) -> LateInteractionPipeline:
+        if not isinstance(self.pipeline, LateInteractionPipeline):
+            raise ValueError(f"{self.model_id} is a {self.kind} model, not a late-interaction one.")
         return self.pipeline
 
     @property
@@ -247,12 +262,33 @@ def _load_sparse(resolved: ResolvedModel, target: str) -> LoadedModel:
                        kind="sparse", sparse=model)
 
 
+def _load_late(resolved: ResolvedModel, target: str) -> LoadedModel:
+    """A MultiVectorEncoder as sentence-transformers loads the folder (its own modules; a PyLate or Stanford ColBERT
+    checkpoint promoted as its loader promotes it). Its transformer gives the layers the pages look into."""
+    from sentence_transformers import MultiVectorEncoder
+
+    entry, folder = resolved.entry, resolved.folder
+    model = refusing_code(entry.id, lambda: MultiVectorEncoder(str(folder), device=target, local_files_only=True,
+                                                                trust_remote_code=False))
+    pipeline = late_interaction_pipeline(model, model_id=entry.id)
+    network, tokenizer = pipeline.transformer.auto_model, model.tokenizer
+    max_length, max_positions = _limits(network, tokenizer, pipeline.max_seq_length)
+    model.eval()
+    return LoadedModel(model_id=entry.id, entry=entry, folder=folder, tokenizer=tokenizer, network=network,
+                       pipeline=pipeline, head=None, max_length=max_length, max_positions=max_positions,
+                       device=target, fingerprint=weights_fingerprint(folder), dimensions=pipeline.width,
+                       kind=LATE, multivector=model)
+
+
+LOADERS: dict[ModelKind, Callable[[ResolvedModel, str], LoadedModel]] = {
+    "dense": _load_dense, "sparse": _load_sparse, LATE: _load_late}
+
+
 def load_model(model_id: str = DEFAULT_MODEL_ID, device: str = "auto", revision: str | None = None) -> LoadedModel:
-    """An embedding model, dense or sparse, loaded once from the folder its id resolves to (a hub model's at
-    `revision`, main by default); a reranker is refused with the sentence that says where it is used."""
+    """An embedding model, dense, sparse or late interaction, loaded once from the folder its id resolves to (a hub
+    model's at `revision`, main by default); a reranker is refused with the sentence that says where it is used."""
     quiet_transformers()
     resolved = resolve(model_id, revision)
     if resolved.kind == "reranker":
         raise reranker_refusal(model_id)
-    target = resolve_device(device)
-    return keep_track((_load_sparse if resolved.kind == "sparse" else _load_dense)(resolved, target))
+    return keep_track(LOADERS[resolved.kind](resolved, resolve_device(device)))

@@ -75,6 +75,31 @@ class SparsePipeline(Pipeline):
     query_side: str | None = None
 
 
+@dataclass(frozen=True)
+class LateInteractionPipeline(Pipeline):
+    """A MultiVectorEncoder's modules: one vector per kept token, scored by late interaction. `transformer` is its
+    Transformer; `width` the token vectors' dimensions (after any projection); `query_length` and
+    `document_length` the tokens each side is cut at; `expansion` the query expansion sentence-transformers applies
+    (None: off); `skiplist` the words dropped from the `skiplist_tasks` sides (documents by default); `similarity`
+    "maxsim" or "meanmaxsim" (MaxSim over the query's token count); `token_pooling` a pooling module's description
+    where the model pools its document tokens (its vectors are then no longer one per token)."""
+
+    transformer: STModule = None
+    width: int = 0
+    query_length: int = 0
+    document_length: int = 0
+    expansion: dict | None = None
+    skiplist: tuple[str, ...] = ()
+    skiplist_tasks: tuple[str, ...] = ("document",)
+    similarity: str = "maxsim"
+    token_pooling: str | None = None
+
+    @property
+    def expansion_tokens(self) -> int:
+        """The length queries are expanded to (0: no expansion)."""
+        return int(self.expansion["length"]) if self.expansion else 0
+
+
 def _detail(module: STModule, max_seq_length: int | None) -> str:
     kind = type(module).__name__
     if kind == "Transformer":
@@ -95,7 +120,15 @@ def _detail(module: STModule, max_seq_length: int | None) -> str:
     if kind == "Dense":
         return f"{module.in_features} → {module.out_features} dims"
     if kind == "Normalize":
-        return "scales each sentence vector to unit length"
+        return ("scales each token vector to unit length" if getattr(module, "module_input_name", "") ==
+                "token_embeddings" else "scales each sentence vector to unit length")
+    if kind == "MultiVectorMask":
+        skipped = f"drops {len(module.skiplist_words)} skiplist words from {' and '.join(module.skiplist_tasks)}s" \
+            if module.skiplist_words else "keeps every real token"
+        return f"which token vectors are scored: {skipped}"
+    if kind == "HierarchicalTokenPooling":
+        return (f"merges a {', '.join(module.tasks)}'s token vectors by clustering, about 1 in "
+                f"{module.pool_factor:g} kept")
     return ""
 
 
@@ -183,3 +216,37 @@ def pipeline_of(model, *, model_id: str, described: bool = True) -> Pipeline:
                     prompts=dict(model.prompts), default_prompt_name=model.default_prompt_name,
                     stages=tuple(Stage(kind, _detail(m, model.max_seq_length)) for kind, m in zip(kinds, modules)),
                     described=described)
+
+
+def _role_length(transformer: STModule, length: int | None) -> int:
+    return int(min(length or transformer.max_seq_length, transformer.max_seq_length))
+
+
+def late_interaction_pipeline(model, *, model_id: str) -> LateInteractionPipeline:
+    """The pipeline of a loaded `sentence_transformers.MultiVectorEncoder`; ModelUnavailable for one this app cannot
+    look into (no transformer, text that is not its input)."""
+    from sentence_transformers.multi_vector_encoder.modules import BaseTokenPooling
+
+    modules = list(model)
+    kinds = [type(m).__name__ for m in modules]
+    if "Transformer" not in kinds:
+        raise _refuse(model_id, "has no Transformer module", "this app looks into a transformer")
+    transformer = modules[kinds.index("Transformer")]
+    mask = next((m for m in modules if type(m).__name__ == "MultiVectorMask"), None)
+    pooling = next((m for m in modules if isinstance(m, BaseTokenPooling)), None)
+    expansion = transformer.query_expansion
+    query_length = _role_length(transformer, transformer.query_length)
+    return LateInteractionPipeline(
+        pooler=None, pooling=("late interaction",), max_seq_length=transformer.max_seq_length,
+        prompts={name: text for name, text in model.prompts.items() if text is not None},
+        default_prompt_name=model.default_prompt_name,
+        stages=tuple(Stage(kind, _detail(m, transformer.max_seq_length)) for kind, m in zip(kinds, modules)),
+        normalizes=any(kind == "Normalize" for kind in kinds), transformer=transformer,
+        width=int(model.get_embedding_dimension() or transformer.get_embedding_dimension()),
+        query_length=int(expansion["length"]) if expansion and expansion["strategy"] == "fixed" else query_length,
+        document_length=_role_length(transformer, transformer.document_length),
+        expansion=dict(expansion) if expansion else None,
+        skiplist=tuple(mask.skiplist_words) if mask is not None else (),
+        skiplist_tasks=tuple(mask.skiplist_tasks) if mask is not None else (),
+        similarity=model.similarity_fn_name,
+        token_pooling=None if pooling is None else _detail(pooling, None) or type(pooling).__name__)

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from core.models.download import DownloadPlan
 
 CODE_FILES = ("config.json", "modules.json")
+# modules of other libraries that sentence-transformers itself reads as its own, never importing them: a PyLate
+# checkpoint's projection (MultiVectorEncoder's _CLASS_REF_ALIASES, imported only where a model loads)
+READ_AS_OWN = ("pylate.models.Dense.Dense",)
 
 
 def own_code(config: Any, modules: Any) -> str | None:
@@ -28,7 +31,7 @@ def own_code(config: Any, modules: Any) -> str | None:
         return f"its config.json maps {next(iter(auto_map))} to {named if isinstance(named, str) else named[0]}"
     for module in modules if isinstance(modules, list) else []:
         kind = module.get("type", "") if isinstance(module, dict) else ""
-        if not kind.startswith("sentence_transformers."):
+        if not kind.startswith("sentence_transformers.") and kind not in READ_AS_OWN:
             return f"its modules.json names the module {kind}"
     return None
 

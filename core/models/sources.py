@@ -11,6 +11,7 @@ from pathlib import Path
 
 from core.deployment import load_config
 from core.models.catalog import (
+    LATE,
     Availability,
     CatalogEntry,
     ModelKind,
@@ -114,7 +115,8 @@ SOURCES: dict[Source, ModelSource] = {
 
 
 ST_TYPES: dict[str, ModelKind] = {"SentenceTransformer": "dense", "SparseEncoder": "sparse",
-                                   "CrossEncoder": "reranker"}
+                                   "CrossEncoder": "reranker", "MultiVectorEncoder": LATE,
+                                   "ColBERT": LATE}  # "ColBERT": a PyLate checkpoint, which MultiVectorEncoder promotes
 
 
 @dataclass(frozen=True)
@@ -126,21 +128,33 @@ class ResolvedModel:
     kind: ModelKind
 
 
-def folder_kind(folder: Path) -> ModelKind:
-    """The kind sentence-transformers loads a folder as: its config_sentence_transformers.json's `model_type`; a folder
-    without one (a plain transformers checkpoint, or an older save) is a dense model, as sentence-transformers says."""
-    config = folder / "config_sentence_transformers.json"
-    if not config.is_file():
-        return "dense"
+def _json(path: Path) -> dict:
     try:
-        model_type = json.loads(config.read_text(encoding="utf-8")).get("model_type", "SentenceTransformer")
-    except (ValueError, AttributeError) as err:
-        raise ModelUnavailable(f"{config} is not a JSON object, so what kind of model this is cannot be read; "
-                               "fix or remove the file.") from err
+        parsed = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as err:
+        raise ModelUnavailable(f"{path} is not JSON, so what kind of model this is cannot be read; fix or remove the "
+                               "file.") from err
+    if not isinstance(parsed, dict):
+        raise ModelUnavailable(f"{path} is not a JSON object, so what kind of model this is cannot be read; fix or "
+                               "remove the file.")
+    return parsed
+
+
+def folder_kind(folder: Path) -> ModelKind:
+    """The kind sentence-transformers loads a folder as: its config_sentence_transformers.json's `model_type`; a
+    Stanford ColBERT checkpoint (config.json's architectures name HF_ColBERT) is late interaction, as
+    MultiVectorEncoder reads it; any other folder without a model type (a plain transformers checkpoint, or an older
+    save) is a dense model, as sentence-transformers says."""
+    config = folder / "config_sentence_transformers.json"
+    model_type = _json(config).get("model_type") if config.is_file() else None
+    if model_type is None:
+        architectures = (_json(folder / "config.json").get("architectures") or []
+                         if (folder / "config.json").is_file() else [])
+        return LATE if "HF_ColBERT" in architectures else "dense"
     if model_type not in ST_TYPES:
         raise ModelUnavailable(f"The folder holds a sentence-transformers {model_type}, which this app does not load "
-                               "(it loads SentenceTransformer, SparseEncoder and CrossEncoder models); pick another "
-                               "model.")
+                               "(it loads SentenceTransformer, SparseEncoder, CrossEncoder and MultiVectorEncoder "
+                               "models); pick another model.")
     return ST_TYPES[model_type]
 
 

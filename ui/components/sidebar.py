@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.analysis.late_interaction import vectors_sentence
 from core.analysis.ranking import SCORE_NAMES
 from core.deployment import load_config
 from core.encoding.pooling import MODES
-from core.models.catalog import DEFAULT_MODEL_ID
+from core.models.catalog import DEFAULT_MODEL_ID, LATE
 from core.models.devices import available_devices
 from core.models.download import download_job
 from core.models.loading import LoadedModel
@@ -163,6 +164,11 @@ def _sparse_embedding(model: LoadedModel) -> int:
     return _length(model)
 
 
+def _late_embedding(model: LoadedModel) -> None:
+    """A late-interaction model's vectors are its modules' own, lengths included: nothing here is the user's to set."""
+    st.caption(vectors_sentence(model) + " Pooling, layer, dimensions and max length do not apply.")
+
+
 def _length(model: LoadedModel) -> int:
     ss = st.session_state
     if "sb_maxlen" not in ss:
@@ -193,6 +199,10 @@ def render_sidebar() -> tuple[Settings, LoadedModel]:
         if model.kind == "sparse":
             pooling, layer, normalize, max_length = "default", model.num_layers, False, _sparse_embedding(model)
             dims = model.dimensions
+        elif model.kind == LATE:
+            _late_embedding(model)
+            pooling, layer, normalize, max_length, dims = "default", model.num_layers, False, model.max_length, \
+                model.width("default")
         else:
             pooling = st.selectbox("Pooling", POOLINGS, key="sb_pooling", help=POOLING_HELP,
                                    format_func=lambda name: (f"default ({model.pipeline.pooling_label})"
@@ -214,10 +224,19 @@ def render_sidebar() -> tuple[Settings, LoadedModel]:
     return settings, model
 
 
+# the pages that show a late-interaction model so far; the others say so and stop rather than treat it as dense
+LATE_PAGES: frozenset[str] = frozenset({"Embedding Explorer"})
+
+
 def page(title: str) -> tuple[Settings, LoadedModel]:
     """Start a page: its title, and the settings and model of this run's sidebar."""
     st.title(title)
-    return active()
+    settings, model = active()
+    if model.kind == LATE and title not in LATE_PAGES:
+        st.info(f"{model.model_id} is a late-interaction model (one vector per token, scored by MaxSim), which "
+                f"this page does not show yet; pick a dense or sparse model in the sidebar to use it.")
+        st.stop()
+    return settings, model
 
 
 def active() -> tuple[Settings, LoadedModel]:
