@@ -9,7 +9,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from core.analysis.late_interaction import BYTES_PER_VALUE, Alignment
-from core.encoding.multivector import TOKEN_KINDS, TokenKinds, TokenVectors
+from core.analysis.late_similarity import query_kinds
+from core.encoding.multivector import TOKEN_KINDS, TokenKinds
 from core.plots.labels import label, plain_text
 from core.progress import byte_size
 
@@ -17,6 +18,7 @@ KIND_COLOURS = {"typed": "#a5d8ff", "special": "#dee2e6", "prompt": "#ffd8a8", "
                 "dropped": "#ffc9c9", "unscored": "#f8f9fa"}
 SHARE_COLOURS = {"typed": "#1c7ed6", "expansion": "#7048e8", "prompt": "#f08c00"}
 TOKEN_CHARS = 12
+SCORE_NAMES = {"maxsim": "MaxSim", "meanmaxsim": "MeanMaxSim"}
 PER_LINE = 16  # tokens a line of the token figure holds
 
 
@@ -62,13 +64,6 @@ def token_kinds_figure(sides: dict[str, TokenKinds], width: int) -> go.Figure:
     return figure
 
 
-def query_kinds(query: TokenVectors) -> list[str]:
-    """Each kept query token's part of the score: "expansion", "prompt" or "typed" (the text's own tokens with the
-    tokenizer's special ones)."""
-    return ["expansion" if expanded else "prompt" if prompted else "typed"
-            for expanded, prompted in zip(query.expansion, query.prompt)]
-
-
 def _names(tokens: tuple[str, ...], marks: list[str] | None = None) -> list[str]:
     """Axis categories: the escaped token numbered by position (repeated tokens stay apart), ⟨e⟩ an expansion token
     and ⟨p⟩ a prompt's."""
@@ -88,14 +83,15 @@ def alignment_figure(alignment: Alignment, *, query_name: str = "query", documen
                            subplot_titles=(f"tokens of the {document_name}", "share of the score"))
     figure.add_trace(go.Heatmap(
         z=grid, x=cols, y=rows, zmin=-span, zmax=span, colorscale="RdBu_r",
-        colorbar=dict(title=dict(text="similarity", side="right"), x=-0.12, len=0.8),
+        colorbar=dict(title=dict(text="similarity", side="right"), len=0.8),
         hovertemplate=f"{query_name}: %{{y}}<br>{document_name}: %{{x}}<br>similarity %{{z:.4f}}<extra></extra>"),
         row=1, col=1)
-    if len(cols):
-        figure.add_trace(go.Scatter(
-            x=[cols[c] for c in alignment.best], y=rows, mode="markers", name="best match of the row",
-            marker=dict(symbol="square-open", size=16, color="#212529", line=dict(width=2)),
-            hovertemplate=f"{query_name}: %{{y}}<br>best match: %{{x}}<extra></extra>"), row=1, col=1)
+    if len(cols):  # a white box under a black one, so that the mark shows on dark cells too
+        for colour, size, line, shown in (("white", 17, 4, False), ("#212529", 16, 2, True)):
+            figure.add_trace(go.Scatter(
+                x=[cols[c] for c in alignment.best], y=rows, mode="markers", name="best match of the row",
+                showlegend=shown, marker=dict(symbol="square-open", size=size, color=colour, line=dict(width=line)),
+                hovertemplate=f"{query_name}: %{{y}}<br>best match: %{{x}}<extra></extra>"), row=1, col=1)
     score = alignment.score or 1.0
     for kind, colour in SHARE_COLOURS.items():
         picked = [i for i, mark in enumerate(marks) if mark == kind]
@@ -110,8 +106,9 @@ def alignment_figure(alignment: Alignment, *, query_name: str = "query", documen
     divided = " ÷ query tokens" if alignment.similarity == "meanmaxsim" else ""
     figure.update_layout(
         height=int(min(1100, max(320, 140 + 22 * len(rows)))), margin=dict(l=10, r=10, t=70, b=10),
-        title=dict(text=f"{alignment.similarity}: the boxed cells{divided} sum to {alignment.score:.4f}; the "
-                        f"{document_name}'s tokens the query never picks add nothing", font=dict(size=14)),
+        title=dict(text=f"{SCORE_NAMES.get(alignment.similarity, alignment.similarity)}: the boxed cells{divided} "
+                        f"sum to {alignment.score:.4f}; a token of the {document_name} that no query token picks "
+                        "adds nothing", font=dict(size=14)),
         legend=dict(orientation="h", y=-0.12), bargap=0.15)
     figure.update_xaxes(type="category", tickangle=-45, row=1, col=1)
     figure.update_yaxes(type="category", autorange="reversed", row=1, col=1, title=f"tokens of the {query_name}")
