@@ -101,7 +101,10 @@ def main() -> None:
     if chosen.compare and reduction is not None:
         st.info("Compare mode maps two dense configurations side by side; the sidebar's model is sparse, so its map "
                 "is drawn alone.")
-    if not (chosen.compare and reduction is None and
+    if chosen.compare and late:
+        st.info("Compare mode maps two dense configurations side by side; the sidebar's model is a late-interaction "
+                "one (its points are means of its token vectors), so its map is drawn alone.")
+    if not (chosen.compare and reduction is None and not late and
             compare_view(texts, raw, space, projection, colouring, params, (settings, model), query, chosen.top,
                          centred, highlight)):  # A alone, also while B is still to download
         single_view(frame, space, projection, report, colouring, found[0] if found else None,

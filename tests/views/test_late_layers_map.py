@@ -39,6 +39,9 @@ def test_the_map_shows_the_corpus_as_mean_token_vectors_and_a_token_map(late_fol
     centred = means - means.mean(axis=0)
     first = np.linalg.svd(centred, full_matrices=False)[2][0]
     assert abs(np.corrcoef(centred @ first, drawn.positions[:, 0])[0, 1]) > 0.999
+    at.toggle(key="map_compare").set_value(True).run()
+    assert not at.exception and any("drawn alone" in info.value for info in at.info)
+    assert len(canvas(at).positions) == 200
     at.radio(key="map_late_points").set_value("tokens").run()
     assert not at.exception and not at.error
     tokens = canvas(at, "map_tokens_canvas")
