@@ -19,6 +19,7 @@ from core.analysis.similarity import limit_problems
 from core.data.corpus import lines
 from core.deployment import load_config
 from core.encoding.encoder import TokenStates
+from core.models.catalog import LATE
 from core.plots.labels import shorten
 from core.plots.layers import layer_curves, pair_colour
 from ui.components.downloads import csv_download
@@ -29,6 +30,13 @@ from ui.state.persist import kept, texts_key
 from ui.work.cache import token_states_of
 
 AGREEMENT_TEXTS = 100
+LATE_SENTENCES = ("A late-interaction model keeps no sentence vector: it scores a query against a document token by "
+                  "token (MaxSim), so there is no pooled sentence to follow across layers. Token drift, token "
+                  "alignment and attention read the transformer's token states, as for any model; Similarity shows "
+                  "what MaxSim makes of them.")
+LATE_AGREEMENT = ("Layer agreement ranks the cosines of pooled sentence vectors at each layer against the last; a "
+                  "late-interaction model pools no sentence vector (its scores are MaxSim over the projected token "
+                  "vectors of the last layer only), so there is nothing to rank at the other layers.")
 MARKDOWN_CHARS = set("\\`*_{}[]()#+-.!|~<>$:")
 
 
@@ -157,14 +165,17 @@ def main() -> None:
                    "in the sidebar to see all of them.")
     chosen = choose_words(states, model)
     drift = layer_drift(model, states, chosen, pooling=settings.pooling, max_length=settings.max_length)
-    sparse = model.kind == "sparse"
+    sparse, late = model.kind == "sparse", model.kind == LATE
     tabs = st.tabs(["Token drift", "Sentence drift", "Token alignment", "Attention", "Layer agreement",
                     *(["Terms by layer"] if sparse else [])], key="layers_tab", on_change="rerun",
                    bind="query-params")
     with tabs[0]:  # the tabs after the second run only when open
         drift_tab(drift, chosen)
     with tabs[1]:
-        sentence_tab(drift, texts, "SPLADE vectors of each layer" if sparse else f"{settings.pooling} pooling")
+        if late:
+            st.info(LATE_SENTENCES)
+        else:
+            sentence_tab(drift, texts, "SPLADE vectors of each layer" if sparse else f"{settings.pooling} pooling")
     with tabs[2]:
         if tabs[2].open:
             alignment_view(texts, states, model.num_layers, settings.layer)
@@ -172,7 +183,9 @@ def main() -> None:
         if tabs[3].open:
             attention_view(model, texts, settings.max_length)
     with tabs[4]:
-        if tabs[4].open:
+        if late:
+            st.info(LATE_AGREEMENT)
+        elif tabs[4].open:
             agreement_view(model, texts, drift.by_layer, settings.pooling, settings.max_length)
     if sparse:
         with tabs[5]:

@@ -12,10 +12,12 @@ from core.encoding.embedding_cache import vectors_key
 from core.encoding.prompts import with_role
 from core.hashing import texts_digest
 from core.jobs import Job
+from core.models.catalog import LATE
 from ui.components.compare import describe
 from ui.components.sidebar import page
 from ui.pages.map.corpus import map_corpus
 from ui.pages.map.inputs import CLUSTERS, DENSITY, map_inputs, projection_inputs
+from ui.pages.map.late import corpus_caption, late_points, token_map_view
 from ui.pages.map.projection import colouring_of, projected
 from ui.pages.map.tools import (
     cluster_panel,
@@ -26,15 +28,19 @@ from ui.pages.map.tools import (
 )
 from ui.pages.map.views import compare_view, query_on, single_view
 from ui.state.persist import kept
-from ui.work.background import corpus_job, job_status
+from ui.work.background import corpus_job, job_status, late_documents_job
 from ui.work.cache import labels_of, sparse_reduction_of, trust_of
 
 
 def main() -> None:
     settings, model = page("Embedding map")
+    late = model.kind == LATE
+    if late and late_points() == "tokens":
+        token_map_view(model)
+        return
     st.caption(f"Every text of a corpus becomes a point; nearby points have similar embeddings. A 2-D map must "
-               f"distort a {model.dimensions if model.kind == 'sparse' else model.hidden_size:,}-dimensional space, "
-               "so the trust numbers below say how much of each point's neighbourhood survived.")
+               f"distort a {model.dimensions if model.kind in ('sparse', LATE) else model.hidden_size:,}-dimensional "
+               "space, so the trust numbers below say how much of each point's neighbourhood survived.")
     corpus_col, method_col, colour_col = st.columns([1.1, 1.2, 1])
     with corpus_col:
         try:
@@ -55,14 +61,16 @@ def main() -> None:
                 f"(seed {params.seed}).")
         frame, raw = frame.iloc[picked].reset_index(drop=True), None if raw is None else raw[picked]
     with colour_col:
-        chosen = map_inputs(corpus, len(frame), model.hidden_size)
+        chosen = map_inputs(corpus, len(frame), model.dimensions if late else model.hidden_size)
     texts = frame["text"].tolist()
     documents, embedded = with_role(settings, model.pipeline, "document"), raw is None
-    raw = corpus_job(model, texts, documents) if embedded else raw
+    raw = (late_documents_job(model, texts) if late else corpus_job(model, texts, documents)) if embedded else raw
     if isinstance(raw, Job):
         job_status(raw)
         return
     reduction = None
+    if late and embedded:
+        st.caption(corpus_caption(model))
     if model.kind == "sparse" and embedded:  # a sparse model's own vectors; a file's or a dataset's are dense
         reduction = sparse_reduction_of(vectors_key(model, texts, documents), raw)
         raw = reduction.vectors
@@ -93,7 +101,10 @@ def main() -> None:
     if chosen.compare and reduction is not None:
         st.info("Compare mode maps two dense configurations side by side; the sidebar's model is sparse, so its map "
                 "is drawn alone.")
-    if not (chosen.compare and reduction is None and
+    if chosen.compare and late:
+        st.info("Compare mode maps two dense configurations side by side; the sidebar's model is a late-interaction "
+                "one (its points are means of its token vectors), so its map is drawn alone.")
+    if not (chosen.compare and reduction is None and not late and
             compare_view(texts, raw, space, projection, colouring, params, (settings, model), query, chosen.top,
                          centred, highlight)):  # A alone, also while B is still to download
         single_view(frame, space, projection, report, colouring, found[0] if found else None,

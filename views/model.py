@@ -10,11 +10,13 @@ from core.analysis.similarity import limit_problems
 from core.analysis.tokenization import special_tokens, tokenize_text, unknown_spans
 from core.deployment import load_config
 from core.models.anatomy import facts_frame, model_facts, parameter_breakdown, sentence_transformers_modules
+from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from ui.components.downloads import csv_download
 from ui.components.hub_origin import origin_view
 from ui.components.sidebar import page
 from ui.pages.downloaded_models import downloaded_view
+from ui.pages.model_late import late_tokens_view
 from ui.pages.model_terms import terms_view
 from ui.state.persist import kept
 
@@ -42,10 +44,12 @@ def architecture(model: LoadedModel) -> None:
     st.subheader("Sentence-transformers modules")
     if modules:
         st.dataframe(pd.DataFrame(modules), hide_index=True)
-        st.caption("The pipeline sentence-transformers runs, in order: the transformer, then how its token vectors "
-                   "become one vector" + (" (from the folder's modules.json; a plain masked-LM checkpoint gets the "
-                                          "masked LM and SPLADE max pooling, as sentence-transformers builds it)."
-                                          if model.kind == "sparse" else " (from the folder's modules.json)."))
+        st.caption("The pipeline sentence-transformers runs, in order: the transformer, then "
+                   + ("which token vectors are kept and how each is shaped (a late-interaction model keeps one per "
+                      "token)" if model.kind == LATE else "how its token vectors become one vector")
+                   + (" (from the folder's modules.json; a plain masked-LM checkpoint gets the masked LM and SPLADE "
+                      "max pooling, as sentence-transformers builds it)." if model.kind == "sparse"
+                      else " (from the folder's modules.json)."))
     else:
         st.caption("This model has no modules.json: it is a plain transformer checkpoint, so the app pools its "
                    "token vectors itself (mean by default).")
@@ -108,6 +112,8 @@ def main() -> None:
     if model.kind == "sparse":
         terms_view(model, settings)
     architecture(model)
+    if model.kind == LATE:
+        late_tokens_view(model)
     playground(model, model.token_limit(settings.max_length))
     downloaded_view(model)
 

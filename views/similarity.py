@@ -18,7 +18,7 @@ from core.analysis.similarity import (
 from core.data.corpus import lines
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.deployment import load_config
-from core.models.catalog import DEFAULT_MODEL_ID, L3_ID
+from core.models.catalog import DEFAULT_MODEL_ID, L3_ID, LATE
 from core.models.loading import LoadedModel
 from core.plots.heatmap import difference_heatmap
 from core.settings import Settings
@@ -29,6 +29,7 @@ from ui.components.explain import pair_section
 from ui.components.prompts import text_prompt
 from ui.components.sidebar import page
 from ui.pages.similarity import CAPTIONS, Look, baseline, compared, heatmap, mean_label, value_text
+from ui.pages.similarity_late import late_compare, late_matrix, late_single, score_name
 from ui.state.persist import kept, set_kept
 from ui.work.cache import available_ids
 
@@ -105,12 +106,15 @@ def main() -> None:
     with controls:
         kept(st.selectbox, "Example set", key="sim_example", default=PARAPHRASE_CLUSTERS, options=list(EXAMPLES),
              on_change=_load_example, help="Replaces the texts with a built-in set.")
-        sparse = model.kind == "sparse"
-        metric: Metric = model.sparse_pipeline.similarity if sparse else kept(
+        sparse, late = model.kind == "sparse", model.kind == LATE
+        metric: Metric = model.sparse_pipeline.similarity if sparse else "dot" if late else kept(
             st.radio, "Measure", key="sim_metric", url=True, default="cosine", options=list(METRICS),
             format_func=METRICS.get, horizontal=True)
         if sparse:
             st.caption(f"Measure: {METRICS[metric]}, the sparse model's own similarity.")
+        elif late:
+            st.caption(f"Measure: {score_name(model)}, the late-interaction model's own similarity. Each text is "
+                       "read as a query (rows) and as a document (columns), with the model's own prompts.")
         reorder = kept(st.toggle, "Group similar texts (hierarchical clustering)", key="sim_cluster", url=True,
                        default=False)
         fixed = metric == "cosine" and kept(
@@ -135,9 +139,14 @@ def main() -> None:
     for group in duplicate_groups(texts):
         st.info(f"Texts {', '.join(str(i + 1) for i in group)} are identical, so their similarity is 1 "
                 "(distance 0) by construction.")
+    look = Look(metric, fixed, reorder)
+    if late:
+        late_result = late_matrix(model, texts, reorder)
+        (late_compare if compare else late_single)(texts, settings, model, late_result, look)
+        pair_section(model, settings, texts, late_result.matrix, metric)
+        return
     with controls:
         settings = settings.with_(prompt=text_prompt(model, settings.max_length, key="sim_prompt"))
-    look = Look(metric, fixed, reorder)
     a = compared(model, texts, settings, look)
     (_compare if compare else _single)(texts, settings, model, a, look)
     pair_section(model, settings, texts, a.matrix, metric)

@@ -15,6 +15,7 @@ from core.analysis.layer_terms import layer_terms
 from core.analysis.similarity import similarity_matrix
 from core.encoding.encoder import Progress, TokenStates, after_pooling, pooled_layers
 from core.evaluation.metrics import paired_cosine
+from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.settings import Pooling
 
@@ -206,12 +207,18 @@ class Drift:
 
 def layer_drift(model: LoadedModel, states: Sequence[TokenStates], chosen: Sequence[Word | None], *,
                 pooling: Pooling, max_length: int | None = None) -> Drift:
-    """How the chosen word of each text, and each pooled text, drift apart or together from layer 0 to the last."""
+    """How the chosen word of each text, and each pooled text, drift apart or together from layer 0 to the last; a
+    late-interaction model keeps no sentence vector, so its sentences' cosines are NaN (and `by_layer` empty)."""
     layers = model.num_layers + 1
     prompt = states[0].prompt if states else ""
-    by_layer = sentence_vectors_by_layer(model, [ts.text[len(ts.prompt):] for ts in states], pooling=pooling,
-                                         max_length=max_length, prompt=prompt)
-    return Drift(pairs=sentence_pairs(len(states)),
+    pairs = sentence_pairs(len(states))
+    if model.kind == LATE:
+        by_layer = np.zeros((layers, len(states), 0), np.float32)
+        sentence = np.full((len(pairs), layers), np.nan, np.float32)
+    else:
+        by_layer = sentence_vectors_by_layer(model, [ts.text[len(ts.prompt):] for ts in states], pooling=pooling,
+                                             max_length=max_length, prompt=prompt)
+        sentence = pair_cosines(list(by_layer.transpose(1, 0, 2)), layers)
+    return Drift(pairs=pairs,
                  token=pair_cosines([word_vectors(ts, w) if w else None for ts, w in zip(states, chosen)], layers),
-                 sentence=pair_cosines(list(by_layer.transpose(1, 0, 2)), layers), band=baseline_band(states),
-                 by_layer=by_layer)
+                 sentence=sentence, band=baseline_band(states), by_layer=by_layer)

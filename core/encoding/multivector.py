@@ -82,7 +82,7 @@ def _framing(model: LoadedModel) -> set[int]:
     return {getattr(tokenizer, f"{name}_token_id") for name in ("bos", "cls", "sep", "eos", "pad")} - {None}
 
 
-def _skipped_ids(model: LoadedModel, side: str) -> frozenset[int]:
+def skipped_ids(model: LoadedModel, side: str) -> frozenset[int]:
     """The ids the model's skiplist drops on this side (a word that is no single token of the vocabulary drops
     nothing, as MultiVectorMask resolves it)."""
     pipeline = model.late_pipeline
@@ -103,13 +103,14 @@ def _frozen(tokens: tuple[str, ...], vectors: np.ndarray, expansion: np.ndarray,
 
 def _cut(model: LoadedModel, texts: list[str], role: Role) -> list[bool]:
     """Which texts (with the role's prompt) are longer than the role's length: the tokenizer's own count."""
-    prompt = _prompt(model, role)
+    prompt = role_prompt(model, role)
     limit = role_length(model, role)
     counts = model.tokenizer([prompt + text for text in texts], truncation=False)["input_ids"]
     return [len(ids) > limit for ids in counts]
 
 
-def _prompt(model: LoadedModel, role: Role) -> str:
+def role_prompt(model: LoadedModel, role: Role) -> str:
+    """The prompt or marker encode_query (role "query") or encode_document (any other role) puts before a text."""
     prompts = model.late_pipeline.prompts
     if role == "query":
         return prompts.get("query", "")
@@ -135,7 +136,7 @@ def encode_multivector(model: LoadedModel, texts: Sequence[str], *, role: Role =
         # longest first over all the texts, as encode sorts within one call, so every chunk pads little
         order = sorted(range(len(pending)), key=lambda u: -len(pending[u]))
         unique = [pending[u] for u in order]
-        cut, skipped = _cut(model, unique, side), _skipped_ids(model, side)
+        cut, skipped = _cut(model, unique, side), skipped_ids(model, side)
         step = batch_size * CHUNK_BATCHES
         for start in range(0, len(unique), step):
             chunk = unique[start:start + step]
@@ -147,3 +148,51 @@ def encode_multivector(model: LoadedModel, texts: Sequence[str], *, role: Role =
             if progress is not None:
                 progress(min(start + step, len(unique)), len(unique))
     return [found[i] for i in range(len(texts))]
+
+
+TOKEN_KINDS = {"typed": "from the text", "special": "the tokenizer's own ([CLS], [SEP] …)",
+               "prompt": "the role's prompt or marker", "expansion": "query expansion",
+               "dropped": "dropped by the skiplist", "unscored": "padding, not scored"}
+
+
+@dataclass(frozen=True)
+class TokenKinds:
+    """Every token the model reads for one text in one role, in order, with what becomes of it (a key of
+    TOKEN_KINDS); `vectors` is how many vectors the text keeps (fewer than its scored tokens where the model pools
+    them)."""
+
+    tokens: tuple[str, ...]
+    kinds: tuple[str, ...]
+    vectors: int
+
+    @property
+    def scored(self) -> int:
+        """Tokens that get a vector before any token pooling."""
+        return sum(kind not in ("dropped", "unscored") for kind in self.kinds)
+
+
+def token_kinds(model: LoadedModel, text: str, *, role: Role = "document") -> TokenKinds:
+    """One text's tokens as encode_query (role "query") or encode_document reads it: its prompt or marker, the
+    tokenizer's special tokens, the query expansion, and what the skiplist drops."""
+    side: Role = "query" if role == "query" else "document"
+    output = _encoded(model, [text], side, 1)[0]
+    ids = output["input_ids"].cpu().tolist()
+    expansion = output.get("query_expansion_positions")
+    expanded = [False] * len(ids) if expansion is None else expansion.cpu().bool().tolist()
+    prompt_length, framing, skipped = int(output.get("prompt_length", 0)), _framing(model), skipped_ids(model, side)
+    pad = model.tokenizer.pad_token_id
+
+    def kind(position: int, token: int) -> str:
+        if expanded[position]:
+            return "expansion"
+        if token in skipped:
+            return "dropped"
+        if token == pad:
+            return "unscored"
+        if token in framing:
+            return "special"
+        return "prompt" if position < prompt_length else "typed"
+
+    return TokenKinds(tuple(model.tokenizer.convert_ids_to_tokens(ids)),
+                      tuple(kind(i, token) for i, token in enumerate(ids)),
+                      int(output["attention_mask"].bool().sum()))

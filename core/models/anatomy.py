@@ -81,6 +81,10 @@ def parameter_breakdown(model: LoadedModel) -> pd.DataFrame:
         rows.append(("network (top level)", loose))
     if model.head is not None:
         rows.append(("Dense head (sentence-transformers)", count_parameters(model.head)))
+    if model.kind == LATE:  # the modules after the transformer: a projection of each token vector, say
+        rows.extend((f"{type(module).__name__} of the token vectors (sentence-transformers)", count_parameters(module))
+                    for module in model.multivector if module is not model.late_pipeline.transformer
+                    and count_parameters(module))
     if model.kind == "sparse":
         whole = model.sparse_pipeline.transformer.auto_model
         shared = {id(p) for p in model.network.parameters()}  # a masked LM's decoder shares the word embeddings

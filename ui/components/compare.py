@@ -7,6 +7,7 @@ from typing import Literal
 
 import streamlit as st
 
+from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting, layer_used
 from ui.components.model_download import ready_or_download
@@ -57,6 +58,8 @@ def configuration_b(settings: Settings, *, prefix: str, default_model: str, defa
 def describe(settings: Settings, model: LoadedModel) -> str:
     if model.kind == "sparse":
         return f"{model.model_id} · sparse, {model.default_pooling} · {model.sparse_pipeline.similarity}"
+    if model.kind == LATE:
+        return f"{model.model_id} · late interaction · {model.late_pipeline.similarity}"
     layer = layer_used(settings.layer, model.num_layers)
     last = " (last)" if layer == model.num_layers else ""
     return f"{model.model_id} · {settings.pooling} pooling · layer {layer}{last}"

@@ -8,12 +8,17 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from core.analysis.explanation import NoExactSplit, PairExplanation
+from core.analysis.late_interaction import alignment, scores
+from core.analysis.late_similarity import alignment_table
 from core.analysis.similarity import Metric, closest_pair
 from core.analysis.terms import explain_terms
+from core.encoding.multivector import encode_multivector
 from core.jobs import Job
+from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.plots.explanation import attribution_bars, contribution_heatmap, split_bar, token_strip
 from core.plots.labels import shorten
+from core.plots.late_interaction import alignment_figure
 from core.plots.terms import TOP_TERMS, split_figure
 from core.settings import Settings, layer_used
 from ui.components.downloads import csv_download
@@ -95,6 +100,42 @@ def _terms(model: LoadedModel, a: str, b: str, sides: tuple[Settings, Settings],
     csv_download(split.table, "term-split.csv", index=False, key=f"{key}_terms_csv")
 
 
+def _alignment(model: LoadedModel, a: str, b: str, key: str) -> None:
+    """A late-interaction model's score of `a` as a query for `b` as a document, split into every query token's
+    best match: exact, the shares summing to the model's own score."""
+    query = encode_multivector(model, [a], role="query")[0]
+    document = encode_multivector(model, [b], role="document")[0]
+    explained = alignment(model, query, document)
+    name = "MaxSim" if explained.similarity == "maxsim" else "MeanMaxSim"
+    score, typed, expansion, prompt = st.columns(4)
+    score.metric(f"{name} of A for B", f"{float(scores(model, [query], [document])[0, 0]):.4f}",
+                 help="The model's own similarity (MultiVectorEncoder.similarity), A read as the query and B as the "
+                      "document.")
+    typed.metric("Share of A's own tokens", f"{explained.typed_share:.4f}",
+                 help="The text's tokens with the tokenizer's [CLS] and [SEP].")
+    expansion.metric("Share of the query expansion", f"{explained.expansion_share:.4f}",
+                     help="The expansion tokens the model adds to every query: they match too, and add to the score.")
+    prompt.metric("Share of the prompt or marker", f"{explained.prompt_share:.4f}")
+    for text, name_of in ((query, "A as a query"), (document, "B as a document")):
+        if text.truncated:
+            st.info(f"{name_of} is longer than the model reads for that role: the alignment covers the part it kept.")
+    st.plotly_chart(alignment_figure(explained, query_name="query (A)", document_name="document (B)"),
+                    key=f"{key}_alignment")
+    st.caption("Every token of A as a query (rows) against every token of B as a document (columns); the box in each "
+               "row is that query token's best match, whose similarity is its share of the score"
+               + (" (over the query's token count, for MeanMaxSim)" if explained.similarity == "meanmaxsim" else "")
+               + f". The shares sum to the {name} exactly: {explained.typed_share:.4f} from A's own tokens + "
+               f"{explained.expansion_share:.4f} from the query expansion ⟨e⟩ + {explained.prompt_share:.4f} from the "
+               f"prompt ⟨p⟩ = {explained.score:.4f}. Swap A and B for the other direction: the score is not "
+               "symmetric.")
+    table = alignment_table(explained)
+    st.dataframe(table, hide_index=True, column_config={
+        "similarity": st.column_config.NumberColumn(format="%.4f"),
+        "share": st.column_config.NumberColumn(format="%.4f"),
+        "share of the score": st.column_config.NumberColumn(format="percent")})
+    csv_download(table, "alignment.csv", index=False, key=f"{key}_alignment_csv")
+
+
 def explanation_panel(model: LoadedModel, settings: Settings, a: str, b: str, *, key: str,
                       sides: tuple[Settings, Settings] | None = None) -> None:
     """The explanation of the pair (a, b) under the sidebar's settings, with a layer slider of its own; a sparse
@@ -102,6 +143,9 @@ def explanation_panel(model: LoadedModel, settings: Settings, a: str, b: str, *,
     `settings` for both by default)."""
     if model.kind == "sparse":
         _terms(model, a, b, sides or (settings, settings), key)
+        return
+    if model.kind == LATE:
+        _alignment(model, a, b, key)
         return
     layer = layer_slider("Explain at layer", 0, model.num_layers, layer_used(settings.layer, model.num_layers),
                          key=f"{key}_layer", help="See how the explanation changes with depth (0 = embeddings).")
@@ -165,9 +209,12 @@ def pair_section(model: LoadedModel, settings: Settings, texts: Sequence[str], m
     _pickers_from_link(keys, len(texts))
     st.session_state.setdefault(keys[0], closest[0])
     st.session_state.setdefault(keys[1], closest[1])
+    late = model.kind == LATE
     left, right = st.columns(2)
-    a = left.selectbox("Text A", list(names), format_func=names.__getitem__, key=keys[0])
-    b = right.selectbox("Text B", list(names), format_func=names.__getitem__, key=keys[1])
+    a = left.selectbox("Text A (the query: a row)" if late else "Text A", list(names), format_func=names.__getitem__,
+                       key=keys[0])
+    b = right.selectbox("Text B (the document: a column)" if late else "Text B", list(names),
+                        format_func=names.__getitem__, key=keys[1])
     if (a, b) == tuple(closest):
         if PAIR_KEY in st.query_params:
             del st.query_params[PAIR_KEY]

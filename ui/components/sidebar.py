@@ -5,7 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from core.analysis.late_interaction import vectors_sentence
+from core.analysis.late_storage import storage_sentence
 from core.analysis.ranking import SCORE_NAMES
+from core.data.stsb import DataUnavailable
 from core.deployment import load_config
 from core.encoding.pooling import MODES
 from core.models.catalog import DEFAULT_MODEL_ID, LATE
@@ -17,7 +19,7 @@ from core.settings import POOLINGS, Settings, carried_layer, layer_setting
 from ui.components.model_download import download_status
 from ui.components.sliders import layer_slider
 from ui.state.url_state import KEYS, settings_from_query, settings_to_query
-from ui.work.cache import cached_catalog, cached_model
+from ui.work.cache import builtin_storage_of, cached_catalog, cached_model
 
 POOLING_HELP = "; ".join(["default: the model's own pooling (its sentence-transformers config; mean for plain "
                           "checkpoints)", *(f"{mode.name}: {mode.help}" for mode in MODES.values())])
@@ -166,7 +168,12 @@ def _sparse_embedding(model: LoadedModel) -> int:
 
 def _late_embedding(model: LoadedModel) -> None:
     """A late-interaction model's vectors are its modules' own, lengths included: nothing here is the user's to set."""
-    st.caption(vectors_sentence(model) + " Pooling, layer, dimensions and max length do not apply.")
+    try:
+        storage = " " + storage_sentence(builtin_storage_of(model.model_id, model.fingerprint, _model=model),
+                                         "The built-in corpus")
+    except DataUnavailable:
+        storage = ""
+    st.caption(vectors_sentence(model) + storage + " Pooling, layer, dimensions and max length do not apply.")
 
 
 def _length(model: LoadedModel) -> int:
@@ -225,7 +232,7 @@ def render_sidebar() -> tuple[Settings, LoadedModel]:
 
 
 # the pages that show a late-interaction model so far; the others say so and stop rather than treat it as dense
-LATE_PAGES: frozenset[str] = frozenset({"Embedding Explorer"})
+LATE_PAGES: frozenset[str] = frozenset({"Embedding Explorer", "Model", "Similarity", "Layers", "Embedding map"})
 
 
 def page(title: str) -> tuple[Settings, LoadedModel]:

@@ -71,9 +71,10 @@ def mean_label(metric: Metric) -> str:
 
 def heatmap(matrix: np.ndarray, texts: Sequence[str], look: Look, order: list[int] | None, key: str, *,
              title: str = "", height: int | None = None, compact: bool = False, columns: int = 1,
-             clickable: bool = False) -> None:
+             clickable: bool = False, value_name: str | None = None) -> None:
     figure = similarity_heatmap(matrix, texts, metric=look.metric, fixed_range=look.fixed, order=order, title=title,
-                                height=height, compact=compact, columns=columns, clickable=clickable)
+                                height=height, compact=compact, columns=columns, clickable=clickable,
+                                value_name=value_name)
     if clickable:
         st.plotly_chart(figure, key=key, on_select=cell_picker(key, texts), selection_mode="points")
     else:

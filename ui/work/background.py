@@ -17,6 +17,7 @@ import streamlit as st
 from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.explanation import explain_pair, reference_texts
 from core.analysis.index_store import stored_index
+from core.analysis.late_map import document_points
 from core.analysis.map.projection import Projection, ProjectionParams, density_clusters
 from core.analysis.map.projection_cache import (
     aligned_key,
@@ -34,7 +35,7 @@ from core.deployment import load_config
 from core.encoding.embedding_cache import cached_embeddings_with, cached_vectors, stored_vectors, vectors_key
 from core.evaluation.rerank import DEPTHS, RerankSweep, cross_sts, rerank_task
 from core.evaluation.retrieval import RetrievalTask, Scored
-from core.hashing import array_digest
+from core.hashing import array_digest, texts_digest
 from core.jobs import JOBS, Job, Progress
 from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID
 from core.models.loading import LoadedModel
@@ -73,6 +74,15 @@ def corpus_job(model: LoadedModel, texts: Sequence[str], settings: Settings) -> 
                    lambda progress: cached_vectors(model, texts, settings, lambda: nullcontext(progress)),
                    stored=lambda: stored_vectors(model, texts, settings),
                    inline=(lambda: embed_corpus(model, texts, settings)) if len(texts) < BACKGROUND_FROM else None)
+
+
+def late_documents_job(model: LoadedModel, texts: Sequence[str]) -> np.ndarray | Job:
+    """A late-interaction model's corpus as map points (each text's token vectors as a document, averaged): at once
+    for a small corpus, else in the shared background job."""
+    return _queued(("late-documents", model.model_id, model.fingerprint, texts_digest(texts)),
+                   f"Encoding {len(texts):,} texts as documents with {model.model_id}",
+                   lambda progress: document_points(model, texts, progress=progress),
+                   inline=(lambda: document_points(model, texts)) if len(texts) < BACKGROUND_FROM else None)
 
 
 def rerank_job(reranker: LoadedReranker, query: str, indices: Sequence[int], scores: Sequence[float],

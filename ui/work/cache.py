@@ -13,6 +13,7 @@ import scipy.sparse as sp
 import streamlit as st
 
 from core.analysis.explanation import PairExplanation, explain_pair, reference_texts
+from core.analysis.late_storage import Storage, corpus_storage
 from core.analysis.layer_terms import LayerTerms, layer_terms
 from core.analysis.map.clusters import cluster_keywords, selection_keywords
 from core.analysis.map.labels import MapLabel, zoom_labels
@@ -23,7 +24,7 @@ from core.analysis.map.sparse_space import SparseReduction, reduce_sparse
 from core.analysis.search import unit_rows
 from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import Dataset, DatasetInfo, folder_version, listed_datasets, open_dataset
-from core.data.stsb import Split
+from core.data.stsb import Split, stsb_corpus
 from core.deployment import dataset_folders, load_config
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import TokenStates, encode_tokens
@@ -227,3 +228,10 @@ def explanation_of(fingerprint: str, a: str, b: str, pooling: Pooling, layer: in
     """The exact split of a pair, per (weights, texts, settings); the shared direction from STS-B sentences."""
     return explain_pair(_model, a, b, pooling=pooling, layer=layer, max_length=max_length, prompt=prompt,
                         reference=reference_texts())
+
+
+@st.cache_data(show_spinner="Counting the built-in corpus's token vectors…", max_entries=8)
+def builtin_storage_of(model_id: str, fingerprint: str, *, _model: LoadedModel) -> Storage:
+    """What a late-interaction model stores for the built-in corpus (Retrieval's STS-B texts) as documents, per
+    model; DataUnavailable without the STS-B files."""
+    return corpus_storage(_model, stsb_corpus())

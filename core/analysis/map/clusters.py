@@ -13,9 +13,11 @@ import numpy as np
 import pandas as pd
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from core.analysis.late_map import document_points
 from core.analysis.map.sparse_space import SparseReduction
 from core.encoding.encoder import encode_with
 from core.encoding.sparse import encode_sparse
+from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.settings import Settings
 
@@ -76,9 +78,11 @@ def spherize(vectors: np.ndarray, *, centre: np.ndarray | None = None) -> np.nda
 def query_in_space(model: LoadedModel, query: str, settings: Settings, corpus: np.ndarray | None,
                    reduction: SparseReduction | None = None) -> np.ndarray:
     """The query embedded with these settings, in the same space as a map's points: a sparse model's vector reduced
-    as the corpus was (`reduction`), then spherized on the corpus's mean when `corpus` (its raw vectors) is given,
-    as is when None."""
-    if reduction is not None:
+    as the corpus was (`reduction`), a late-interaction model's placed as its points are (the mean of its token vectors
+    as a document), then spherized on the corpus's mean when `corpus` (its raw vectors) is given, as is when None."""
+    if model.kind == LATE:
+        vector = document_points(model, [query])[0]
+    elif reduction is not None:
         vector = reduction.place(encode_sparse(model, [query], role=settings.role, prompt=settings.prompt,
                                                max_length=settings.max_length).matrix)[0]
     else:
