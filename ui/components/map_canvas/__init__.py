@@ -1,4 +1,5 @@
-"""The map's WebGL canvas: a Streamlit v2 component whose JavaScript `make` builds from frontend/ (regl-scatterplot).
+"""The map's WebGL canvas: a Streamlit v2 component whose JavaScript is built from frontend/ (regl-scatterplot) and
+committed, frontend/dist/map_canvas.js (`make canvas` rebuilds it; running the app needs no Node).
 
 Each binary column (positions, colour codes, a highlight bitmask) is an element of its own whose message does not
 change while the column does not, so Streamlit's message cache sends it once; the map's view names the columns by
@@ -18,7 +19,9 @@ from core.plots.map_canvas import CanvasView, blob, blob_key
 
 FRONTEND = Path(__file__).parent / "frontend"
 BUNDLE = FRONTEND / "dist" / "map_canvas.js"
-NOT_BUILT = ("The map canvas is not built: run `make run` (it builds frontend/ with npm), or `make canvas` alone.")
+NOT_BUILT = ("The map canvas's JavaScript (ui/components/map_canvas/frontend/dist/map_canvas.js) is missing: restore "
+             "it with `git checkout -- ui/components/map_canvas/frontend/dist`, or rebuild it with `make canvas` "
+             "(Node 20).")
 
 
 @lru_cache(maxsize=1)
