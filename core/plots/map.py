@@ -11,7 +11,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 
-MAX_CATEGORIES = 30  # more distinct labels than this make an unreadable legend: colour by cluster instead
+MAX_CATEGORIES = 30  # a legend of more cannot be read: a label column with more is coloured by k-means instead,
+# and the clusters past the largest MAX_CATEGORIES share one grey (core/plots/map_canvas.py)
 PALETTE = qualitative.Plotly + qualitative.Dark24
 GREY = "#ced4da"
 NOISE = "noise"  # the category of points in no cluster (HDBSCAN), drawn grey

@@ -7,18 +7,19 @@ rerun that changes only the view sends none of them again."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from plotly.colors import sample_colorscale
 
-from core.plots.map import GREY, NOISE, PALETTE, Colouring, QueryMark
+from core.plots.map import GREY, MAX_CATEGORIES, NOISE, PALETTE, Colouring, QueryMark
 
 KEY_CHARS = 32
 SCALE_STEPS = 200  # codes 0..199 of a number colouring: Viridis in 200 steps
 CATEGORY_ALPHA, GREY_ALPHA, DIMMED_ALPHA = 0.85, 0.5, 0.22
+OTHER_GREY = "#868e96"  # the categories past the legend's MAX_CATEGORIES, darker than noise's grey
 NOT_MEASURED = "not measured"
 
 
@@ -62,50 +63,71 @@ def canvas_points(coords: np.ndarray) -> CanvasPoints:
 
 @dataclass(frozen=True)
 class CanvasColours:
-    """A colour code per point (the codes blob), the palette the codes index ((hex, alpha) each), the legend, and
-    the code of a point the highlight leaves out."""
+    """A colour code per point (the codes blob), the palette the codes index ((hex, alpha) each), the legend, the
+    code of a point the highlight leaves out, and a sentence for the caption when some categories share one grey."""
 
     blob: bytes
     palette: list[tuple[str, float]]
     legend: dict[str, object]
     dimmed: int
+    note: str = ""
 
 
-def _category_order(names: set[str]) -> list[str]:
+def _category_order(names: Iterable[str]) -> list[str]:
     """Numbers in numeric order, then names alphabetically: cluster 10 after cluster 9."""
     return sorted(names, key=lambda v: (not v.lstrip("-").isdigit(), int(v) if v.lstrip("-").isdigit() else 0, v))
 
 
-def canvas_colours(colouring: Colouring) -> CanvasColours:
-    if colouring.categorical:
-        inverse, found = pd.factorize(np.asarray(colouring.values, dtype=object))  # one pass, not one per name
-        names = _category_order(set(found) - {NOISE})
-        code_of = {name: code for code, name in enumerate(names)} | {NOISE: len(names)}
-        codes = np.array([code_of[name] for name in found], np.uint8)[inverse]
-        counts = np.bincount(codes, minlength=len(names) + 1)
-        palette = [(PALETTE[i % len(PALETTE)], CATEGORY_ALPHA) for i in range(len(names))]
-        items = [{"code": code, "name": name, "count": int(counts[code])} for code, name in enumerate(names)]
-        if counts[len(names)]:
-            items.append({"code": len(names), "name": NOISE, "count": int(counts[len(names)])})
-            palette.append((GREY, GREY_ALPHA))
-        legend: dict[str, object] = {"title": colouring.title, "items": items}
-    else:
-        values = np.asarray(colouring.values, dtype=np.float64)
-        measured = ~np.isnan(values)
-        low, high = (float(np.min(values[measured])), float(np.max(values[measured]))) if measured.any() else (0, 1)
-        steps = np.linspace(0, 1, SCALE_STEPS)
-        palette = [(_hex(c), CATEGORY_ALPHA) for c in sample_colorscale("Viridis", list(steps))]
-        share = (values - low) / (high - low) if high > low else np.zeros_like(values)
-        codes = np.where(measured, np.rint(np.nan_to_num(share) * (SCALE_STEPS - 1)), SCALE_STEPS).astype(np.uint8)
-        items = []
-        if (~measured).any():
-            items.append({"code": SCALE_STEPS, "name": NOT_MEASURED, "count": int((~measured).sum())})
+def _category_colours(colouring: Colouring) -> CanvasColours:
+    """A colour each for the MAX_CATEGORIES largest categories, one grey for all the others, another for noise."""
+    inverse, found = pd.factorize(np.asarray(colouring.values, dtype=object))  # one pass, not one per name
+    sizes = dict(zip(found, np.bincount(inverse, minlength=len(found)).tolist()))
+    ordered = _category_order(set(found) - {NOISE})
+    kept = set(sorted(ordered, key=lambda name: -sizes[name])[:MAX_CATEGORIES])  # the largest; ties in name order
+    names = [name for name in ordered if name in kept]
+    grouped = len(ordered) - len(names)
+    other, noise = len(names), len(names) + (1 if grouped else 0)
+    code_of = {name: code for code, name in enumerate(names)} | {NOISE: noise}
+    codes = np.array([code_of.get(name, other) for name in found], np.uint8)[inverse]
+    counts = np.bincount(codes, minlength=noise + 1)
+    palette = [(PALETTE[i % len(PALETTE)], CATEGORY_ALPHA) for i in range(len(names))]
+    items = [{"code": code, "name": name, "count": int(counts[code])} for code, name in enumerate(names)]
+    note = ""
+    if grouped:
+        items.append({"code": other, "name": f"other ({grouped:,} smaller)", "count": int(counts[other])})
+        palette.append((OTHER_GREY, CATEGORY_ALPHA))
+        note = (f"Only the {len(names)} largest of the {len(ordered):,} {colouring.title} values have a colour of "
+                f"their own; the other {grouped:,} share one grey, “other”.")
+    if counts[noise]:
+        items.append({"code": noise, "name": NOISE, "count": int(counts[noise])})
         palette.append((GREY, GREY_ALPHA))
-        legend = {"title": colouring.title, "items": items,
-                  "scale": {"stops": [_hex(c) for c in sample_colorscale("Viridis", [0, 0.25, 0.5, 0.75, 1])],
-                            "min": f"{low:.3g}", "max": f"{high:.3g}"}}
     palette.append((GREY, DIMMED_ALPHA))
+    return CanvasColours(blob(codes.tobytes()), palette, {"title": colouring.title, "items": items},
+                         len(palette) - 1, note)
+
+
+def _number_colours(colouring: Colouring) -> CanvasColours:
+    """Codes 0..SCALE_STEPS - 1 on Viridis, SCALE_STEPS for points without a number."""
+    values = np.asarray(colouring.values, dtype=np.float64)
+    measured = ~np.isnan(values)
+    low, high = (float(np.min(values[measured])), float(np.max(values[measured]))) if measured.any() else (0, 1)
+    steps = np.linspace(0, 1, SCALE_STEPS)
+    palette = [(_hex(c), CATEGORY_ALPHA) for c in sample_colorscale("Viridis", list(steps))]
+    share = (values - low) / (high - low) if high > low else np.zeros_like(values)
+    codes = np.where(measured, np.rint(np.nan_to_num(share) * (SCALE_STEPS - 1)), SCALE_STEPS).astype(np.uint8)
+    items = []
+    if (~measured).any():
+        items.append({"code": SCALE_STEPS, "name": NOT_MEASURED, "count": int((~measured).sum())})
+    palette += [(GREY, GREY_ALPHA), (GREY, DIMMED_ALPHA)]
+    legend: dict[str, object] = {
+        "title": colouring.title, "items": items,
+        "scale": {"stops": [_hex(c) for c in sample_colorscale("Viridis", [0, 0.25, 0.5, 0.75, 1])],
+                  "min": f"{low:.3g}", "max": f"{high:.3g}"}}
     return CanvasColours(blob(codes.tobytes()), palette, legend, len(palette) - 1)
+
+
+def canvas_colours(colouring: Colouring) -> CanvasColours:
+    return _category_colours(colouring) if colouring.categorical else _number_colours(colouring)
 
 
 def _hex(colour: str) -> str:
@@ -159,6 +181,7 @@ class CanvasView:
 
     blobs: dict[str, bytes]
     view: dict[str, object]
+    note: str = ""  # for the caption: what the colours leave out
 
 
 def canvas_view(coords: np.ndarray, colouring: Colouring, *, label: str, highlight: np.ndarray | None = None,
@@ -179,4 +202,4 @@ def canvas_view(coords: np.ndarray, colouring: Colouring, *, label: str, highlig
             "palette": colours.palette, "dimmed": colours.dimmed, "legend": colours.legend,
             "bounds": points.bounds, "pointSize": point_size(n), "label": label, "height": height,
             "labels": canvas_labels(labels, points), "query": canvas_query(query, points, coords), "link": link}
-    return CanvasView(blobs, view)
+    return CanvasView(blobs, view, colours.note)
