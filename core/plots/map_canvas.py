@@ -7,8 +7,10 @@ rerun that changes only the view sends none of them again."""
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -182,6 +184,11 @@ class CanvasView:
     blobs: dict[str, bytes]
     view: dict[str, object]
     note: str = ""  # for the caption: what the colours leave out
+
+    @cached_property
+    def key(self) -> str:
+        """The view's content key: a hover's text is kept for the view it was asked in."""
+        return blob_key(blob(json.dumps(self.view, sort_keys=True).encode()))
 
 
 def canvas_view(coords: np.ndarray, colouring: Colouring, *, label: str, highlight: np.ndarray | None = None,

@@ -75,3 +75,21 @@ def pixels(page, nth: int = 0) -> np.ndarray:
     image = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGBA")
     white = Image.new("RGBA", image.size, "white")
     return np.asarray(Image.alpha_composite(white, image).convert("RGB"))  # as the page shows it, on white
+
+
+def isolated_row(page, nth: int = 0) -> int:
+    """The row drawn farthest from any other, so that the pointer on it can only mean it."""
+    xy = screen_positions(page, nth)
+    gaps = np.linalg.norm(xy[:, None] - xy[None], axis=2) + np.diag(np.full(len(xy), np.inf))
+    return int(gaps.min(axis=1).argmax())
+
+
+def hover(page, row: int, nth: int = 0) -> None:
+    """The pointer moved onto row `row` from outside the map, as a hand does."""
+    page.locator(f"{MAP} canvas.points").nth(nth).scroll_into_view_if_needed()  # the mouse acts on what is shown
+    page.mouse.move(2, 2)
+    page.mouse.move(*screen_position(page, row, nth), steps=4)
+
+
+def tooltip(page, nth: int = 0):
+    return page.locator(f"{MAP} .tooltip").nth(nth)

@@ -55,8 +55,8 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
 
     def hovered() -> None:
         row = st.session_state[key].hover
-        if row is not None:
-            st.session_state[_hover_key(key)] = {"row": int(row), "text": hover_text(int(row))}
+        if row is not None:  # the answer holds for this view only: another colouring says other things
+            st.session_state[_hover_key(key)] = {"row": int(row), "text": hover_text(int(row)), "view": canvas.key}
 
     def selected() -> None:
         on_selection(sorted(int(i) for i in st.session_state[key].selection or []))
@@ -72,7 +72,10 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
             st.rerun()
         for name, data in {"code": code, **canvas.blobs}.items():
             component(key=f"{key}_{name}", data=data, height=0)
-        component(key=key, data={**canvas.view, "code": blob_key(code), "hover": st.session_state.get(_hover_key(key)),
+        hover = st.session_state.get(_hover_key(key))
+        component(key=key, data={**canvas.view, "code": blob_key(code),
+                                 "hover": {"row": hover["row"], "text": hover["text"]}
+                                 if hover and hover["view"] == canvas.key else None,
                                  "answered": st.session_state.get(answered, 0)},
                   on_hover_change=hovered, on_selection_change=selected)
 

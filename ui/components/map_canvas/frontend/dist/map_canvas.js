@@ -7323,7 +7323,7 @@ var fa = "#c2255c", pa = class {
 			return;
 		}
 		let a = performance.now();
-		this.data = e, this.stage.style.height = `${e.height}px`, this.canvas.setAttribute("aria-label", e.label);
+		this.data = e, this.hoverTexts.clear(), this.stage.style.height = `${e.height}px`, this.canvas.setAttribute("aria-label", e.label);
 		let [o, s, c] = await Promise.all([
 			e.positions,
 			e.codes,
@@ -7364,7 +7364,7 @@ var fa = "#c2255c", pa = class {
 			preventFilterReset: !u
 		};
 		if (u && this.fitView(!1), await this.plot.draw(this.points, f), this.data !== e) return;
-		this.applyFilter(), this.selected.length && this.plot.select(this.selected, { preventEvent: !0 }), t && this.hoverTexts.set(t.row, t.text), this.showTooltip(), this.paintOverlay(), this.canvas.getContext("2d").getImageData(0, 0, 1, 1);
+		this.applyFilter(), this.selected.length && this.plot.select(this.selected, { preventEvent: !0 }), t && this.hoverTexts.set(t.row, t.text), this.hovered = -1, this.hoverPick(), this.paintOverlay(), this.canvas.getContext("2d").getImageData(0, 0, 1, 1);
 		let p = [
 			e.positions,
 			e.codes,

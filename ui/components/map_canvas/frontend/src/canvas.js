@@ -122,6 +122,7 @@ export class MapCanvas {
     }
     const started = performance.now();
     this.data = data;
+    this.hoverTexts.clear(); // they were the view before's: another colouring or other points say other things
     this.stage.style.height = `${data.height}px`;
     this.canvas.setAttribute("aria-label", data.label);
     const [positions, codes, highlight] = await Promise.all(
@@ -177,7 +178,8 @@ export class MapCanvas {
     this.applyFilter();
     if (this.selected.length) this.plot.select(this.selected, { preventEvent: true });
     if (hover) this.hoverTexts.set(hover.row, hover.text);
-    this.showTooltip();
+    this.hovered = -1;
+    this.hoverPick(); // the point under the pointer now, and its text for this view
     this.paintOverlay();
     this.canvas.getContext("2d").getImageData(0, 0, 1, 1); // the frame is on the screen from here
     // for make bench: when this view arrived (or its newest blob, if later it arrived first) and when it was drawn
