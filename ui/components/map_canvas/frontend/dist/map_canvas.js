@@ -287,17 +287,17 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 		function N(e, t, n) {
 			e.texture ? f(e.texture._texture.internalformat, t, "unsupported texture format for attachment") : f(e.renderbuffer._renderbuffer.format, n, "unsupported renderbuffer format for attachment");
 		}
-		var P = 33071, F = 9728, ee = 9984, I = 9985, L = 9986, R = 9987, z = 5120, te = 5121, ne = 5122, B = 5123, re = 5124, V = 5125, H = 5126, U = 32819, ie = 32820, ae = 33635, W = 34042, G = 36193, K = {};
-		K[z] = K[te] = 1, K[ne] = K[B] = K[G] = K[ae] = K[U] = K[ie] = 2, K[re] = K[V] = K[H] = K[W] = 4;
-		function oe(e, t) {
-			return e === ie || e === U || e === ae ? 2 : e === W ? 4 : K[e] * t;
+		var P = 33071, F = 9728, ee = 9984, te = 9985, I = 9986, L = 9987, R = 5120, z = 5121, ne = 5122, B = 5123, re = 5124, V = 5125, H = 5126, ie = 32819, ae = 32820, oe = 33635, U = 34042, W = 36193, G = {};
+		G[R] = G[z] = 1, G[ne] = G[B] = G[W] = G[oe] = G[ie] = G[ae] = 2, G[re] = G[V] = G[H] = G[U] = 4;
+		function se(e, t) {
+			return e === ae || e === ie || e === oe ? 2 : e === U ? 4 : G[e] * t;
 		}
-		function se(e) {
+		function ce(e) {
 			return !(e & e - 1) && !!e;
 		}
-		function ce(e, t, n) {
+		function le(e, t, n) {
 			var r, i = t.width, o = t.height, s = t.channels;
-			a(i > 0 && i <= n.maxTextureSize && o > 0 && o <= n.maxTextureSize, "invalid texture shape"), (e.wrapS !== P || e.wrapT !== P) && a(se(i) && se(o), "incompatible wrap mode for texture, both width and height must be power of 2"), t.mipmask === 1 ? i !== 1 && o !== 1 && a(e.minFilter !== ee && e.minFilter !== L && e.minFilter !== I && e.minFilter !== R, "min filter requires mipmap") : (a(se(i) && se(o), "texture must be a square power of 2 to support mipmapping"), a(t.mipmask === (i << 1) - 1, "missing or incomplete mipmap data")), t.type === H && (n.extensions.indexOf("oes_texture_float_linear") < 0 && a(e.minFilter === F && e.magFilter === F, "filter not supported, must enable oes_texture_float_linear"), a(!e.genMipmaps, "mipmap generation not supported with float textures"));
+			a(i > 0 && i <= n.maxTextureSize && o > 0 && o <= n.maxTextureSize, "invalid texture shape"), (e.wrapS !== P || e.wrapT !== P) && a(ce(i) && ce(o), "incompatible wrap mode for texture, both width and height must be power of 2"), t.mipmask === 1 ? i !== 1 && o !== 1 && a(e.minFilter !== ee && e.minFilter !== I && e.minFilter !== te && e.minFilter !== L, "min filter requires mipmap") : (a(ce(i) && ce(o), "texture must be a square power of 2 to support mipmapping"), a(t.mipmask === (i << 1) - 1, "missing or incomplete mipmap data")), t.type === H && (n.extensions.indexOf("oes_texture_float_linear") < 0 && a(e.minFilter === F && e.magFilter === F, "filter not supported, must enable oes_texture_float_linear"), a(!e.genMipmaps, "mipmap generation not supported with float textures"));
 			var c = t.images;
 			for (r = 0; r < 16; ++r) if (c[r]) {
 				var l = i >> r, u = o >> r;
@@ -305,14 +305,14 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				var d = c[r];
 				if (a(d.width === l && d.height === u, "invalid shape for mip images"), a(d.format === t.format && d.internalformat === t.internalformat && d.type === t.type, "incompatible type for mip image"), !d.compressed) {
 					if (d.data) {
-						var f = Math.ceil(oe(d.type, s) * l / d.unpackAlignment) * d.unpackAlignment;
+						var f = Math.ceil(se(d.type, s) * l / d.unpackAlignment) * d.unpackAlignment;
 						a(d.data.byteLength === f * u, "invalid data for image, buffer size is inconsistent with image format");
 					} else d.element || d.copy;
 				}
 			} else e.genMipmaps || a(!(t.mipmask & 1 << r), "extra mipmap data");
 			t.compressed && a(!e.genMipmaps, "mipmap generation for compressed images not supported");
 		}
-		function le(e, t, n, r) {
+		function ue(e, t, n, r) {
 			var i = e.width, o = e.height, s = e.channels;
 			a(i > 0 && i <= r.maxTextureSize && o > 0 && o <= r.maxTextureSize, "invalid texture shape"), a(i === o, "cube map must be square"), a(t.wrapS === P && t.wrapT === P, "wrap mode not supported by cube map");
 			for (var c = 0; c < n.length; ++c) {
@@ -322,12 +322,12 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					var f = u[d];
 					if (f) {
 						var p = i >> d, m = o >> d;
-						a(l.mipmask & 1 << d, "missing mipmap data"), a(f.width === p && f.height === m, "invalid shape for mip images"), a(f.format === e.format && f.internalformat === e.internalformat && f.type === e.type, "incompatible type for mip image"), f.compressed || (f.data ? a(f.data.byteLength === p * m * Math.max(oe(f.type, s), f.unpackAlignment), "invalid data for image, buffer size is inconsistent with image format") : f.element || f.copy);
+						a(l.mipmask & 1 << d, "missing mipmap data"), a(f.width === p && f.height === m, "invalid shape for mip images"), a(f.format === e.format && f.internalformat === e.internalformat && f.type === e.type, "incompatible type for mip image"), f.compressed || (f.data ? a(f.data.byteLength === p * m * Math.max(se(f.type, s), f.unpackAlignment), "invalid data for image, buffer size is inconsistent with image format") : f.element || f.copy);
 					}
 				}
 			}
 		}
-		var q = t(a, {
+		var K = t(a, {
 			optional: M,
 			raise: i,
 			commandRaise: O,
@@ -347,51 +347,51 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			saveDrawInfo: D,
 			framebufferFormat: N,
 			guessCommand: y,
-			texture2D: ce,
-			textureCube: le
-		}), ue = 0, de = 0, fe = 5, J = 6;
-		function pe(e, t) {
-			this.id = ue++, this.type = e, this.data = t;
-		}
-		function me(e) {
-			return e.replace(/\\/g, "\\\\").replace(/"/g, "\\\"");
+			texture2D: le,
+			textureCube: ue
+		}), de = 0, fe = 0, pe = 5, q = 6;
+		function me(e, t) {
+			this.id = de++, this.type = e, this.data = t;
 		}
 		function he(e) {
-			if (e.length === 0) return [];
-			var t = e.charAt(0), n = e.charAt(e.length - 1);
-			if (e.length > 1 && t === n && (t === "\"" || t === "'")) return ["\"" + me(e.substr(1, e.length - 2)) + "\""];
-			var r = /\[(false|true|null|\d+|'[^']*'|"[^"]*")\]/.exec(e);
-			if (r) return he(e.substr(0, r.index)).concat(he(r[1])).concat(he(e.substr(r.index + r[0].length)));
-			var i = e.split(".");
-			if (i.length === 1) return ["\"" + me(e) + "\""];
-			for (var a = [], o = 0; o < i.length; ++o) a = a.concat(he(i[o]));
-			return a;
+			return e.replace(/\\/g, "\\\\").replace(/"/g, "\\\"");
 		}
 		function ge(e) {
-			return "[" + he(e).join("][") + "]";
+			if (e.length === 0) return [];
+			var t = e.charAt(0), n = e.charAt(e.length - 1);
+			if (e.length > 1 && t === n && (t === "\"" || t === "'")) return ["\"" + he(e.substr(1, e.length - 2)) + "\""];
+			var r = /\[(false|true|null|\d+|'[^']*'|"[^"]*")\]/.exec(e);
+			if (r) return ge(e.substr(0, r.index)).concat(ge(r[1])).concat(ge(e.substr(r.index + r[0].length)));
+			var i = e.split(".");
+			if (i.length === 1) return ["\"" + he(e) + "\""];
+			for (var a = [], o = 0; o < i.length; ++o) a = a.concat(ge(i[o]));
+			return a;
 		}
-		function _e(e, t) {
-			return new pe(e, ge(t + ""));
-		}
-		function Y(e) {
-			return typeof e == "function" && !e._reglType || e instanceof pe;
+		function _e(e) {
+			return "[" + ge(e).join("][") + "]";
 		}
 		function ve(e, t) {
-			if (typeof e == "function") return new pe(de, e);
-			if (typeof e == "number" || typeof e == "boolean") return new pe(fe, e);
-			if (Array.isArray(e)) return new pe(J, e.map(function(e, n) {
-				return ve(e, t + "[" + n + "]");
-			}));
-			if (e instanceof pe) return e;
-			q(!1, "invalid option type in uniform " + t);
+			return new me(e, _e(t + ""));
 		}
-		var ye = {
-			DynamicVariable: pe,
-			define: _e,
-			isDynamic: Y,
-			unbox: ve,
-			accessor: ge
-		}, be = {
+		function J(e) {
+			return typeof e == "function" && !e._reglType || e instanceof me;
+		}
+		function ye(e, t) {
+			if (typeof e == "function") return new me(fe, e);
+			if (typeof e == "number" || typeof e == "boolean") return new me(pe, e);
+			if (Array.isArray(e)) return new me(q, e.map(function(e, n) {
+				return ye(e, t + "[" + n + "]");
+			}));
+			if (e instanceof me) return e;
+			K(!1, "invalid option type in uniform " + t);
+		}
+		var be = {
+			DynamicVariable: me,
+			define: ve,
+			isDynamic: J,
+			unbox: ye,
+			accessor: _e
+		}, xe = {
 			next: typeof requestAnimationFrame == "function" ? function(e) {
 				return requestAnimationFrame(e);
 			} : function(e) {
@@ -400,12 +400,12 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			cancel: typeof cancelAnimationFrame == "function" ? function(e) {
 				return cancelAnimationFrame(e);
 			} : clearTimeout
-		}, xe = typeof performance < "u" && performance.now ? function() {
+		}, Se = typeof performance < "u" && performance.now ? function() {
 			return performance.now();
 		} : function() {
 			return +/* @__PURE__ */ new Date();
 		};
-		function Se() {
+		function Ce() {
 			var e = { "": 0 }, t = [""];
 			return {
 				id: function(n) {
@@ -417,7 +417,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				}
 			};
 		}
-		function Ce(e, n, r) {
+		function we(e, n, r) {
 			var i = document.createElement("canvas");
 			t(i.style, {
 				border: 0,
@@ -451,7 +451,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				onDestroy: s
 			};
 		}
-		function we(e, t) {
+		function Te(e, t) {
 			function n(n) {
 				try {
 					return e.getContext(n, t);
@@ -461,30 +461,30 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			}
 			return n("webgl") || n("experimental-webgl") || n("webgl-experimental");
 		}
-		function Te(e) {
+		function Ee(e) {
 			return typeof e.nodeName == "string" && typeof e.appendChild == "function" && typeof e.getBoundingClientRect == "function";
 		}
-		function Ee(e) {
+		function De(e) {
 			return typeof e.drawArrays == "function" || typeof e.drawElements == "function";
 		}
-		function De(e) {
-			return typeof e == "string" ? e.split() : (q(Array.isArray(e), "invalid extension array"), e);
-		}
-		function X(e) {
-			return typeof e == "string" ? (q(typeof document < "u", "not supported outside of DOM"), document.querySelector(e)) : e;
-		}
 		function Oe(e) {
+			return typeof e == "string" ? e.split() : (K(Array.isArray(e), "invalid extension array"), e);
+		}
+		function Y(e) {
+			return typeof e == "string" ? (K(typeof document < "u", "not supported outside of DOM"), document.querySelector(e)) : e;
+		}
+		function ke(e) {
 			var t = e || {}, n, r, i, a, o = {}, s = [], c = [], l = typeof window > "u" ? 1 : window.devicePixelRatio, u = !1, d = function(e) {
-				e && q.raise(e);
+				e && K.raise(e);
 			}, f = function() {};
-			if (typeof t == "string" ? (q(typeof document < "u", "selector queries only supported in DOM environments"), n = document.querySelector(t), q(n, "invalid query string for element")) : typeof t == "object" ? Te(t) ? n = t : Ee(t) ? (a = t, i = a.canvas) : (q.constructor(t), "gl" in t ? a = t.gl : "canvas" in t ? i = X(t.canvas) : "container" in t && (r = X(t.container)), "attributes" in t && (o = t.attributes, q.type(o, "object", "invalid context attributes")), "extensions" in t && (s = De(t.extensions)), "optionalExtensions" in t && (c = De(t.optionalExtensions)), "onDone" in t && (q.type(t.onDone, "function", "invalid or missing onDone callback"), d = t.onDone), "profile" in t && (u = !!t.profile), "pixelRatio" in t && (l = +t.pixelRatio, q(l > 0, "invalid pixel ratio"))) : q.raise("invalid arguments to regl"), n && (n.nodeName.toLowerCase() === "canvas" ? i = n : r = n), !a) {
+			if (typeof t == "string" ? (K(typeof document < "u", "selector queries only supported in DOM environments"), n = document.querySelector(t), K(n, "invalid query string for element")) : typeof t == "object" ? Ee(t) ? n = t : De(t) ? (a = t, i = a.canvas) : (K.constructor(t), "gl" in t ? a = t.gl : "canvas" in t ? i = Y(t.canvas) : "container" in t && (r = Y(t.container)), "attributes" in t && (o = t.attributes, K.type(o, "object", "invalid context attributes")), "extensions" in t && (s = Oe(t.extensions)), "optionalExtensions" in t && (c = Oe(t.optionalExtensions)), "onDone" in t && (K.type(t.onDone, "function", "invalid or missing onDone callback"), d = t.onDone), "profile" in t && (u = !!t.profile), "pixelRatio" in t && (l = +t.pixelRatio, K(l > 0, "invalid pixel ratio"))) : K.raise("invalid arguments to regl"), n && (n.nodeName.toLowerCase() === "canvas" ? i = n : r = n), !a) {
 				if (!i) {
-					q(typeof document < "u", "must manually specify webgl context outside of DOM environments");
-					var p = Ce(r || document.body, d, l);
+					K(typeof document < "u", "must manually specify webgl context outside of DOM environments");
+					var p = we(r || document.body, d, l);
 					if (!p) return null;
 					i = p.canvas, f = p.onDestroy;
 				}
-				o.premultipliedAlpha === void 0 && (o.premultipliedAlpha = !0), a = we(i, o);
+				o.premultipliedAlpha === void 0 && (o.premultipliedAlpha = !0), a = Te(i, o);
 			}
 			return a ? {
 				gl: a,
@@ -498,10 +498,10 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				onDestroy: f
 			} : (f(), d("webgl not supported, try upgrading your browser or graphics drivers http://get.webgl.org"), null);
 		}
-		function ke(e, t) {
+		function Ae(e, t) {
 			var n = {};
 			function r(t) {
-				q.type(t, "string", "extension name must be string");
+				K.type(t, "string", "extension name must be string");
 				var r = t.toLowerCase(), i;
 				try {
 					i = n[r] = e.getExtension(r);
@@ -521,7 +521,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				}
 			};
 		}
-		function Ae(e, t) {
+		function X(e, t) {
 			for (var n = Array(e), r = 0; r < e; ++r) n[r] = t(r);
 			return n;
 		}
@@ -535,7 +535,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			return e >>>= t, n = (e > 255) << 3, e >>>= n, t |= n, n = (e > 15) << 2, e >>>= n, t |= n, n = (e > 3) << 1, e >>>= n, t |= n, t | e >> 1;
 		}
 		function Z() {
-			var e = Ae(8, function() {
+			var e = X(8, function() {
 				return [];
 			});
 			function t(t) {
@@ -765,21 +765,21 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 							t.dimension = a;
 							var f = Q.allocType(t.dtype, n.length);
 							Gt(f, n), d(t, f, r), o ? t.persistentData = f : Q.freeType(f);
-						} else e(n[0]) ? (t.dimension = n[0].length, t.dtype = i || Wt(n[0]) || Ht, c = Lt(n, [n.length, n[0].length], t.dtype), d(t, c, r), o ? t.persistentData = c : Q.freeType(c)) : q.raise("invalid buffer data");
+						} else e(n[0]) ? (t.dimension = n[0].length, t.dtype = i || Wt(n[0]) || Ht, c = Lt(n, [n.length, n[0].length], t.dtype), d(t, c, r), o ? t.persistentData = c : Q.freeType(c)) : K.raise("invalid buffer data");
 					}
 				} else if (e(n)) t.dtype = i || Wt(n), t.dimension = a, d(t, n, r), o && (t.persistentData = new Uint8Array(new Uint8Array(n.buffer)));
 				else if (Tt(n)) {
 					s = n.shape;
 					var p = n.stride, m = n.offset, h = 0, g = 0, _ = 0, v = 0;
-					s.length === 1 ? (h = s[0], g = 1, _ = p[0], v = 0) : s.length === 2 ? (h = s[0], g = s[1], _ = p[0], v = p[1]) : q.raise("invalid shape"), t.dtype = i || Wt(n.data) || Ht, t.dimension = g;
+					s.length === 1 ? (h = s[0], g = 1, _ = p[0], v = 0) : s.length === 2 ? (h = s[0], g = s[1], _ = p[0], v = p[1]) : K.raise("invalid shape"), t.dtype = i || Wt(n.data) || Ht, t.dimension = g;
 					var y = Q.allocType(t.dtype, h * g);
 					Kt(y, n.data, h, g, _, v, m), d(t, y, r), o ? t.persistentData = y : Q.freeType(y);
-				} else n instanceof ArrayBuffer ? (t.dtype = Vt, t.dimension = a, d(t, n, r), o && (t.persistentData = new Uint8Array(new Uint8Array(n)))) : q.raise("invalid buffer data");
+				} else n instanceof ArrayBuffer ? (t.dtype = Vt, t.dimension = a, d(t, n, r), o && (t.persistentData = new Uint8Array(new Uint8Array(n)))) : K.raise("invalid buffer data");
 			}
 			function p(e) {
 				n.bufferCount--, i(e);
 				var r = e.buffer;
-				q(r, "buffer must not be deleted already"), t.deleteBuffer(r), e.buffer = null, delete o[e.id];
+				K(r, "buffer must not be deleted already"), t.deleteBuffer(r), e.buffer = null, delete o[e.id];
 			}
 			function m(i, a, c, l) {
 				n.bufferCount++;
@@ -787,10 +787,10 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				o[u.id] = u;
 				function d(n) {
 					var i = zt, a = null, o = 0, s = 0, c = 1;
-					return Array.isArray(n) || e(n) || Tt(n) || n instanceof ArrayBuffer ? a = n : typeof n == "number" ? o = n | 0 : n && (q.type(n, "object", "buffer arguments must be an object, a number or an array"), "data" in n && (q(a === null || Array.isArray(a) || e(a) || Tt(a), "invalid data for buffer"), a = n.data), "usage" in n && (q.parameter(n.usage, It, "invalid buffer usage"), i = It[n.usage]), "type" in n && (q.parameter(n.type, Ft, "invalid buffer type"), s = Ft[n.type]), "dimension" in n && (q.type(n.dimension, "number", "invalid dimension"), c = n.dimension | 0), "length" in n && (q.nni(o, "buffer length must be a nonnegative integer"), o = n.length | 0)), u.bind(), a ? f(u, a, i, s, c, l) : (o && t.bufferData(u.type, o, i), u.dtype = s || Vt, u.usage = i, u.dimension = c, u.byteLength = o), r.profile && (u.stats.size = u.byteLength * Ut[u.dtype]), d;
+					return Array.isArray(n) || e(n) || Tt(n) || n instanceof ArrayBuffer ? a = n : typeof n == "number" ? o = n | 0 : n && (K.type(n, "object", "buffer arguments must be an object, a number or an array"), "data" in n && (K(a === null || Array.isArray(a) || e(a) || Tt(a), "invalid data for buffer"), a = n.data), "usage" in n && (K.parameter(n.usage, It, "invalid buffer usage"), i = It[n.usage]), "type" in n && (K.parameter(n.type, Ft, "invalid buffer type"), s = Ft[n.type]), "dimension" in n && (K.type(n.dimension, "number", "invalid dimension"), c = n.dimension | 0), "length" in n && (K.nni(o, "buffer length must be a nonnegative integer"), o = n.length | 0)), u.bind(), a ? f(u, a, i, s, c, l) : (o && t.bufferData(u.type, o, i), u.dtype = s || Vt, u.usage = i, u.dimension = c, u.byteLength = o), r.profile && (u.stats.size = u.byteLength * Ut[u.dtype]), d;
 				}
 				function m(e, n) {
-					q(n + e.byteLength <= u.byteLength, "invalid buffer subdata call, buffer is too small.  Can't write data of size " + e.byteLength + " starting from offset " + n + " to a buffer of size " + u.byteLength), t.bufferSubData(u.type, n, e);
+					K(n + e.byteLength <= u.byteLength, "invalid buffer subdata call, buffer is too small.  Can't write data of size " + e.byteLength + " starting from offset " + n + " to a buffer of size " + u.byteLength), t.bufferSubData(u.type, n, e);
 				}
 				function h(t, n) {
 					var r = (n || 0) | 0, i;
@@ -804,15 +804,15 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 								i = Rt(t);
 								var o = Lt(t, i, u.dtype);
 								m(o, r), Q.freeType(o);
-							} else q.raise("invalid buffer data");
+							} else K.raise("invalid buffer data");
 						}
 					} else if (Tt(t)) {
 						i = t.shape;
 						var s = t.stride, c = 0, l = 0, f = 0, p = 0;
-						i.length === 1 ? (c = i[0], l = 1, f = s[0], p = 0) : i.length === 2 ? (c = i[0], l = i[1], f = s[0], p = s[1]) : q.raise("invalid shape");
+						i.length === 1 ? (c = i[0], l = 1, f = s[0], p = 0) : i.length === 2 ? (c = i[0], l = i[1], f = s[0], p = s[1]) : K.raise("invalid shape");
 						var h = Array.isArray(t.data) ? u.dtype : Wt(t.data), g = Q.allocType(h, c * l);
 						Kt(g, t.data, c, l, f, p, t.offset), m(g, r), Q.freeType(g);
-					} else q.raise("invalid data for buffer subdata");
+					} else K.raise("invalid data for buffer subdata");
 					return d;
 				}
 				return c || d(i), d._reglType = "buffer", d._buffer = u, d.subdata = h, r.profile && (d.stats = u.stats), d.destroy = function() {
@@ -896,11 +896,11 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						case nn:
 							d = rn;
 							break;
-						default: q.raise("unsupported type for element array");
+						default: K.raise("unsupported type for element array");
 					}
 					i.buffer.dtype = d;
 				}
-				i.type = d, q(d !== rn || !!n.oes_element_index_uint, "32 bit element buffers not supported, enable oes_element_index_uint first");
+				i.type = d, K(d !== rn || !!n.oes_element_index_uint, "32 bit element buffers not supported, enable oes_element_index_uint first");
 				var p = c;
 				p < 0 && (p = i.buffer.byteLength, d === tn ? p >>= 1 : d === rn && (p >>= 2)), i.vertCount = p;
 				var m = s;
@@ -912,7 +912,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				i.primType = m;
 			}
 			function p(e) {
-				i.elementsCount--, q(e.buffer !== null, "must not double destroy elements"), delete a[e.id], e.buffer.destroy(), e.buffer = null;
+				i.elementsCount--, K(e.buffer !== null, "must not double destroy elements"), delete a[e.id], e.buffer.destroy(), e.buffer = null;
 			}
 			function m(t, n) {
 				var a = r.create(null, an, !0), o = new c(a._buffer);
@@ -922,7 +922,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					else if (typeof t == "number") a(t), o.primType = Zt, o.vertCount = t | 0, o.type = $t;
 					else {
 						var n = null, r = sn, i = -1, c = -1, u = 0, d = 0;
-						Array.isArray(t) || e(t) || Tt(t) ? n = t : (q.type(t, "object", "invalid arguments for elements"), "data" in t && (n = t.data, q(Array.isArray(n) || e(n) || Tt(n), "invalid data for element buffer")), "usage" in t && (q.parameter(t.usage, It, "invalid element buffer usage"), r = It[t.usage]), "primitive" in t && (q.parameter(t.primitive, Jt, "invalid element buffer primitive"), i = Jt[t.primitive]), "count" in t && (q(typeof t.count == "number" && t.count >= 0, "invalid vertex count for elements"), c = t.count | 0), "type" in t && (q.parameter(t.type, s, "invalid buffer type"), d = s[t.type]), "length" in t ? u = t.length | 0 : (u = c, d === tn || d === en ? u *= 2 : (d === rn || d === nn) && (u *= 4))), f(o, n, r, i, c, u, d);
+						Array.isArray(t) || e(t) || Tt(t) ? n = t : (K.type(t, "object", "invalid arguments for elements"), "data" in t && (n = t.data, K(Array.isArray(n) || e(n) || Tt(n), "invalid data for element buffer")), "usage" in t && (K.parameter(t.usage, It, "invalid element buffer usage"), r = It[t.usage]), "primitive" in t && (K.parameter(t.primitive, Jt, "invalid element buffer primitive"), i = Jt[t.primitive]), "count" in t && (K(typeof t.count == "number" && t.count >= 0, "invalid vertex count for elements"), c = t.count | 0), "type" in t && (K.parameter(t.type, s, "invalid buffer type"), d = s[t.type]), "length" in t ? u = t.length | 0 : (u = c, d === tn || d === en ? u *= 2 : (d === rn || d === nn) && (u *= 4))), f(o, n, r, i, c, u, d);
 					}
 					return l;
 				}
@@ -1040,7 +1040,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				case Fn:
 					e.data = fn(t);
 					break;
-				default: q.raise("unsupported texture type, must specify a typed array");
+				default: K.raise("unsupported texture type, must specify a typed array");
 			}
 		}
 		function Kr(e, t) {
@@ -1164,23 +1164,23 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			}
 			function D(e, t) {
 				if (typeof t == "object" && t) {
-					if ("premultiplyAlpha" in t && (q.type(t.premultiplyAlpha, "boolean", "invalid premultiplyAlpha"), e.premultiplyAlpha = t.premultiplyAlpha), "flipY" in t && (q.type(t.flipY, "boolean", "invalid texture flip"), e.flipY = t.flipY), "alignment" in t && (q.oneOf(t.alignment, [
+					if ("premultiplyAlpha" in t && (K.type(t.premultiplyAlpha, "boolean", "invalid premultiplyAlpha"), e.premultiplyAlpha = t.premultiplyAlpha), "flipY" in t && (K.type(t.flipY, "boolean", "invalid texture flip"), e.flipY = t.flipY), "alignment" in t && (K.oneOf(t.alignment, [
 						1,
 						2,
 						4,
 						8
-					], "invalid texture unpack alignment"), e.unpackAlignment = t.alignment), "colorSpace" in t && (q.parameter(t.colorSpace, p, "invalid colorSpace"), e.colorSpace = p[t.colorSpace]), "type" in t) {
+					], "invalid texture unpack alignment"), e.unpackAlignment = t.alignment), "colorSpace" in t && (K.parameter(t.colorSpace, p, "invalid colorSpace"), e.colorSpace = p[t.colorSpace]), "type" in t) {
 						var n = t.type;
-						q(r.oes_texture_float || n !== "float" && n !== "float32", "you must enable the OES_texture_float extension in order to use floating point textures."), q(r.oes_texture_half_float || n !== "half float" && n !== "float16", "you must enable the OES_texture_half_float extension in order to use 16-bit floating point textures."), q(r.webgl_depth_texture || n !== "uint16" && n !== "uint32" && n !== "depth stencil", "you must enable the WEBGL_depth_texture extension in order to use depth/stencil textures."), q.parameter(n, m, "invalid texture type"), e.type = m[n];
+						K(r.oes_texture_float || n !== "float" && n !== "float32", "you must enable the OES_texture_float extension in order to use floating point textures."), K(r.oes_texture_half_float || n !== "half float" && n !== "float16", "you must enable the OES_texture_half_float extension in order to use 16-bit floating point textures."), K(r.webgl_depth_texture || n !== "uint16" && n !== "uint32" && n !== "depth stencil", "you must enable the WEBGL_depth_texture extension in order to use depth/stencil textures."), K.parameter(n, m, "invalid texture type"), e.type = m[n];
 					}
 					var a = e.width, o = e.height, s = e.channels, c = !1;
-					"shape" in t ? (q(Array.isArray(t.shape) && t.shape.length >= 2, "shape must be an array"), a = t.shape[0], o = t.shape[1], t.shape.length === 3 && (s = t.shape[2], q(s > 0 && s <= 4, "invalid number of channels"), c = !0), q(a >= 0 && a <= i.maxTextureSize, "invalid width"), q(o >= 0 && o <= i.maxTextureSize, "invalid height")) : ("radius" in t && (a = o = t.radius, q(a >= 0 && a <= i.maxTextureSize, "invalid radius")), "width" in t && (a = t.width, q(a >= 0 && a <= i.maxTextureSize, "invalid width")), "height" in t && (o = t.height, q(o >= 0 && o <= i.maxTextureSize, "invalid height")), "channels" in t && (s = t.channels, q(s > 0 && s <= 4, "invalid number of channels"), c = !0)), e.width = a | 0, e.height = o | 0, e.channels = s | 0;
+					"shape" in t ? (K(Array.isArray(t.shape) && t.shape.length >= 2, "shape must be an array"), a = t.shape[0], o = t.shape[1], t.shape.length === 3 && (s = t.shape[2], K(s > 0 && s <= 4, "invalid number of channels"), c = !0), K(a >= 0 && a <= i.maxTextureSize, "invalid width"), K(o >= 0 && o <= i.maxTextureSize, "invalid height")) : ("radius" in t && (a = o = t.radius, K(a >= 0 && a <= i.maxTextureSize, "invalid radius")), "width" in t && (a = t.width, K(a >= 0 && a <= i.maxTextureSize, "invalid width")), "height" in t && (o = t.height, K(o >= 0 && o <= i.maxTextureSize, "invalid height")), "channels" in t && (s = t.channels, K(s > 0 && s <= 4, "invalid number of channels"), c = !0)), e.width = a | 0, e.height = o | 0, e.channels = s | 0;
 					var l = !1;
 					if ("format" in t) {
 						var u = t.format;
-						q(r.webgl_depth_texture || u !== "depth" && u !== "depth stencil", "you must enable the WEBGL_depth_texture extension in order to use depth/stencil textures."), q.parameter(u, h, "invalid texture format"), e.format = w[e.internalformat = h[u]], u in m && ("type" in t || (e.type = m[u])), u in g && (e.compressed = !0), l = !0;
+						K(r.webgl_depth_texture || u !== "depth" && u !== "depth stencil", "you must enable the WEBGL_depth_texture extension in order to use depth/stencil textures."), K.parameter(u, h, "invalid texture format"), e.format = w[e.internalformat = h[u]], u in m && ("type" in t || (e.type = m[u])), u in g && (e.compressed = !0), l = !0;
 					}
-					!c && l ? e.channels = Cr[e.format] : c && !l ? e.channels !== Sr[e.format] && (e.format = e.internalformat = Sr[e.channels]) : l && c && q(e.channels === Cr[e.format], "number of channels inconsistent with specified format");
+					!c && l ? e.channels = Cr[e.format] : c && !l ? e.channels !== Sr[e.format] && (e.format = e.internalformat = Sr[e.channels]) : l && c && K(e.channels === Cr[e.format], "number of channels inconsistent with specified format");
 				}
 			}
 			function O(e) {
@@ -1191,10 +1191,10 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			}
 			function A(t, n) {
 				var r = null;
-				if (Ur(n) ? r = n : n && (q.type(n, "object", "invalid pixel data type"), D(t, n), "x" in n && (t.xOffset = n.x | 0), "y" in n && (t.yOffset = n.y | 0), Ur(n.data) && (r = n.data)), q(!t.compressed || r instanceof Uint8Array, "compressed texture data must be stored in a uint8array"), n.copy) {
-					q(!r, "can not specify copy and data field for the same texture");
+				if (Ur(n) ? r = n : n && (K.type(n, "object", "invalid pixel data type"), D(t, n), "x" in n && (t.xOffset = n.x | 0), "y" in n && (t.yOffset = n.y | 0), Ur(n.data) && (r = n.data)), K(!t.compressed || r instanceof Uint8Array, "compressed texture data must be stored in a uint8array"), n.copy) {
+					K(!r, "can not specify copy and data field for the same texture");
 					var a = o.viewportWidth, s = o.viewportHeight;
-					t.width = t.width || a - t.xOffset, t.height = t.height || s - t.yOffset, t.needsCopy = !0, q(t.xOffset >= 0 && t.xOffset < a && t.yOffset >= 0 && t.yOffset < s && t.width > 0 && t.width <= a && t.height > 0 && t.height <= s, "copy texture read out of bounds");
+					t.width = t.width || a - t.xOffset, t.height = t.height || s - t.yOffset, t.needsCopy = !0, K(t.xOffset >= 0 && t.xOffset < a && t.yOffset >= 0 && t.yOffset < s && t.width > 0 && t.width <= a && t.height > 0 && t.height <= s, "copy texture read out of bounds");
 				} else if (!r) t.width = t.width || 1, t.height = t.height || 1, t.channels = t.channels || 4;
 				else if (e(r)) t.channels = t.channels || 4, t.data = r, !("type" in n) && t.type === Jn && (t.type = Wr(r));
 				else if (Pr(r)) t.channels = t.channels || 4, Gr(t, r), t.alignment = 1, t.needsFree = !0;
@@ -1202,7 +1202,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					var c = r.data;
 					!Array.isArray(c) && t.type === Jn && (t.type = Wr(c));
 					var l = r.shape, u = r.stride, d, f, p, m, h, g;
-					l.length === 3 ? (p = l[2], g = u[2]) : (q(l.length === 2, "invalid ndarray pixel data, must be 2 or 3D"), p = 1, g = 1), d = l[0], f = l[1], m = u[0], h = u[1], t.alignment = 1, t.width = d, t.height = f, t.channels = p, t.format = t.internalformat = Sr[p], t.needsFree = !0, Jr(t, c, m, h, g, r.offset);
+					l.length === 3 ? (p = l[2], g = u[2]) : (K(l.length === 2, "invalid ndarray pixel data, must be 2 or 3D"), p = 1, g = 1), d = l[0], f = l[1], m = u[0], h = u[1], t.alignment = 1, t.width = d, t.height = f, t.channels = p, t.format = t.internalformat = Sr[p], t.needsFree = !0, Jr(t, c, m, h, g, r.offset);
 				} else if (Lr(r) || Rr(r) || zr(r)) t.element = Lr(r) || Rr(r) ? r : r.canvas, t.width = t.element.width, t.height = t.element.height, t.channels = 4;
 				else if (Br(r)) t.element = r, t.width = r.width, t.height = r.height, t.channels = 4;
 				else if (Vr(r)) t.element = r, t.width = r.naturalWidth, t.height = r.naturalHeight, t.channels = 4;
@@ -1214,7 +1214,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					var C = Kr(t, x);
 					Dt.flatten(r, b, "", C), qr(t, C), t.alignment = 1, t.width = _, t.height = v, t.channels = y, t.format = t.internalformat = Sr[y], t.needsFree = !0;
 				}
-				t.type === Zn ? q(i.extensions.indexOf("oes_texture_float") >= 0, "oes_texture_float extension not enabled") : t.type === Fn && q(i.extensions.indexOf("oes_texture_half_float") >= 0, "oes_texture_half_float extension not enabled");
+				t.type === Zn ? K(i.extensions.indexOf("oes_texture_float") >= 0, "oes_texture_float extension not enabled") : t.type === Fn && K(i.extensions.indexOf("oes_texture_half_float") >= 0, "oes_texture_half_float extension not enabled");
 			}
 			function j(e, t, r) {
 				var i = e.element, o = e.data, s = e.internalformat, c = e.format, l = e.type, u = e.width, d = e.height;
@@ -1234,33 +1234,33 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			function ee() {
 				T.call(this), this.genMipmaps = !1, this.mipmapHint = fr, this.mipmask = 0, this.images = Array(16);
 			}
-			function I(e, t, n) {
+			function te(e, t, n) {
 				var r = e.images[0] = P();
 				e.mipmask = 1, r.width = e.width = t, r.height = e.height = n, r.channels = e.channels = 4;
 			}
-			function L(e, t) {
+			function I(e, t) {
 				var n = null;
 				if (Ur(t)) n = e.images[0] = P(), E(n, e), A(n, t), e.mipmask = 1;
 				else if (D(e, t), Array.isArray(t.mipmap)) for (var r = t.mipmap, i = 0; i < r.length; ++i) n = e.images[i] = P(), E(n, e), n.width >>= i, n.height >>= i, A(n, r[i]), e.mipmask |= 1 << i;
 				else n = e.images[0] = P(), E(n, e), A(n, t), e.mipmask = 1;
-				E(e, e.images[0]), e.compressed && (e.internalformat === In || e.internalformat === Ln || e.internalformat === Rn || e.internalformat === zn) && q(e.width % 4 == 0 && e.height % 4 == 0, "for compressed texture formats, mipmap level 0 must have width and height that are a multiple of 4");
+				E(e, e.images[0]), e.compressed && (e.internalformat === In || e.internalformat === Ln || e.internalformat === Rn || e.internalformat === zn) && K(e.width % 4 == 0 && e.height % 4 == 0, "for compressed texture formats, mipmap level 0 must have width and height that are a multiple of 4");
 			}
-			function R(e, t) {
+			function L(e, t) {
 				for (var n = e.images, r = 0; r < n.length; ++r) {
 					if (!n[r]) return;
 					j(n[r], t, r);
 				}
 			}
-			var z = [];
-			function te() {
-				var e = z.pop() || new ee();
+			var R = [];
+			function z() {
+				var e = R.pop() || new ee();
 				T.call(e), e.mipmask = 0;
 				for (var t = 0; t < 16; ++t) e.images[t] = null;
 				return e;
 			}
 			function ne(e) {
 				for (var t = e.images, n = 0; n < t.length; ++n) t[n] && F(t[n]), t[n] = null;
-				z.push(e);
+				R.push(e);
 			}
 			function B() {
 				this.minFilter = ar, this.magFilter = ar, this.wrapS = tr, this.wrapT = tr, this.anisotropic = 1, this.genMipmaps = !1, this.mipmapHint = fr;
@@ -1268,43 +1268,43 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			function re(e, t) {
 				if ("min" in t) {
 					var n = t.min;
-					q.parameter(n, f), e.minFilter = f[n], xr.indexOf(e.minFilter) >= 0 && !("faces" in t) && (e.genMipmaps = !0);
+					K.parameter(n, f), e.minFilter = f[n], xr.indexOf(e.minFilter) >= 0 && !("faces" in t) && (e.genMipmaps = !0);
 				}
 				if ("mag" in t) {
 					var r = t.mag;
-					q.parameter(r, d), e.magFilter = d[r];
+					K.parameter(r, d), e.magFilter = d[r];
 				}
 				var a = e.wrapS, o = e.wrapT;
 				if ("wrap" in t) {
 					var s = t.wrap;
-					typeof s == "string" ? (q.parameter(s, u), a = o = u[s]) : Array.isArray(s) && (q.parameter(s[0], u), q.parameter(s[1], u), a = u[s[0]], o = u[s[1]]);
+					typeof s == "string" ? (K.parameter(s, u), a = o = u[s]) : Array.isArray(s) && (K.parameter(s[0], u), K.parameter(s[1], u), a = u[s[0]], o = u[s[1]]);
 				} else {
 					if ("wrapS" in t) {
 						var c = t.wrapS;
-						q.parameter(c, u), a = u[c];
+						K.parameter(c, u), a = u[c];
 					}
 					if ("wrapT" in t) {
 						var p = t.wrapT;
-						q.parameter(p, u), o = u[p];
+						K.parameter(p, u), o = u[p];
 					}
 				}
 				if (e.wrapS = a, e.wrapT = o, "anisotropic" in t) {
 					var m = t.anisotropic;
-					q(typeof m == "number" && m >= 1 && m <= i.maxAnisotropic, "aniso samples must be between 1 and "), e.anisotropic = t.anisotropic;
+					K(typeof m == "number" && m >= 1 && m <= i.maxAnisotropic, "aniso samples must be between 1 and "), e.anisotropic = t.anisotropic;
 				}
 				if ("mipmap" in t) {
 					var h = !1;
 					switch (typeof t.mipmap) {
 						case "string":
-							q.parameter(t.mipmap, l, "invalid mipmap hint"), e.mipmapHint = l[t.mipmap], e.genMipmaps = !0, h = !0;
+							K.parameter(t.mipmap, l, "invalid mipmap hint"), e.mipmapHint = l[t.mipmap], e.genMipmaps = !0, h = !0;
 							break;
 						case "boolean":
 							h = e.genMipmaps = t.mipmap;
 							break;
 						case "object":
-							q(Array.isArray(t.mipmap), "invalid mipmap type"), e.genMipmaps = !1, h = !0;
+							K(Array.isArray(t.mipmap), "invalid mipmap type"), e.genMipmaps = !1, h = !0;
 							break;
-						default: q.raise("invalid mipmap type");
+						default: K.raise("invalid mipmap type");
 					}
 					h && !("min" in t) && (e.minFilter = sr);
 				}
@@ -1312,41 +1312,41 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			function V(e, t) {
 				n.texParameteri(t, ir, e.minFilter), n.texParameteri(t, rr, e.magFilter), n.texParameteri(t, Qn, e.wrapS), n.texParameteri(t, $n, e.wrapT), r.ext_texture_filter_anisotropic && n.texParameteri(t, hr, e.anisotropic), e.genMipmaps && (n.hint(dr, e.mipmapHint), n.generateMipmap(t));
 			}
-			var H = 0, U = {}, ie = i.maxTextureUnits, ae = Array(ie).map(function() {
+			var H = 0, ie = {}, ae = i.maxTextureUnits, oe = Array(ae).map(function() {
 				return null;
 			});
-			function W(e) {
+			function U(e) {
 				T.call(this), this.mipmask = 0, this.internalformat = yn, this.id = H++, this.refCount = 1, this.target = e, this.texture = n.createTexture(), this.unit = -1, this.bindCount = 0, this.texInfo = new B(), c.profile && (this.stats = { size: 0 });
 			}
-			function G(e) {
+			function W(e) {
 				n.activeTexture(br), n.bindTexture(e.target, e.texture);
 			}
-			function K() {
-				var e = ae[0];
+			function G() {
+				var e = oe[0];
 				e ? n.bindTexture(e.target, e.texture) : n.bindTexture(gn, null);
 			}
-			function oe(e) {
+			function se(e) {
 				var t = e.texture;
-				q(t, "must not double destroy texture");
+				K(t, "must not double destroy texture");
 				var r = e.unit, i = e.target;
-				r >= 0 && (n.activeTexture(br + r), n.bindTexture(i, null), ae[r] = null), n.deleteTexture(t), e.texture = null, e.params = null, e.pixels = null, e.refCount = 0, delete U[e.id], s.textureCount--;
+				r >= 0 && (n.activeTexture(br + r), n.bindTexture(i, null), oe[r] = null), n.deleteTexture(t), e.texture = null, e.params = null, e.pixels = null, e.refCount = 0, delete ie[e.id], s.textureCount--;
 			}
-			t(W.prototype, {
+			t(U.prototype, {
 				bind: function() {
 					var e = this;
 					e.bindCount += 1;
 					var t = e.unit;
 					if (t < 0) {
-						for (var r = 0; r < ie; ++r) {
-							var i = ae[r];
+						for (var r = 0; r < ae; ++r) {
+							var i = oe[r];
 							if (i) {
 								if (i.bindCount > 0) continue;
 								i.unit = -1;
 							}
-							ae[r] = e, t = r;
+							oe[r] = e, t = r;
 							break;
 						}
-						t >= ie && q.raise("insufficient number of texture units"), c.profile && s.maxTextureUnits < t + 1 && (s.maxTextureUnits = t + 1), e.unit = t, n.activeTexture(br + t), n.bindTexture(e.target, e.texture);
+						t >= ae && K.raise("insufficient number of texture units"), c.profile && s.maxTextureUnits < t + 1 && (s.maxTextureUnits = t + 1), e.unit = t, n.activeTexture(br + t), n.bindTexture(e.target, e.texture);
 					}
 					return t;
 				},
@@ -1354,41 +1354,41 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					--this.bindCount;
 				},
 				decRef: function() {
-					--this.refCount <= 0 && oe(this);
+					--this.refCount <= 0 && se(this);
 				}
 			});
-			function se(e, t) {
-				var r = new W(gn);
-				U[r.id] = r, s.textureCount++;
+			function ce(e, t) {
+				var r = new U(gn);
+				ie[r.id] = r, s.textureCount++;
 				function a(e, t) {
 					var n = r.texInfo;
 					B.call(n);
-					var o = te();
-					return typeof e == "number" ? typeof t == "number" ? I(o, e | 0, t | 0) : I(o, e | 0, e | 0) : e ? (q.type(e, "object", "invalid arguments to regl.texture"), re(n, e), L(o, e)) : I(o, 1, 1), n.genMipmaps && (o.mipmask = (o.width << 1) - 1), r.mipmask = o.mipmask, E(r, o), q.texture2D(n, o, i), r.internalformat = o.internalformat, a.width = o.width, a.height = o.height, G(r), R(o, gn), V(n, gn), K(), ne(o), c.profile && (r.stats.size = Yr(r.internalformat, r.type, o.width, o.height, n.genMipmaps, !1)), a.format = y[r.internalformat], a.type = b[r.type], a.mag = x[n.magFilter], a.min = S[n.minFilter], a.wrapS = C[n.wrapS], a.wrapT = C[n.wrapT], a;
+					var o = z();
+					return typeof e == "number" ? typeof t == "number" ? te(o, e | 0, t | 0) : te(o, e | 0, e | 0) : e ? (K.type(e, "object", "invalid arguments to regl.texture"), re(n, e), I(o, e)) : te(o, 1, 1), n.genMipmaps && (o.mipmask = (o.width << 1) - 1), r.mipmask = o.mipmask, E(r, o), K.texture2D(n, o, i), r.internalformat = o.internalformat, a.width = o.width, a.height = o.height, W(r), L(o, gn), V(n, gn), G(), ne(o), c.profile && (r.stats.size = Yr(r.internalformat, r.type, o.width, o.height, n.genMipmaps, !1)), a.format = y[r.internalformat], a.type = b[r.type], a.mag = x[n.magFilter], a.min = S[n.minFilter], a.wrapS = C[n.wrapS], a.wrapT = C[n.wrapT], a;
 				}
 				function o(e, t, n, i) {
-					q(!!e, "must specify image data");
+					K(!!e, "must specify image data");
 					var o = t | 0, s = n | 0, c = i | 0, l = P();
-					return E(l, r), l.width = 0, l.height = 0, A(l, e), l.width = l.width || (r.width >> c) - o, l.height = l.height || (r.height >> c) - s, q(r.type === l.type && r.format === l.format && r.internalformat === l.internalformat, "incompatible format for texture.subimage"), q(o >= 0 && s >= 0 && o + l.width <= r.width && s + l.height <= r.height, "texture.subimage write out of bounds"), q(r.mipmask & 1 << c, "missing mipmap data"), q(l.data || l.element || l.needsCopy, "missing image data"), G(r), M(l, gn, o, s, c), K(), F(l), a;
+					return E(l, r), l.width = 0, l.height = 0, A(l, e), l.width = l.width || (r.width >> c) - o, l.height = l.height || (r.height >> c) - s, K(r.type === l.type && r.format === l.format && r.internalformat === l.internalformat, "incompatible format for texture.subimage"), K(o >= 0 && s >= 0 && o + l.width <= r.width && s + l.height <= r.height, "texture.subimage write out of bounds"), K(r.mipmask & 1 << c, "missing mipmap data"), K(l.data || l.element || l.needsCopy, "missing image data"), W(r), M(l, gn, o, s, c), G(), F(l), a;
 				}
 				function l(e, t) {
 					var i = e | 0, o = t | 0 || i;
 					if (i === r.width && o === r.height) return a;
-					a.width = r.width = i, a.height = r.height = o, G(r);
+					a.width = r.width = i, a.height = r.height = o, W(r);
 					for (var s = 0; r.mipmask >> s; ++s) {
 						var l = i >> s, u = o >> s;
 						if (!l || !u) break;
 						n.texImage2D(gn, s, r.format, l, u, 0, r.format, r.type, null);
 					}
-					return K(), c.profile && (r.stats.size = Yr(r.internalformat, r.type, i, o, !1, !1)), a;
+					return G(), c.profile && (r.stats.size = Yr(r.internalformat, r.type, i, o, !1, !1)), a;
 				}
 				return a(e, t), a.subimage = o, a.resize = l, a._reglType = "texture2d", a._texture = r, c.profile && (a.stats = r.stats), a.destroy = function() {
 					r.decRef();
 				}, a;
 			}
-			function ce(e, t, r, a, o, l) {
-				var u = new W(_n);
-				U[u.id] = u, s.cubeCount++;
+			function le(e, t, r, a, o, l) {
+				var u = new U(_n);
+				ie[u.id] = u, s.cubeCount++;
 				var d = [
 					,
 					,
@@ -1399,56 +1399,56 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				];
 				function f(e, t, n, r, a, o) {
 					var s, l = u.texInfo;
-					for (B.call(l), s = 0; s < 6; ++s) d[s] = te();
+					for (B.call(l), s = 0; s < 6; ++s) d[s] = z();
 					if (typeof e == "number" || !e) {
 						var p = e | 0 || 1;
-						for (s = 0; s < 6; ++s) I(d[s], p, p);
+						for (s = 0; s < 6; ++s) te(d[s], p, p);
 					} else if (typeof e == "object") {
-						if (t) L(d[0], e), L(d[1], t), L(d[2], n), L(d[3], r), L(d[4], a), L(d[5], o);
+						if (t) I(d[0], e), I(d[1], t), I(d[2], n), I(d[3], r), I(d[4], a), I(d[5], o);
 						else if (re(l, e), D(u, e), "faces" in e) {
 							var m = e.faces;
-							for (q(Array.isArray(m) && m.length === 6, "cube faces must be a length 6 array"), s = 0; s < 6; ++s) q(typeof m[s] == "object" && !!m[s], "invalid input for cube map face"), E(d[s], u), L(d[s], m[s]);
-						} else for (s = 0; s < 6; ++s) L(d[s], e);
-					} else q.raise("invalid arguments to cube map");
-					for (E(u, d[0]), q.optional(function() {
-						i.npotTextureCube || q(mn(u.width) && mn(u.height), "your browser does not support non power or two texture dimensions");
-					}), u.mipmask = l.genMipmaps ? (d[0].width << 1) - 1 : d[0].mipmask, q.textureCube(u, l, d, i), u.internalformat = d[0].internalformat, f.width = d[0].width, f.height = d[0].height, G(u), s = 0; s < 6; ++s) R(d[s], vn + s);
-					for (V(l, _n), K(), c.profile && (u.stats.size = Yr(u.internalformat, u.type, f.width, f.height, l.genMipmaps, !0)), f.format = y[u.internalformat], f.type = b[u.type], f.mag = x[l.magFilter], f.min = S[l.minFilter], f.wrapS = C[l.wrapS], f.wrapT = C[l.wrapT], s = 0; s < 6; ++s) ne(d[s]);
+							for (K(Array.isArray(m) && m.length === 6, "cube faces must be a length 6 array"), s = 0; s < 6; ++s) K(typeof m[s] == "object" && !!m[s], "invalid input for cube map face"), E(d[s], u), I(d[s], m[s]);
+						} else for (s = 0; s < 6; ++s) I(d[s], e);
+					} else K.raise("invalid arguments to cube map");
+					for (E(u, d[0]), K.optional(function() {
+						i.npotTextureCube || K(mn(u.width) && mn(u.height), "your browser does not support non power or two texture dimensions");
+					}), u.mipmask = l.genMipmaps ? (d[0].width << 1) - 1 : d[0].mipmask, K.textureCube(u, l, d, i), u.internalformat = d[0].internalformat, f.width = d[0].width, f.height = d[0].height, W(u), s = 0; s < 6; ++s) L(d[s], vn + s);
+					for (V(l, _n), G(), c.profile && (u.stats.size = Yr(u.internalformat, u.type, f.width, f.height, l.genMipmaps, !0)), f.format = y[u.internalformat], f.type = b[u.type], f.mag = x[l.magFilter], f.min = S[l.minFilter], f.wrapS = C[l.wrapS], f.wrapT = C[l.wrapT], s = 0; s < 6; ++s) ne(d[s]);
 					return f;
 				}
 				function p(e, t, n, r, i) {
-					q(!!t, "must specify image data"), q(typeof e == "number" && e === (e | 0) && e >= 0 && e < 6, "invalid face");
+					K(!!t, "must specify image data"), K(typeof e == "number" && e === (e | 0) && e >= 0 && e < 6, "invalid face");
 					var a = n | 0, o = r | 0, s = i | 0, c = P();
-					return E(c, u), c.width = 0, c.height = 0, A(c, t), c.width = c.width || (u.width >> s) - a, c.height = c.height || (u.height >> s) - o, q(u.type === c.type && u.format === c.format && u.internalformat === c.internalformat, "incompatible format for texture.subimage"), q(a >= 0 && o >= 0 && a + c.width <= u.width && o + c.height <= u.height, "texture.subimage write out of bounds"), q(u.mipmask & 1 << s, "missing mipmap data"), q(c.data || c.element || c.needsCopy, "missing image data"), G(u), M(c, vn + e, a, o, s), K(), F(c), f;
+					return E(c, u), c.width = 0, c.height = 0, A(c, t), c.width = c.width || (u.width >> s) - a, c.height = c.height || (u.height >> s) - o, K(u.type === c.type && u.format === c.format && u.internalformat === c.internalformat, "incompatible format for texture.subimage"), K(a >= 0 && o >= 0 && a + c.width <= u.width && o + c.height <= u.height, "texture.subimage write out of bounds"), K(u.mipmask & 1 << s, "missing mipmap data"), K(c.data || c.element || c.needsCopy, "missing image data"), W(u), M(c, vn + e, a, o, s), G(), F(c), f;
 				}
 				function m(e) {
 					var t = e | 0;
 					if (t !== u.width) {
-						f.width = u.width = t, f.height = u.height = t, G(u);
+						f.width = u.width = t, f.height = u.height = t, W(u);
 						for (var r = 0; r < 6; ++r) for (var i = 0; u.mipmask >> i; ++i) n.texImage2D(vn + r, i, u.format, t >> i, t >> i, 0, u.format, u.type, null);
-						return K(), c.profile && (u.stats.size = Yr(u.internalformat, u.type, f.width, f.height, !1, !0)), f;
+						return G(), c.profile && (u.stats.size = Yr(u.internalformat, u.type, f.width, f.height, !1, !0)), f;
 					}
 				}
 				return f(e, t, r, a, o, l), f.subimage = p, f.resize = m, f._reglType = "textureCube", f._texture = u, c.profile && (f.stats = u.stats), f.destroy = function() {
 					u.decRef();
 				}, f;
 			}
-			function le() {
-				for (var e = 0; e < ie; ++e) n.activeTexture(br + e), n.bindTexture(gn, null), ae[e] = null;
-				Et(U).forEach(oe), s.cubeCount = 0, s.textureCount = 0;
+			function ue() {
+				for (var e = 0; e < ae; ++e) n.activeTexture(br + e), n.bindTexture(gn, null), oe[e] = null;
+				Et(ie).forEach(se), s.cubeCount = 0, s.textureCount = 0;
 			}
 			c.profile && (s.getTotalTextureSize = function() {
 				var e = 0;
-				return Object.keys(U).forEach(function(t) {
-					e += U[t].stats.size;
+				return Object.keys(ie).forEach(function(t) {
+					e += ie[t].stats.size;
 				}), e;
 			});
-			function ue() {
-				for (var e = 0; e < ie; ++e) {
-					var t = ae[e];
-					t && (t.bindCount = 0, t.unit = -1, ae[e] = null);
+			function de() {
+				for (var e = 0; e < ae; ++e) {
+					var t = oe[e];
+					t && (t.bindCount = 0, t.unit = -1, oe[e] = null);
 				}
-				Et(U).forEach(function(e) {
+				Et(ie).forEach(function(e) {
 					e.texture = n.createTexture(), n.bindTexture(e.target, e.texture);
 					for (var t = 0; t < 32; ++t) if (e.mipmask & 1 << t) {
 						if (e.target === gn) n.texImage2D(gn, t, e.internalformat, e.width >> t, e.height >> t, 0, e.internalformat, e.type, null);
@@ -1457,21 +1457,21 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					V(e.texInfo, e.target);
 				});
 			}
-			function de() {
-				for (var e = 0; e < ie; ++e) {
-					var t = ae[e];
-					t && (t.bindCount = 0, t.unit = -1, ae[e] = null), n.activeTexture(br + e), n.bindTexture(gn, null), n.bindTexture(_n, null);
+			function fe() {
+				for (var e = 0; e < ae; ++e) {
+					var t = oe[e];
+					t && (t.bindCount = 0, t.unit = -1, oe[e] = null), n.activeTexture(br + e), n.bindTexture(gn, null), n.bindTexture(_n, null);
 				}
 			}
 			return {
-				create2D: se,
-				createCube: ce,
-				clear: le,
+				create2D: ce,
+				createCube: le,
+				clear: ue,
 				getTexture: function(e) {
 					return null;
 				},
-				restore: ue,
-				refresh: de
+				restore: de,
+				refresh: fe
 			};
 		}
 		var Zr = 36161, Qr = 32854, $r = 32855, ei = 36194, ti = 33189, ni = 36168, ri = 34041, ii = 35907, ai = 34836, oi = 34842, si = 34843, ci = [];
@@ -1503,7 +1503,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			};
 			function u(t) {
 				var n = t.renderbuffer;
-				q(n, "must not double destroy renderbuffer"), e.bindRenderbuffer(Zr, null), e.deleteRenderbuffer(n), t.renderbuffer = null, t.refCount = 0, delete c[t.id], r.renderbufferCount--;
+				K(n, "must not double destroy renderbuffer"), e.bindRenderbuffer(Zr, null), e.deleteRenderbuffer(n), t.renderbuffer = null, t.refCount = 0, delete c[t.id], r.renderbufferCount--;
 			}
 			function d(t, s) {
 				var u = new l(e.createRenderbuffer());
@@ -1514,15 +1514,15 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						var f = t;
 						if ("shape" in f) {
 							var p = f.shape;
-							q(Array.isArray(p) && p.length >= 2, "invalid renderbuffer shape"), s = p[0] | 0, c = p[1] | 0;
+							K(Array.isArray(p) && p.length >= 2, "invalid renderbuffer shape"), s = p[0] | 0, c = p[1] | 0;
 						} else "radius" in f && (s = c = f.radius | 0), "width" in f && (s = f.width | 0), "height" in f && (c = f.height | 0);
-						"format" in f && (q.parameter(f.format, a, "invalid renderbuffer format"), l = a[f.format]);
-					} else typeof t == "number" ? (s = t | 0, c = typeof r == "number" ? r | 0 : s) : t ? q.raise("invalid arguments to renderbuffer constructor") : s = c = 1;
-					if (q(s > 0 && c > 0 && s <= n.maxRenderbufferSize && c <= n.maxRenderbufferSize, "invalid renderbuffer size"), s !== u.width || c !== u.height || l !== u.format) return d.width = u.width = s, d.height = u.height = c, u.format = l, e.bindRenderbuffer(Zr, u.renderbuffer), e.renderbufferStorage(Zr, l, s, c), q(e.getError() === 0, "invalid render buffer format"), i.profile && (u.stats.size = li(u.format, u.width, u.height)), d.format = o[u.format], d;
+						"format" in f && (K.parameter(f.format, a, "invalid renderbuffer format"), l = a[f.format]);
+					} else typeof t == "number" ? (s = t | 0, c = typeof r == "number" ? r | 0 : s) : t ? K.raise("invalid arguments to renderbuffer constructor") : s = c = 1;
+					if (K(s > 0 && c > 0 && s <= n.maxRenderbufferSize && c <= n.maxRenderbufferSize, "invalid renderbuffer size"), s !== u.width || c !== u.height || l !== u.format) return d.width = u.width = s, d.height = u.height = c, u.format = l, e.bindRenderbuffer(Zr, u.renderbuffer), e.renderbufferStorage(Zr, l, s, c), K(e.getError() === 0, "invalid render buffer format"), i.profile && (u.stats.size = li(u.format, u.width, u.height)), d.format = o[u.format], d;
 				}
 				function f(t, r) {
 					var a = t | 0, o = r | 0 || a;
-					return a === u.width && o === u.height || (q(a > 0 && o > 0 && a <= n.maxRenderbufferSize && o <= n.maxRenderbufferSize, "invalid renderbuffer size"), d.width = u.width = a, d.height = u.height = o, e.bindRenderbuffer(Zr, u.renderbuffer), e.renderbufferStorage(Zr, u.format, a, o), q(e.getError() === 0, "invalid render buffer format"), i.profile && (u.stats.size = li(u.format, u.width, u.height))), d;
+					return a === u.width && o === u.height || (K(a > 0 && o > 0 && a <= n.maxRenderbufferSize && o <= n.maxRenderbufferSize, "invalid renderbuffer size"), d.width = u.width = a, d.height = u.height = o, e.bindRenderbuffer(Zr, u.renderbuffer), e.renderbufferStorage(Zr, u.format, a, o), K(e.getError() === 0, "invalid render buffer format"), i.profile && (u.stats.size = li(u.format, u.width, u.height))), d;
 				}
 				return d(t, s), d.resize = f, d._reglType = "renderbuffer", d._renderbuffer = u, i.profile && (d.stats = u.stats), d.destroy = function() {
 					u.decRef();
@@ -1586,10 +1586,10 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				if (e) {
 					if (e.texture) {
 						var r = e.texture._texture, i = Math.max(1, r.width), a = Math.max(1, r.height);
-						q(i === t && a === n, "inconsistent width/height for supplied texture"), r.refCount += 1;
+						K(i === t && a === n, "inconsistent width/height for supplied texture"), r.refCount += 1;
 					} else {
 						var o = e.renderbuffer._renderbuffer;
-						q(o.width === t && o.height === n, "inconsistent width/height for renderbuffer"), o.refCount += 1;
+						K(o.width === t && o.height === n, "inconsistent width/height for renderbuffer"), o.refCount += 1;
 					}
 				}
 			}
@@ -1598,9 +1598,9 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			}
 			function h(e) {
 				var t = pi, n = null, r = null, i = e;
-				typeof e == "object" && (i = e.data, "target" in e && (t = e.target | 0)), q.type(i, "function", "invalid attachment data");
+				typeof e == "object" && (i = e.data, "target" in e && (t = e.target | 0)), K.type(i, "function", "invalid attachment data");
 				var a = i._reglType;
-				return a === "texture2d" ? (n = i, q(t === pi)) : a === "textureCube" ? (n = i, q(t >= mi && t < mi + 6, "invalid cube map target")) : a === "renderbuffer" ? (r = i, t = fi) : q.raise("invalid regl object for attachment"), new d(t, n, r);
+				return a === "texture2d" ? (n = i, K(t === pi)) : a === "textureCube" ? (n = i, K(t >= mi && t < mi + 6, "invalid cube map target")) : a === "renderbuffer" ? (r = i, t = fi) : K.raise("invalid regl object for attachment"), new d(t, n, r);
 			}
 			function g(e, t, n, r, o) {
 				if (n) {
@@ -1634,7 +1634,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			}
 			function C(t) {
 				var n = t.framebuffer;
-				q(n, "must not double destroy framebuffer"), e.deleteFramebuffer(n), t.framebuffer = null, o.framebufferCount--, delete b[t.id];
+				K(n, "must not double destroy framebuffer"), e.deleteFramebuffer(n), t.framebuffer = null, o.framebufferCount--, delete b[t.id];
 			}
 			function w(t) {
 				var n;
@@ -1644,42 +1644,42 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				for (n = i.length; n < r.maxColorAttachments; ++n) e.framebufferTexture2D(di, hi + n, pi, null, 0);
 				e.framebufferTexture2D(di, vi, pi, null, 0), e.framebufferTexture2D(di, gi, pi, null, 0), e.framebufferTexture2D(di, _i, pi, null, 0), m(gi, t.depthAttachment), m(_i, t.stencilAttachment), m(vi, t.depthStencilAttachment);
 				var a = e.checkFramebufferStatus(di);
-				!e.isContextLost() && a !== yi && q.raise("framebuffer configuration not supported, status = " + Bi[a]), e.bindFramebuffer(di, s.next ? s.next.framebuffer : null), s.cur = s.next, e.getError();
+				!e.isContextLost() && a !== yi && K.raise("framebuffer configuration not supported, status = " + Bi[a]), e.bindFramebuffer(di, s.next ? s.next.framebuffer : null), s.cur = s.next, e.getError();
 			}
 			function T(e, i) {
 				var a = new x();
 				o.framebufferCount++;
 				function d(e, t) {
 					var i;
-					q(s.next !== a, "can not update framebuffer which is currently in use");
+					K(s.next !== a, "can not update framebuffer which is currently in use");
 					var o = 0, f = 0, m = !0, v = !0, y = null, b = !0, x = "rgba", C = "uint8", T = 1, E = null, D = null, O = null, k = !1;
 					if (typeof e == "number") o = e | 0, f = t | 0 || o;
 					else if (!e) o = f = 1;
 					else {
-						q.type(e, "object", "invalid arguments for framebuffer");
+						K.type(e, "object", "invalid arguments for framebuffer");
 						var A = e;
 						if ("shape" in A) {
 							var j = A.shape;
-							q(Array.isArray(j) && j.length >= 2, "invalid shape for framebuffer"), o = j[0], f = j[1];
+							K(Array.isArray(j) && j.length >= 2, "invalid shape for framebuffer"), o = j[0], f = j[1];
 						} else "radius" in A && (o = f = A.radius), "width" in A && (o = A.width), "height" in A && (f = A.height);
-						("color" in A || "colors" in A) && (y = A.color || A.colors, Array.isArray(y) && q(y.length === 1 || n.webgl_draw_buffers, "multiple render targets not supported")), y || ("colorCount" in A && (T = A.colorCount | 0, q(T > 0, "invalid color buffer count")), "colorTexture" in A && (b = !!A.colorTexture, x = "rgba4"), "colorType" in A && (C = A.colorType, b ? (q(n.oes_texture_float || C !== "float" && C !== "float32", "you must enable OES_texture_float in order to use floating point framebuffer objects"), q(n.oes_texture_half_float || C !== "half float" && C !== "float16", "you must enable OES_texture_half_float in order to use 16-bit floating point framebuffer objects")) : C === "half float" || C === "float16" ? (q(n.ext_color_buffer_half_float, "you must enable EXT_color_buffer_half_float to use 16-bit render buffers"), x = "rgba16f") : (C === "float" || C === "float32") && (q(n.webgl_color_buffer_float, "you must enable WEBGL_color_buffer_float in order to use 32-bit floating point renderbuffers"), x = "rgba32f"), q.oneOf(C, u, "invalid color type")), "colorFormat" in A && (x = A.colorFormat, c.indexOf(x) >= 0 ? b = !0 : l.indexOf(x) >= 0 ? b = !1 : q.optional(function() {
-							b ? q.oneOf(A.colorFormat, c, "invalid color format for texture") : q.oneOf(A.colorFormat, l, "invalid color format for renderbuffer");
-						}))), ("depthTexture" in A || "depthStencilTexture" in A) && (k = !!(A.depthTexture || A.depthStencilTexture), q(!k || n.webgl_depth_texture, "webgl_depth_texture extension not supported")), "depth" in A && (typeof A.depth == "boolean" ? m = A.depth : (E = A.depth, v = !1)), "stencil" in A && (typeof A.stencil == "boolean" ? v = A.stencil : (D = A.stencil, m = !1)), "depthStencil" in A && (typeof A.depthStencil == "boolean" ? m = v = A.depthStencil : (O = A.depthStencil, m = !1, v = !1));
+						("color" in A || "colors" in A) && (y = A.color || A.colors, Array.isArray(y) && K(y.length === 1 || n.webgl_draw_buffers, "multiple render targets not supported")), y || ("colorCount" in A && (T = A.colorCount | 0, K(T > 0, "invalid color buffer count")), "colorTexture" in A && (b = !!A.colorTexture, x = "rgba4"), "colorType" in A && (C = A.colorType, b ? (K(n.oes_texture_float || C !== "float" && C !== "float32", "you must enable OES_texture_float in order to use floating point framebuffer objects"), K(n.oes_texture_half_float || C !== "half float" && C !== "float16", "you must enable OES_texture_half_float in order to use 16-bit floating point framebuffer objects")) : C === "half float" || C === "float16" ? (K(n.ext_color_buffer_half_float, "you must enable EXT_color_buffer_half_float to use 16-bit render buffers"), x = "rgba16f") : (C === "float" || C === "float32") && (K(n.webgl_color_buffer_float, "you must enable WEBGL_color_buffer_float in order to use 32-bit floating point renderbuffers"), x = "rgba32f"), K.oneOf(C, u, "invalid color type")), "colorFormat" in A && (x = A.colorFormat, c.indexOf(x) >= 0 ? b = !0 : l.indexOf(x) >= 0 ? b = !1 : K.optional(function() {
+							b ? K.oneOf(A.colorFormat, c, "invalid color format for texture") : K.oneOf(A.colorFormat, l, "invalid color format for renderbuffer");
+						}))), ("depthTexture" in A || "depthStencilTexture" in A) && (k = !!(A.depthTexture || A.depthStencilTexture), K(!k || n.webgl_depth_texture, "webgl_depth_texture extension not supported")), "depth" in A && (typeof A.depth == "boolean" ? m = A.depth : (E = A.depth, v = !1)), "stencil" in A && (typeof A.stencil == "boolean" ? v = A.stencil : (D = A.stencil, m = !1)), "depthStencil" in A && (typeof A.depthStencil == "boolean" ? m = v = A.depthStencil : (O = A.depthStencil, m = !1, v = !1));
 					}
 					var M = null, N = null, P = null, F = null;
 					if (Array.isArray(y)) M = y.map(h);
 					else if (y) M = [h(y)];
 					else for (M = Array(T), i = 0; i < T; ++i) M[i] = g(o, f, b, x, C);
-					q(n.webgl_draw_buffers || M.length <= 1, "you must enable the WEBGL_draw_buffers extension in order to use multiple color buffers."), q(M.length <= r.maxColorAttachments, "too many color attachments, not supported"), o = o || M[0].width, f = f || M[0].height, E ? N = h(E) : m && !v && (N = g(o, f, k, "depth", "uint32")), D ? P = h(D) : v && !m && (P = g(o, f, !1, "stencil", "uint8")), O ? F = h(O) : !E && !D && v && m && (F = g(o, f, k, "depth stencil", "depth stencil")), q(!!E + !!D + !!O <= 1, "invalid framebuffer configuration, can specify exactly one depth/stencil attachment");
+					K(n.webgl_draw_buffers || M.length <= 1, "you must enable the WEBGL_draw_buffers extension in order to use multiple color buffers."), K(M.length <= r.maxColorAttachments, "too many color attachments, not supported"), o = o || M[0].width, f = f || M[0].height, E ? N = h(E) : m && !v && (N = g(o, f, k, "depth", "uint32")), D ? P = h(D) : v && !m && (P = g(o, f, !1, "stencil", "uint8")), O ? F = h(O) : !E && !D && v && m && (F = g(o, f, k, "depth stencil", "depth stencil")), K(!!E + !!D + !!O <= 1, "invalid framebuffer configuration, can specify exactly one depth/stencil attachment");
 					var ee = null;
-					for (i = 0; i < M.length; ++i) if (p(M[i], o, f), q(!M[i] || M[i].texture && Ai.indexOf(M[i].texture._texture.format) >= 0 || M[i].renderbuffer && zi.indexOf(M[i].renderbuffer._renderbuffer.format) >= 0, "framebuffer color attachment " + i + " is invalid"), M[i] && M[i].texture) {
-						var I = ji[M[i].texture._texture.format] * Mi[M[i].texture._texture.type];
-						ee === null ? ee = I : q(ee === I, "all color attachments much have the same number of bits per pixel.");
+					for (i = 0; i < M.length; ++i) if (p(M[i], o, f), K(!M[i] || M[i].texture && Ai.indexOf(M[i].texture._texture.format) >= 0 || M[i].renderbuffer && zi.indexOf(M[i].renderbuffer._renderbuffer.format) >= 0, "framebuffer color attachment " + i + " is invalid"), M[i] && M[i].texture) {
+						var te = ji[M[i].texture._texture.format] * Mi[M[i].texture._texture.type];
+						ee === null ? ee = te : K(ee === te, "all color attachments much have the same number of bits per pixel.");
 					}
-					return p(N, o, f), q(!N || N.texture && N.texture._texture.format === ki || N.renderbuffer && N.renderbuffer._renderbuffer.format === Ii, "invalid depth attachment for framebuffer object"), p(P, o, f), q(!P || P.renderbuffer && P.renderbuffer._renderbuffer.format === Li, "invalid stencil attachment for framebuffer object"), p(F, o, f), q(!F || F.texture && F.texture._texture.format === Ri || F.renderbuffer && F.renderbuffer._renderbuffer.format === Ri, "invalid depth-stencil attachment for framebuffer object"), S(a), a.width = o, a.height = f, a.colorAttachments = M, a.depthAttachment = N, a.stencilAttachment = P, a.depthStencilAttachment = F, d.color = M.map(_), d.depth = _(N), d.stencil = _(P), d.depthStencil = _(F), d.width = a.width, d.height = a.height, w(a), d;
+					return p(N, o, f), K(!N || N.texture && N.texture._texture.format === ki || N.renderbuffer && N.renderbuffer._renderbuffer.format === Ii, "invalid depth attachment for framebuffer object"), p(P, o, f), K(!P || P.renderbuffer && P.renderbuffer._renderbuffer.format === Li, "invalid stencil attachment for framebuffer object"), p(F, o, f), K(!F || F.texture && F.texture._texture.format === Ri || F.renderbuffer && F.renderbuffer._renderbuffer.format === Ri, "invalid depth-stencil attachment for framebuffer object"), S(a), a.width = o, a.height = f, a.colorAttachments = M, a.depthAttachment = N, a.stencilAttachment = P, a.depthStencilAttachment = F, d.color = M.map(_), d.depth = _(N), d.stencil = _(P), d.depthStencil = _(F), d.width = a.width, d.height = a.height, w(a), d;
 				}
 				function f(e, t) {
-					q(s.next !== a, "can not resize a framebuffer which is currently in use");
+					K(s.next !== a, "can not resize a framebuffer which is currently in use");
 					var n = Math.max(e | 0, 1), r = Math.max(t | 0 || n, 1);
 					if (n === a.width && r === a.height) return d;
 					for (var i = a.colorAttachments, o = 0; o < i.length; ++o) v(i[o], n, r);
@@ -1708,18 +1708,18 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				];
 				function o(e) {
 					var r;
-					q(a.indexOf(s.next) < 0, "can not update framebuffer which is currently in use");
+					K(a.indexOf(s.next) < 0, "can not update framebuffer which is currently in use");
 					var l = { color: null }, d = 0, f = null, p = "rgba", m = "uint8", h = 1;
 					if (typeof e == "number") d = e | 0;
 					else if (!e) d = 1;
 					else {
-						q.type(e, "object", "invalid arguments for framebuffer");
+						K.type(e, "object", "invalid arguments for framebuffer");
 						var g = e;
 						if ("shape" in g) {
 							var _ = g.shape;
-							q(Array.isArray(_) && _.length >= 2, "invalid shape for framebuffer"), q(_[0] === _[1], "cube framebuffer must be square"), d = _[0];
-						} else "radius" in g && (d = g.radius | 0), "width" in g ? (d = g.width | 0, "height" in g && q(g.height === d, "must be square")) : "height" in g && (d = g.height | 0);
-						("color" in g || "colors" in g) && (f = g.color || g.colors, Array.isArray(f) && q(f.length === 1 || n.webgl_draw_buffers, "multiple render targets not supported")), f || ("colorCount" in g && (h = g.colorCount | 0, q(h > 0, "invalid color buffer count")), "colorType" in g && (q.oneOf(g.colorType, u, "invalid color type"), m = g.colorType), "colorFormat" in g && (p = g.colorFormat, q.oneOf(g.colorFormat, c, "invalid color format for texture"))), "depth" in g && (l.depth = g.depth), "stencil" in g && (l.stencil = g.stencil), "depthStencil" in g && (l.depthStencil = g.depthStencil);
+							K(Array.isArray(_) && _.length >= 2, "invalid shape for framebuffer"), K(_[0] === _[1], "cube framebuffer must be square"), d = _[0];
+						} else "radius" in g && (d = g.radius | 0), "width" in g ? (d = g.width | 0, "height" in g && K(g.height === d, "must be square")) : "height" in g && (d = g.height | 0);
+						("color" in g || "colors" in g) && (f = g.color || g.colors, Array.isArray(f) && K(f.length === 1 || n.webgl_draw_buffers, "multiple render targets not supported")), f || ("colorCount" in g && (h = g.colorCount | 0, K(h > 0, "invalid color buffer count")), "colorType" in g && (K.oneOf(g.colorType, u, "invalid color type"), m = g.colorType), "colorFormat" in g && (p = g.colorFormat, K.oneOf(g.colorFormat, c, "invalid color format for texture"))), "depth" in g && (l.depth = g.depth), "stencil" in g && (l.stencil = g.stencil), "depthStencil" in g && (l.depthStencil = g.depthStencil);
 					}
 					var v;
 					if (f) {
@@ -1736,7 +1736,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					}
 					for (l.color = Array(v.length), r = 0; r < v.length; ++r) {
 						var b = v[r];
-						q(typeof b == "function" && b._reglType === "textureCube", "invalid cube map"), d = d || b.width, q(b.width === d && b.height === d, "invalid cube map shape"), l.color[r] = {
+						K(typeof b == "function" && b._reglType === "textureCube", "invalid cube map"), d = d || b.width, K(b.width === d && b.height === d, "invalid cube map shape"), l.color[r] = {
 							target: mi,
 							data: v[r]
 						};
@@ -1753,7 +1753,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				}
 				function l(e) {
 					var t, n = e | 0;
-					if (q(n > 0 && n <= r.maxCubeMapSize, "invalid radius for cube fbo"), n === o.width) return o;
+					if (K(n > 0 && n <= r.maxCubeMapSize, "invalid radius for cube fbo"), n === o.width) return o;
 					var i = o.color;
 					for (t = 0; t < i.length; ++t) i[t].resize(n);
 					for (t = 0; t < 6; ++t) a[t].resize(n);
@@ -1891,15 +1891,15 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					var i;
 					if (Array.isArray(t)) i = t, r.elements && r.ownsElements && r.elements.destroy(), r.elements = null, r.ownsElements = !1, r.offset = 0, r.count = 0, r.instances = -1, r.primitive = 4;
 					else {
-						if (q(typeof t == "object", "invalid arguments for create vao"), q("attributes" in t, "must specify attributes for vao"), t.elements) {
+						if (K(typeof t == "object", "invalid arguments for create vao"), K("attributes" in t, "must specify attributes for vao"), t.elements) {
 							var l = t.elements;
 							r.ownsElements ? typeof l == "function" && l._reglType === "elements" ? (r.elements.destroy(), r.ownsElements = !1) : (r.elements(l), r.ownsElements = !1) : o.getElements(t.elements) ? (r.elements = t.elements, r.ownsElements = !1) : (r.elements = o.create(t.elements), r.ownsElements = !0);
 						} else r.elements = null, r.ownsElements = !1;
-						i = t.attributes, r.offset = 0, r.count = -1, r.instances = -1, r.primitive = 4, r.elements && (r.count = r.elements._elements.vertCount, r.primitive = r.elements._elements.primType), "offset" in t && (r.offset = t.offset | 0), "count" in t && (r.count = t.count | 0), "instances" in t && (r.instances = t.instances | 0), "primitive" in t && (q(t.primitive in Jt, "bad primitive type: " + t.primitive), r.primitive = Jt[t.primitive]), q.optional(() => {
-							for (var e = Object.keys(t), n = 0; n < e.length; ++n) q(Gi.indexOf(e[n]) >= 0, "invalid option for vao: \"" + e[n] + "\" valid options are " + Gi);
-						}), q(Array.isArray(i), "attributes must be an array");
+						i = t.attributes, r.offset = 0, r.count = -1, r.instances = -1, r.primitive = 4, r.elements && (r.count = r.elements._elements.vertCount, r.primitive = r.elements._elements.primType), "offset" in t && (r.offset = t.offset | 0), "count" in t && (r.count = t.count | 0), "instances" in t && (r.instances = t.instances | 0), "primitive" in t && (K(t.primitive in Jt, "bad primitive type: " + t.primitive), r.primitive = Jt[t.primitive]), K.optional(() => {
+							for (var e = Object.keys(t), n = 0; n < e.length; ++n) K(Gi.indexOf(e[n]) >= 0, "invalid option for vao: \"" + e[n] + "\" valid options are " + Gi);
+						}), K(Array.isArray(i), "attributes must be an array");
 					}
-					q(i.length < c, "too many attributes"), q(i.length > 0, "must specify at least one attribute");
+					K(i.length < c, "too many attributes"), K(i.length > 0, "must specify at least one attribute");
 					var u = {}, d = r.attributes;
 					d.length = i.length;
 					for (var f = 0; f < i.length; ++f) {
@@ -1907,7 +1907,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						if (Array.isArray(h) || e(h) || Tt(h)) {
 							var g;
 							r.buffers[f] && (g = r.buffers[f], e(h) && g._buffer.byteLength >= h.byteLength ? g.subdata(h) : (g.destroy(), r.buffers[f] = null)), r.buffers[f] || (g = r.buffers[f] = a.create(p, Ui, !1, !0)), m.buffer = a.getBuffer(g), m.size = m.buffer.dimension | 0, m.normalized = !1, m.type = m.buffer.dtype, m.offset = 0, m.stride = 0, m.divisor = 0, m.state = 1, u[f] = 1;
-						} else a.getBuffer(p) ? (m.buffer = a.getBuffer(p), m.size = m.buffer.dimension | 0, m.normalized = !1, m.type = m.buffer.dtype, m.offset = 0, m.stride = 0, m.divisor = 0, m.state = 1) : a.getBuffer(p.buffer) ? (m.buffer = a.getBuffer(p.buffer), m.size = (+p.size || m.buffer.dimension) | 0, m.normalized = !!p.normalized || !1, "type" in p ? (q.parameter(p.type, Ft, "invalid buffer type"), m.type = Ft[p.type]) : m.type = m.buffer.dtype, m.offset = (p.offset || 0) | 0, m.stride = (p.stride || 0) | 0, m.divisor = (p.divisor || 0) | 0, m.state = 1, q(m.size >= 1 && m.size <= 4, "size must be between 1 and 4"), q(m.offset >= 0, "invalid offset"), q(m.stride >= 0 && m.stride <= 255, "stride must be between 0 and 255"), q(m.divisor >= 0, "divisor must be positive"), q(!m.divisor || !!n.angle_instanced_arrays, "ANGLE_instanced_arrays must be enabled to use divisor")) : "x" in p ? (q(f > 0, "first attribute must not be a constant"), m.x = +p.x || 0, m.y = +p.y || 0, m.z = +p.z || 0, m.w = +p.w || 0, m.state = 2) : q(!1, "invalid attribute spec for location " + f);
+						} else a.getBuffer(p) ? (m.buffer = a.getBuffer(p), m.size = m.buffer.dimension | 0, m.normalized = !1, m.type = m.buffer.dtype, m.offset = 0, m.stride = 0, m.divisor = 0, m.state = 1) : a.getBuffer(p.buffer) ? (m.buffer = a.getBuffer(p.buffer), m.size = (+p.size || m.buffer.dimension) | 0, m.normalized = !!p.normalized || !1, "type" in p ? (K.parameter(p.type, Ft, "invalid buffer type"), m.type = Ft[p.type]) : m.type = m.buffer.dtype, m.offset = (p.offset || 0) | 0, m.stride = (p.stride || 0) | 0, m.divisor = (p.divisor || 0) | 0, m.state = 1, K(m.size >= 1 && m.size <= 4, "size must be between 1 and 4"), K(m.offset >= 0, "invalid offset"), K(m.stride >= 0 && m.stride <= 255, "stride must be between 0 and 255"), K(m.divisor >= 0, "divisor must be positive"), K(!m.divisor || !!n.angle_instanced_arrays, "ANGLE_instanced_arrays must be enabled to use divisor")) : "x" in p ? (K(f > 0, "first attribute must not be a constant"), m.x = +p.x || 0, m.y = +p.y || 0, m.z = +p.z || 0, m.w = +p.w || 0, m.state = 2) : K(!1, "invalid attribute spec for location " + f);
 					}
 					for (var _ = 0; _ < r.buffers.length; ++_) !u[_] && r.buffers[_] && (r.buffers[_].destroy(), r.buffers[_] = null);
 					return r.refresh(), s;
@@ -1936,7 +1936,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				var s = t === Ji ? a : o, c = s[r];
 				if (!c) {
 					var l = n.str(r);
-					c = e.createShader(t), e.shaderSource(c, l), e.compileShader(c), q.shaderError(e, c, l, t, i), s[r] = c;
+					c = e.createShader(t), e.shaderSource(c, l), e.compileShader(c), K.shaderError(e, c, l, t, i), s[r] = c;
 				}
 				return c;
 			}
@@ -1953,7 +1953,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					var m = a[o];
 					e.bindAttribLocation(p, m[0], m[1]);
 				}
-				e.linkProgram(p), q.linkError(e, p, n.str(t.fragId), n.str(t.vertId), r);
+				e.linkProgram(p), K.linkError(e, p, n.str(t.fragId), n.str(t.vertId), r);
 				var h = e.getProgramParameter(p, Xi);
 				i.profile && (t.stats.uniformsCount = h);
 				var g = t.uniforms;
@@ -1994,7 +1994,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					}), d.length = 0, u = {}, r.shaderCount = 0;
 				},
 				program: function(n, i, s, c) {
-					q.command(n >= 0, "missing vertex shader", s), q.command(i >= 0, "missing fragment shader", s);
+					K.command(n >= 0, "missing vertex shader", s), K.command(i >= 0, "missing fragment shader", s);
 					var l = u[i];
 					l || (l = u[i] = {});
 					var f = l[n];
@@ -2019,13 +2019,13 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 		function ra(t, n, r, i, a, o, s) {
 			function c(c) {
 				var l;
-				n.next === null ? (q(a.preserveDrawingBuffer, "you must create a webgl context with \"preserveDrawingBuffer\":true in order to read pixels from the drawing buffer"), l = ea) : (q(n.next.colorAttachments[0].texture !== null, "You cannot read from a renderbuffer"), l = n.next.colorAttachments[0].texture._texture.type, q.optional(function() {
-					o.oes_texture_float ? (q(l === ea || l === na, "Reading from a framebuffer is only allowed for the types 'uint8' and 'float'"), l === na && q(s.readFloat, "Reading 'float' values is not permitted in your browser. For a fallback, please see: https://www.npmjs.com/package/glsl-read-float")) : q(l === ea, "Reading from a framebuffer is only allowed for the type 'uint8'");
+				n.next === null ? (K(a.preserveDrawingBuffer, "you must create a webgl context with \"preserveDrawingBuffer\":true in order to read pixels from the drawing buffer"), l = ea) : (K(n.next.colorAttachments[0].texture !== null, "You cannot read from a renderbuffer"), l = n.next.colorAttachments[0].texture._texture.type, K.optional(function() {
+					o.oes_texture_float ? (K(l === ea || l === na, "Reading from a framebuffer is only allowed for the types 'uint8' and 'float'"), l === na && K(s.readFloat, "Reading 'float' values is not permitted in your browser. For a fallback, please see: https://www.npmjs.com/package/glsl-read-float")) : K(l === ea, "Reading from a framebuffer is only allowed for the type 'uint8'");
 				}));
 				var u = 0, d = 0, f = i.framebufferWidth, p = i.framebufferHeight, m = null;
-				e(c) ? m = c : c && (q.type(c, "object", "invalid arguments to regl.read()"), u = c.x | 0, d = c.y | 0, q(u >= 0 && u < i.framebufferWidth, "invalid x offset for regl.read"), q(d >= 0 && d < i.framebufferHeight, "invalid y offset for regl.read"), f = (c.width || i.framebufferWidth - u) | 0, p = (c.height || i.framebufferHeight - d) | 0, m = c.data || null), m && (l === ea ? q(m instanceof Uint8Array, "buffer must be 'Uint8Array' when reading from a framebuffer of type 'uint8'") : l === na && q(m instanceof Float32Array, "buffer must be 'Float32Array' when reading from a framebuffer of type 'float'")), q(f > 0 && f + u <= i.framebufferWidth, "invalid width for read pixels"), q(p > 0 && p + d <= i.framebufferHeight, "invalid height for read pixels"), r();
+				e(c) ? m = c : c && (K.type(c, "object", "invalid arguments to regl.read()"), u = c.x | 0, d = c.y | 0, K(u >= 0 && u < i.framebufferWidth, "invalid x offset for regl.read"), K(d >= 0 && d < i.framebufferHeight, "invalid y offset for regl.read"), f = (c.width || i.framebufferWidth - u) | 0, p = (c.height || i.framebufferHeight - d) | 0, m = c.data || null), m && (l === ea ? K(m instanceof Uint8Array, "buffer must be 'Uint8Array' when reading from a framebuffer of type 'uint8'") : l === na && K(m instanceof Float32Array, "buffer must be 'Float32Array' when reading from a framebuffer of type 'float'")), K(f > 0 && f + u <= i.framebufferWidth, "invalid width for read pixels"), K(p > 0 && p + d <= i.framebufferHeight, "invalid height for read pixels"), r();
 				var h = f * p * 4;
-				return m || (l === ea ? m = new Uint8Array(h) : l === na && (m = m || new Float32Array(h))), q.isTypedArray(m, "data buffer for regl.read() must be a typedarray"), q(m.byteLength >= h, "data buffer for regl.read() too small"), t.pixelStorei(ta, 4), t.readPixels(u, d, f, p, $i, l, m), m;
+				return m || (l === ea ? m = new Uint8Array(h) : l === na && (m = m || new Float32Array(h))), K.isTypedArray(m, "data buffer for regl.read() must be a typedarray"), K(m.byteLength >= h, "data buffer for regl.read() too small"), t.pixelStorei(ta, 4), t.readPixels(u, d, f, p, $i, l, m), m;
 			}
 			function l(e) {
 				var t;
@@ -2360,10 +2360,10 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				glTypes: Ft,
 				orientationType: us
 			};
-			q.optional(function() {
+			K.optional(function() {
 				k.isArrayLike = pn;
-			}), y && (A.backBuffer = [Ko], A.drawBuffer = Ae(i.maxDrawbuffers, function(e) {
-				return e === 0 ? [0] : Ae(e, function(e) {
+			}), y && (A.backBuffer = [Ko], A.drawBuffer = X(i.maxDrawbuffers, function(e) {
+				return e === 0 ? [0] : X(e, function(e) {
 					return is + e;
 				});
 			}));
@@ -2374,8 +2374,8 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				var i = t(k), a = e.shared = { props: "a0" };
 				Object.keys(k).forEach(function(e) {
 					a[e] = r.def(i, ".", e);
-				}), q.optional(function() {
-					e.CHECK = t(q), e.commandStr = q.guessCommand(), e.command = t(e.commandStr), e.assert = function(e, n, r) {
+				}), K.optional(function() {
+					e.CHECK = t(K), e.commandStr = K.guessCommand(), e.command = t(e.commandStr), e.assert = function(e, n, r) {
 						e("if(!(", n, "))", this.CHECK, ".commandRaise(", t(r), ",", this.command, ");");
 					}, A.invalidBlendCombinations = os;
 				});
@@ -2433,7 +2433,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				var n = e.static, r = e.dynamic;
 				if (Ka in n) {
 					var i = n[Ka];
-					return i ? (i = c.getFramebuffer(i), q.command(i, "invalid framebuffer object"), hs(function(e, t) {
+					return i ? (i = c.getFramebuffer(i), K.command(i, "invalid framebuffer object"), hs(function(e, t) {
 						var n = e.link(i), r = e.shared;
 						t.set(r.framebuffer, ".next", n);
 						var a = r.context;
@@ -2449,7 +2449,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					var a = r[Ka];
 					return gs(a, function(e, t) {
 						var n = e.invoke(t, a), r = e.shared, i = r.framebuffer, o = t.def(i, ".getFramebuffer(", n, ")");
-						q.optional(function() {
+						K.optional(function() {
 							e.assert(t, "!" + n + "||" + o, "invalid framebuffer object");
 						}), t.set(i, ".next", o);
 						var s = r.context;
@@ -2463,9 +2463,9 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				function a(e) {
 					if (e in r) {
 						var a = r[e];
-						q.commandType(a, "object", "invalid " + e, n.commandStr);
+						K.commandType(a, "object", "invalid " + e, n.commandStr);
 						var o = !0, s = a.x | 0, c = a.y | 0, l, u;
-						return "width" in a ? (l = a.width | 0, q.command(l >= 0, "invalid " + e, n.commandStr)) : o = !1, "height" in a ? (u = a.height | 0, q.command(u >= 0, "invalid " + e, n.commandStr)) : o = !1, new ps(!o && t && t.thisDep, !o && t && t.contextDep, !o && t && t.propDep, function(e, t) {
+						return "width" in a ? (l = a.width | 0, K.command(l >= 0, "invalid " + e, n.commandStr)) : o = !1, "height" in a ? (u = a.height | 0, K.command(u >= 0, "invalid " + e, n.commandStr)) : o = !1, new ps(!o && t && t.thisDep, !o && t && t.contextDep, !o && t && t.propDep, function(e, t) {
 							var n = e.shared.context, r = l;
 							"width" in a || (r = t.def(n, ".", ro, "-", s));
 							var i = u;
@@ -2480,11 +2480,11 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					if (e in i) {
 						var d = i[e], f = gs(d, function(t, n) {
 							var r = t.invoke(n, d);
-							q.optional(function() {
+							K.optional(function() {
 								t.assert(n, r + "&&typeof " + r + "===\"object\"", "invalid " + e);
 							});
 							var i = t.shared.context, a = n.def(r, ".x|0"), o = n.def(r, ".y|0"), s = n.def("\"width\" in ", r, "?", r, ".width|0:", "(", i, ".", ro, "-", a, ")"), c = n.def("\"height\" in ", r, "?", r, ".height|0:", "(", i, ".", io, "-", o, ")");
-							return q.optional(function() {
+							return K.optional(function() {
 								t.assert(n, s + ">=0&&" + c + ">=0", "invalid " + e);
 							}), [
 								a,
@@ -2524,19 +2524,19 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					if (Object.keys(t.dynamic).length > 0) return null;
 					var r = t.static, i = Object.keys(r);
 					if (i.length > 0 && typeof r[i[0]] == "number") {
-						for (var a = [], o = 0; o < i.length; ++o) q(typeof r[i[o]] == "number", "must specify all vertex attribute locations when using vaos"), a.push([r[i[o]] | 0, i[o]]);
+						for (var a = [], o = 0; o < i.length; ++o) K(typeof r[i[o]] == "number", "must specify all vertex attribute locations when using vaos"), a.push([r[i[o]] | 0, i[o]]);
 						return a;
 					}
 				}
 				return null;
 			}
-			function I(e, t, r) {
+			function te(e, t, r) {
 				var i = e.static, a = e.dynamic;
 				function o(e) {
 					if (e in i) {
 						var t = n.id(i[e]);
-						q.optional(function() {
-							d.shader(ls[e], t, q.guessCommand());
+						K.optional(function() {
+							d.shader(ls[e], t, K.guessCommand());
 						});
 						var r = hs(function() {
 							return t;
@@ -2547,7 +2547,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						var o = a[e];
 						return gs(o, function(t, n) {
 							var r = t.invoke(n, o), i = n.def(t.shared.strings, ".id(", r, ")");
-							return q.optional(function() {
+							return K.optional(function() {
 								n(t.shared.shader, ".shader(", ls[e], ",", i, ",", t.command, ");");
 							}), i;
 						});
@@ -2559,7 +2559,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					return e.link(l);
 				})) : u = new ps(s && s.thisDep || c && c.thisDep, s && s.contextDep || c && c.contextDep, s && s.propDep || c && c.propDep, function(e, t) {
 					var n = e.shared.shader, r = s ? s.append(e, t) : t.def(n, ".", Ja), i = c ? c.append(e, t) : t.def(n, ".", qa), a = n + ".program(" + i + "," + r;
-					return q.optional(function() {
+					return K.optional(function() {
 						a += "," + e.command;
 					}), t.def(a + ")");
 				}), {
@@ -2569,7 +2569,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					program: l
 				};
 			}
-			function L(e, t) {
+			function I(e, t) {
 				var n = e.static, r = e.dynamic, i = {}, a = !1;
 				function s() {
 					if (eo in n) {
@@ -2596,7 +2596,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						if (i.elements = e, ds(e)) {
 							var s = i.elements = o.create(e, !0);
 							e = o.getElements(s), l = !0;
-						} else e && (e = o.getElements(e), l = !0, q.command(e, "invalid elements", t.commandStr));
+						} else e && (e = o.getElements(e), l = !0, K.command(e, "invalid elements", t.commandStr));
 						var u = hs(function(t, n) {
 							if (e) {
 								var r = t.link(e);
@@ -2611,7 +2611,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						var d = r[Ya];
 						return gs(d, function(e, t) {
 							var n = e.shared, r = n.isBufferArgs, i = n.elements, a = e.invoke(t, d), o = t.def("null"), s = t.def(r, "(", a, ")"), c = e.cond(s).then(o, "=", i, ".createStream(", a, ");").else(o, "=", i, ".getElements(", a, ");");
-							return q.optional(function() {
+							return K.optional(function() {
 								e.assert(c.else, "!" + a + "||" + o, "invalid elements");
 							}), t.entry(c), t.exit(e.cond(s).then(i, ".destroyStream(", o, ");")), e.ELEMENTS = o, o;
 						});
@@ -2624,7 +2624,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				function p() {
 					if (Xa in n) {
 						var e = n[Xa];
-						return i.primitive = e, q.commandParameter(e, Jt, "invalid primitve", t.commandStr), hs(function(t, n) {
+						return i.primitive = e, K.commandParameter(e, Jt, "invalid primitve", t.commandStr), hs(function(t, n) {
 							return Jt[e];
 						});
 					}
@@ -2632,7 +2632,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						var o = r[Xa];
 						return gs(o, function(e, t) {
 							var n = e.constants.primTypes, r = e.invoke(t, o);
-							return q.optional(function() {
+							return K.optional(function() {
 								e.assert(t, r + " in " + n, "invalid primitive, must be one of " + Object.keys(Jt));
 							}), t.def(n, "[", r, "]");
 						});
@@ -2651,7 +2651,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				function m(e, o) {
 					if (e in n) {
 						var s = n[e] | 0;
-						return o ? i.offset = s : i.instances = s, q.command(!o || s >= 0, "invalid " + e, t.commandStr), hs(function(e, t) {
+						return o ? i.offset = s : i.instances = s, K.command(!o || s >= 0, "invalid " + e, t.commandStr), hs(function(e, t) {
 							return o && (e.OFFSET = s), s;
 						});
 					}
@@ -2659,7 +2659,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						var u = r[e];
 						return gs(u, function(t, n) {
 							var r = t.invoke(n, u);
-							return o && (t.OFFSET = r, q.optional(function() {
+							return o && (t.OFFSET = r, K.optional(function() {
 								t.assert(n, r + ">=0", "invalid " + e);
 							})), r;
 						});
@@ -2680,7 +2680,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				function g() {
 					if (Za in n) {
 						var e = n[Za] | 0;
-						return i.count = e, q.command(typeof e == "number" && e >= 0, "invalid vertex count", t.commandStr), hs(function() {
+						return i.count = e, K.command(typeof e == "number" && e >= 0, "invalid vertex count", t.commandStr), hs(function() {
 							return e;
 						});
 					}
@@ -2688,7 +2688,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						var o = r[Za];
 						return gs(o, function(e, t) {
 							var n = e.invoke(t, o);
-							return q.optional(function() {
+							return K.optional(function() {
 								e.assert(t, "typeof " + n + "===\"number\"&&" + n + ">=0&&" + n + "===(" + n + "|0)", "invalid vertex count");
 							}), n;
 						});
@@ -2697,7 +2697,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						if (ms(f)) {
 							if (f) return h ? new ps(h.thisDep, h.contextDep, h.propDep, function(e, t) {
 								var n = t.def(e.ELEMENTS, ".vertCount-", e.OFFSET);
-								return q.optional(function() {
+								return K.optional(function() {
 									e.assert(t, n + ">=0", "invalid vertex offset/element buffer too small");
 								}), n;
 							}) : hs(function(e, t) {
@@ -2706,7 +2706,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 							var s = hs(function() {
 								return -1;
 							});
-							return q.optional(function() {
+							return K.optional(function() {
 								s.MISSING = !0;
 							}), s;
 						}
@@ -2714,7 +2714,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 							var n = e.ELEMENTS;
 							return e.OFFSET ? t.def(n, "?", n, ".vertCount-", e.OFFSET, ":-1") : t.def(n, "?", n, ".vertCount:-1");
 						});
-						return q.optional(function() {
+						return K.optional(function() {
 							u.DYNAMIC = !0;
 						}), u;
 					}
@@ -2734,7 +2734,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					static: i
 				};
 			}
-			function R(e, t) {
+			function L(e, t) {
 				var n = e.static, r = e.dynamic, a = {};
 				return C.forEach(function(e) {
 					var o = E(e);
@@ -2762,31 +2762,31 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						case Pa:
 						case Fa:
 						case Ea: return s(function(n) {
-							return q.commandType(n, "boolean", e, t.commandStr), n;
+							return K.commandType(n, "boolean", e, t.commandStr), n;
 						}, function(t, n, r) {
-							return q.optional(function() {
+							return K.optional(function() {
 								t.assert(n, "typeof " + r + "===\"boolean\"", "invalid flag " + e, t.commandStr);
 							}), r;
 						});
 						case wa: return s(function(n) {
-							return q.commandParameter(n, ss, "invalid " + e, t.commandStr), ss[n];
+							return K.commandParameter(n, ss, "invalid " + e, t.commandStr), ss[n];
 						}, function(t, n, r) {
 							var i = t.constants.compareFuncs;
-							return q.optional(function() {
+							return K.optional(function() {
 								t.assert(n, r + " in " + i, "invalid " + e + ", must be one of " + Object.keys(ss));
 							}), n.def(i, "[", r, "]");
 						});
 						case Ta: return s(function(e) {
-							return q.command(pn(e) && e.length === 2 && typeof e[0] == "number" && typeof e[1] == "number" && e[0] <= e[1], "depth range is 2d array", t.commandStr), e;
+							return K.command(pn(e) && e.length === 2 && typeof e[0] == "number" && typeof e[1] == "number" && e[0] <= e[1], "depth range is 2d array", t.commandStr), e;
 						}, function(e, t, n) {
-							return q.optional(function() {
+							return K.optional(function() {
 								e.assert(t, e.shared.isArrayLike + "(" + n + ")&&" + n + ".length===2&&typeof " + n + "[0]===\"number\"&&typeof " + n + "[1]===\"number\"&&" + n + "[0]<=" + n + "[1]", "depth range must be a 2d array");
 							}), [t.def("+", n, "[0]"), t.def("+", n, "[1]")];
 						});
 						case Sa: return s(function(e) {
-							q.commandType(e, "object", "blend.func", t.commandStr);
+							K.commandType(e, "object", "blend.func", t.commandStr);
 							var n = "srcRGB" in e ? e.srcRGB : e.src, r = "srcAlpha" in e ? e.srcAlpha : e.src, i = "dstRGB" in e ? e.dstRGB : e.dst, a = "dstAlpha" in e ? e.dstAlpha : e.dst;
-							return q.commandParameter(n, as, o + ".srcRGB", t.commandStr), q.commandParameter(r, as, o + ".srcAlpha", t.commandStr), q.commandParameter(i, as, o + ".dstRGB", t.commandStr), q.commandParameter(a, as, o + ".dstAlpha", t.commandStr), q.command(os.indexOf(n + ", " + i) === -1, "unallowed blending combination (srcRGB, dstRGB) = (" + n + ", " + i + ")", t.commandStr), [
+							return K.commandParameter(n, as, o + ".srcRGB", t.commandStr), K.commandParameter(r, as, o + ".srcAlpha", t.commandStr), K.commandParameter(i, as, o + ".dstRGB", t.commandStr), K.commandParameter(a, as, o + ".dstAlpha", t.commandStr), K.command(os.indexOf(n + ", " + i) === -1, "unallowed blending combination (srcRGB, dstRGB) = (" + n + ", " + i + ")", t.commandStr), [
 								as[n],
 								as[i],
 								as[r],
@@ -2794,17 +2794,17 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 							];
 						}, function(t, n, r) {
 							var i = t.constants.blendFuncs;
-							q.optional(function() {
+							K.optional(function() {
 								t.assert(n, r + "&&typeof " + r + "===\"object\"", "invalid blend func, must be an object");
 							});
 							function a(a, o) {
 								var s = n.def("\"", a, o, "\" in ", r, "?", r, ".", a, o, ":", r, ".", a);
-								return q.optional(function() {
+								return K.optional(function() {
 									t.assert(n, s + " in " + i, "invalid " + e + "." + a + o + ", must be one of " + Object.keys(as));
 								}), s;
 							}
 							var o = a("src", "RGB"), s = a("dst", "RGB");
-							q.optional(function() {
+							K.optional(function() {
 								var e = t.constants.invalidBlendCombinations;
 								t.assert(n, e + ".indexOf(" + o + "+\", \"+" + s + ") === -1 ", "unallowed blending combination for (srcRGB, dstRGB)");
 							});
@@ -2817,12 +2817,12 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 							];
 						});
 						case xa: return s(function(n) {
-							if (typeof n == "string") return q.commandParameter(n, _, "invalid " + e, t.commandStr), [_[n], _[n]];
-							if (typeof n == "object") return q.commandParameter(n.rgb, _, e + ".rgb", t.commandStr), q.commandParameter(n.alpha, _, e + ".alpha", t.commandStr), [_[n.rgb], _[n.alpha]];
-							q.commandRaise("invalid blend.equation", t.commandStr);
+							if (typeof n == "string") return K.commandParameter(n, _, "invalid " + e, t.commandStr), [_[n], _[n]];
+							if (typeof n == "object") return K.commandParameter(n.rgb, _, e + ".rgb", t.commandStr), K.commandParameter(n.alpha, _, e + ".alpha", t.commandStr), [_[n.rgb], _[n.alpha]];
+							K.commandRaise("invalid blend.equation", t.commandStr);
 						}, function(t, n, r) {
 							var i = t.constants.blendEquations, a = n.def(), o = n.def(), s = t.cond("typeof ", r, "===\"string\"");
-							return q.optional(function() {
+							return K.optional(function() {
 								function n(e, n, r) {
 									t.assert(e, r + " in " + i, "invalid " + n + ", must be one of " + Object.keys(_));
 								}
@@ -2830,34 +2830,34 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 							}), s.then(a, "=", o, "=", i, "[", r, "];"), s.else(a, "=", i, "[", r, ".rgb];", o, "=", i, "[", r, ".alpha];"), n(s), [a, o];
 						});
 						case ba: return s(function(e) {
-							return q.command(pn(e) && e.length === 4, "blend.color must be a 4d array", t.commandStr), Ae(4, function(t) {
+							return K.command(pn(e) && e.length === 4, "blend.color must be a 4d array", t.commandStr), X(4, function(t) {
 								return +e[t];
 							});
 						}, function(e, t, n) {
-							return q.optional(function() {
+							return K.optional(function() {
 								e.assert(t, e.shared.isArrayLike + "(" + n + ")&&" + n + ".length===4", "blend.color must be a 4d array");
-							}), Ae(4, function(e) {
+							}), X(4, function(e) {
 								return t.def("+", n, "[", e, "]");
 							});
 						});
 						case Ra: return s(function(e) {
-							return q.commandType(e, "number", o, t.commandStr), e | 0;
+							return K.commandType(e, "number", o, t.commandStr), e | 0;
 						}, function(e, t, n) {
-							return q.optional(function() {
+							return K.optional(function() {
 								e.assert(t, "typeof " + n + "===\"number\"", "invalid stencil.mask");
 							}), t.def(n, "|0");
 						});
 						case za: return s(function(n) {
-							q.commandType(n, "object", o, t.commandStr);
+							K.commandType(n, "object", o, t.commandStr);
 							var r = n.cmp || "keep", i = n.ref || 0, a = "mask" in n ? n.mask : -1;
-							return q.commandParameter(r, ss, e + ".cmp", t.commandStr), q.commandType(i, "number", e + ".ref", t.commandStr), q.commandType(a, "number", e + ".mask", t.commandStr), [
+							return K.commandParameter(r, ss, e + ".cmp", t.commandStr), K.commandType(i, "number", e + ".ref", t.commandStr), K.commandType(a, "number", e + ".mask", t.commandStr), [
 								ss[r],
 								i,
 								a
 							];
 						}, function(e, t, n) {
 							var r = e.constants.compareFuncs;
-							return q.optional(function() {
+							return K.optional(function() {
 								function i() {
 									e.assert(t, Array.prototype.join.call(arguments, ""), "invalid stencil.func");
 								}
@@ -2870,9 +2870,9 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						});
 						case Ba:
 						case Va: return s(function(n) {
-							q.commandType(n, "object", o, t.commandStr);
+							K.commandType(n, "object", o, t.commandStr);
 							var r = n.fail || "keep", i = n.zfail || "keep", a = n.zpass || "keep";
-							return q.commandParameter(r, cs, e + ".fail", t.commandStr), q.commandParameter(i, cs, e + ".zfail", t.commandStr), q.commandParameter(a, cs, e + ".zpass", t.commandStr), [
+							return K.commandParameter(r, cs, e + ".fail", t.commandStr), K.commandParameter(i, cs, e + ".zfail", t.commandStr), K.commandParameter(a, cs, e + ".zpass", t.commandStr), [
 								e === Va ? Ko : Go,
 								cs[r],
 								cs[i],
@@ -2880,11 +2880,11 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 							];
 						}, function(t, n, r) {
 							var i = t.constants.stencilOps;
-							q.optional(function() {
+							K.optional(function() {
 								t.assert(n, r + "&&typeof " + r + "===\"object\"", "invalid " + e);
 							});
 							function a(a) {
-								return q.optional(function() {
+								return K.optional(function() {
 									t.assert(n, "!(\"" + a + "\" in " + r + ")||(" + r + "." + a + " in " + i + ")", "invalid " + e + "." + a + ", must be one of " + Object.keys(cs));
 								}), n.def("\"", a, "\" in ", r, "?", i, "[", r, ".", a, "]:", Qo);
 							}
@@ -2896,60 +2896,60 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 							];
 						});
 						case Na: return s(function(e) {
-							q.commandType(e, "object", o, t.commandStr);
+							K.commandType(e, "object", o, t.commandStr);
 							var n = e.factor | 0, r = e.units | 0;
-							return q.commandType(n, "number", o + ".factor", t.commandStr), q.commandType(r, "number", o + ".units", t.commandStr), [n, r];
+							return K.commandType(n, "number", o + ".factor", t.commandStr), K.commandType(r, "number", o + ".units", t.commandStr), [n, r];
 						}, function(t, n, r) {
-							return q.optional(function() {
+							return K.optional(function() {
 								t.assert(n, r + "&&typeof " + r + "===\"object\"", "invalid " + e);
 							}), [n.def(r, ".factor|0"), n.def(r, ".units|0")];
 						});
 						case ka: return s(function(e) {
 							var n = 0;
-							return e === "front" ? n = Go : e === "back" && (n = Ko), q.command(!!n, o, t.commandStr), n;
+							return e === "front" ? n = Go : e === "back" && (n = Ko), K.command(!!n, o, t.commandStr), n;
 						}, function(e, t, n) {
-							return q.optional(function() {
+							return K.optional(function() {
 								e.assert(t, n + "===\"front\"||" + n + "===\"back\"", "invalid cull.face");
 							}), t.def(n, "===\"front\"?", Go, ":", Ko);
 						});
 						case ja: return s(function(e) {
-							return q.command(typeof e == "number" && e >= i.lineWidthDims[0] && e <= i.lineWidthDims[1], "invalid line width, must be a positive number between " + i.lineWidthDims[0] + " and " + i.lineWidthDims[1], t.commandStr), e;
+							return K.command(typeof e == "number" && e >= i.lineWidthDims[0] && e <= i.lineWidthDims[1], "invalid line width, must be a positive number between " + i.lineWidthDims[0] + " and " + i.lineWidthDims[1], t.commandStr), e;
 						}, function(e, t, n) {
-							return q.optional(function() {
+							return K.optional(function() {
 								e.assert(t, "typeof " + n + "===\"number\"&&" + n + ">=" + i.lineWidthDims[0] + "&&" + n + "<=" + i.lineWidthDims[1], "invalid line width");
 							}), n;
 						});
 						case Aa: return s(function(e) {
-							return q.commandParameter(e, us, o, t.commandStr), us[e];
+							return K.commandParameter(e, us, o, t.commandStr), us[e];
 						}, function(e, t, n) {
-							return q.optional(function() {
+							return K.optional(function() {
 								e.assert(t, n + "===\"cw\"||" + n + "===\"ccw\"", "invalid frontFace, must be one of cw,ccw");
 							}), t.def(n + "===\"cw\"?" + qo + ":" + Jo);
 						});
 						case Da: return s(function(e) {
-							return q.command(pn(e) && e.length === 4, "color.mask must be length 4 array", t.commandStr), e.map(function(e) {
+							return K.command(pn(e) && e.length === 4, "color.mask must be length 4 array", t.commandStr), e.map(function(e) {
 								return !!e;
 							});
 						}, function(e, t, n) {
-							return q.optional(function() {
+							return K.optional(function() {
 								e.assert(t, e.shared.isArrayLike + "(" + n + ")&&" + n + ".length===4", "invalid color.mask");
-							}), Ae(4, function(e) {
+							}), X(4, function(e) {
 								return "!!" + n + "[" + e + "]";
 							});
 						});
 						case Ia: return s(function(e) {
-							q.command(typeof e == "object" && e, o, t.commandStr);
+							K.command(typeof e == "object" && e, o, t.commandStr);
 							var n = "value" in e ? e.value : 1, r = !!e.invert;
-							return q.command(typeof n == "number" && n >= 0 && n <= 1, "sample.coverage.value must be a number between 0 and 1", t.commandStr), [n, r];
+							return K.command(typeof n == "number" && n >= 0 && n <= 1, "sample.coverage.value must be a number between 0 and 1", t.commandStr), [n, r];
 						}, function(e, t, n) {
-							return q.optional(function() {
+							return K.optional(function() {
 								e.assert(t, n + "&&typeof " + n + "===\"object\"", "invalid sample.coverage");
 							}), [t.def("\"value\" in ", n, "?+", n, ".value:1"), t.def("!!", n, ".invert")];
 						});
 					}
 				}), a;
 			}
-			function z(e, t) {
+			function R(e, t) {
 				var n = e.static, r = e.dynamic, i = {};
 				return Object.keys(n).forEach(function(e) {
 					var r = n[e], a;
@@ -2960,14 +2960,14 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						var o = r._reglType;
 						o === "texture2d" || o === "textureCube" ? a = hs(function(e) {
 							return e.link(r);
-						}) : o === "framebuffer" || o === "framebufferCube" ? (q.command(r.color.length > 0, "missing color attachment for framebuffer sent to uniform \"" + e + "\"", t.commandStr), a = hs(function(e) {
+						}) : o === "framebuffer" || o === "framebufferCube" ? (K.command(r.color.length > 0, "missing color attachment for framebuffer sent to uniform \"" + e + "\"", t.commandStr), a = hs(function(e) {
 							return e.link(r.color[0]);
-						})) : q.commandRaise("invalid data for uniform \"" + e + "\"", t.commandStr);
+						})) : K.commandRaise("invalid data for uniform \"" + e + "\"", t.commandStr);
 					} else pn(r) ? a = hs(function(t) {
-						return t.global.def("[", Ae(r.length, function(n) {
-							return q.command(typeof r[n] == "number" || typeof r[n] == "boolean", "invalid uniform " + e, t.commandStr), r[n];
+						return t.global.def("[", X(r.length, function(n) {
+							return K.command(typeof r[n] == "number" || typeof r[n] == "boolean", "invalid uniform " + e, t.commandStr), r[n];
 						}), "]");
-					}) : q.commandRaise("invalid or missing data for uniform \"" + e + "\"", t.commandStr);
+					}) : K.commandRaise("invalid or missing data for uniform \"" + e + "\"", t.commandStr);
 					a.value = r, i[e] = a;
 				}), Object.keys(r).forEach(function(e) {
 					var t = r[e];
@@ -2976,7 +2976,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					});
 				}), i;
 			}
-			function te(e, t) {
+			function z(e, t) {
 				var r = e.static, i = e.dynamic, o = {};
 				return Object.keys(r).forEach(function(e) {
 					var i = r[e], s = n.id(e), c = new g();
@@ -2984,24 +2984,24 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					else {
 						var l = a.getBuffer(i);
 						if (l) c.state = la, c.buffer = l, c.type = 0;
-						else if (q.command(typeof i == "object" && i, "invalid data for attribute " + e, t.commandStr), "constant" in i) {
+						else if (K.command(typeof i == "object" && i, "invalid data for attribute " + e, t.commandStr), "constant" in i) {
 							var u = i.constant;
-							c.buffer = "null", c.state = ua, typeof u == "number" ? c.x = u : (q.command(pn(u) && u.length > 0 && u.length <= 4, "invalid constant for attribute " + e, t.commandStr), sa.forEach(function(e, t) {
+							c.buffer = "null", c.state = ua, typeof u == "number" ? c.x = u : (K.command(pn(u) && u.length > 0 && u.length <= 4, "invalid constant for attribute " + e, t.commandStr), sa.forEach(function(e, t) {
 								t < u.length && (c[e] = u[t]);
 							}));
 						} else {
-							l = ds(i.buffer) ? a.getBuffer(a.create(i.buffer, fo, !1, !0)) : a.getBuffer(i.buffer), q.command(!!l, "missing buffer for attribute \"" + e + "\"", t.commandStr);
+							l = ds(i.buffer) ? a.getBuffer(a.create(i.buffer, fo, !1, !0)) : a.getBuffer(i.buffer), K.command(!!l, "missing buffer for attribute \"" + e + "\"", t.commandStr);
 							var d = i.offset | 0;
-							q.command(d >= 0, "invalid offset for attribute \"" + e + "\"", t.commandStr);
+							K.command(d >= 0, "invalid offset for attribute \"" + e + "\"", t.commandStr);
 							var f = i.stride | 0;
-							q.command(f >= 0 && f < 256, "invalid stride for attribute \"" + e + "\", must be integer betweeen [0, 255]", t.commandStr);
+							K.command(f >= 0 && f < 256, "invalid stride for attribute \"" + e + "\", must be integer betweeen [0, 255]", t.commandStr);
 							var p = i.size | 0;
-							q.command(!("size" in i) || p > 0 && p <= 4, "invalid size for attribute \"" + e + "\", must be 1,2,3,4", t.commandStr);
+							K.command(!("size" in i) || p > 0 && p <= 4, "invalid size for attribute \"" + e + "\", must be 1,2,3,4", t.commandStr);
 							var m = !!i.normalized, h = 0;
-							"type" in i && (q.commandParameter(i.type, Ft, "invalid type for attribute " + e, t.commandStr), h = Ft[i.type]);
+							"type" in i && (K.commandParameter(i.type, Ft, "invalid type for attribute " + e, t.commandStr), h = Ft[i.type]);
 							var _ = i.divisor | 0;
-							q.optional(function() {
-								"divisor" in i && (q.command(_ === 0 || v, "cannot specify divisor for attribute \"" + e + "\", instancing not supported", t.commandStr), q.command(_ >= 0, "invalid divisor for attribute \"" + e + "\"", t.commandStr));
+							K.optional(function() {
+								"divisor" in i && (K.command(_ === 0 || v, "cannot specify divisor for attribute \"" + e + "\", instancing not supported", t.commandStr), K.command(_ >= 0, "invalid divisor for attribute \"" + e + "\"", t.commandStr));
 								var n = t.commandStr, r = [
 									"buffer",
 									"offset",
@@ -3012,7 +3012,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 									"stride"
 								];
 								Object.keys(i).forEach(function(t) {
-									q.command(r.indexOf(t) >= 0, "unknown parameter \"" + t + "\" for attribute pointer \"" + e + "\" (valid parameters are " + r + ")", n);
+									K.command(r.indexOf(t) >= 0, "unknown parameter \"" + t + "\" for attribute pointer \"" + e + "\" (valid parameters are " + r + ")", n);
 								});
 							}), c.buffer = l, c.state = la, c.size = p, c.normalized = m, c.type = h || l.dtype, c.offset = d, c.stride = f, c.divisor = _;
 						}
@@ -3029,7 +3029,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					var t = i[e];
 					function n(n, r) {
 						var i = n.invoke(r, t), a = n.shared, o = n.constants, s = a.isBufferArgs, c = a.buffer;
-						q.optional(function() {
+						K.optional(function() {
 							n.assert(r, i + "&&(typeof " + i + "===\"object\"||typeof " + i + "===\"function\")&&(" + s + "(" + i + ")||" + c + ".getBuffer(" + i + ")||" + c + ".getBuffer(" + i + ".buffer)||" + s + "(" + i + ".buffer)||(\"constant\" in " + i + "&&(typeof " + i + ".constant===\"number\"||" + a.isArrayLike + "(" + i + ".constant))))", "invalid dynamic attribute \"" + e + "\"");
 						});
 						var l = { isStream: r.def(!1) }, u = new g();
@@ -3066,7 +3066,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			}
 			function B(e, t, n, i, a) {
 				var o = e.static, s = e.dynamic;
-				q.optional(function() {
+				K.optional(function() {
 					var e = [
 						Ka,
 						qa,
@@ -3081,12 +3081,12 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					].concat(C);
 					function t(t) {
 						Object.keys(t).forEach(function(t) {
-							q.command(e.indexOf(t) >= 0, "unknown parameter \"" + t + "\"", a.commandStr);
+							K.command(e.indexOf(t) >= 0, "unknown parameter \"" + t + "\"", a.commandStr);
 						});
 					}
 					t(o), t(s);
 				});
-				var c = ee(e, t), l = P(e, a), d = F(e, l, a), f = L(e, a), p = R(e, a), m = I(e, a, c);
+				var c = ee(e, t), l = P(e, a), d = F(e, l, a), f = I(e, a), p = L(e, a), m = te(e, a, c);
 				function h(e) {
 					var t = d[e];
 					t && (p[e] = t);
@@ -3103,7 +3103,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					useVAO: !1,
 					attributes: {}
 				};
-				if (g.profile = N(e, a), g.uniforms = z(n, a), g.drawVAO = g.scopeVAO = f.vao, !g.drawVAO && m.program && !c && r.angle_instanced_arrays && f.static.elements) {
+				if (g.profile = N(e, a), g.uniforms = R(n, a), g.drawVAO = g.scopeVAO = f.vao, !g.drawVAO && m.program && !c && r.angle_instanced_arrays && f.static.elements) {
 					var _ = !0, v = m.program.attributes.map(function(e) {
 						var n = t.static[e];
 						return _ = _ && !!n, n;
@@ -3118,7 +3118,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						}), g.useVAO = !0;
 					}
 				}
-				return c ? g.useVAO = !0 : g.attributes = te(t, a), g.context = ne(i, a), g;
+				return c ? g.useVAO = !0 : g.attributes = z(t, a), g.context = ne(i, a), g;
 			}
 			function re(e, t, n) {
 				var r = e.shared.context, i = e.scope();
@@ -3142,7 +3142,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						var u, d;
 						if (r in o) {
 							u = o[r], d = a[r];
-							var f = Ae(x[r].length, function(e) {
+							var f = X(x[r].length, function(e) {
 								return l.def(u, "[", e, "]");
 							});
 							l(e.cond(f.map(function(e, t) {
@@ -3158,7 +3158,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					}
 				}), Object.keys(n.state).length === 0 && l(s, ".dirty=false;"), t(l);
 			}
-			function U(e, t, n, r) {
+			function ie(e, t, n, r) {
 				var i = e.shared, a = e.current, o = i.current, s = i.gl;
 				fs(Object.keys(n)).forEach(function(i) {
 					var c = n[i];
@@ -3176,10 +3176,10 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					}
 				});
 			}
-			function ie(e, t) {
+			function ae(e, t) {
 				v && (e.instancing = t.def(e.shared.extensions, ".angle_instanced_arrays"));
 			}
-			function ae(e, t, n, r, i) {
+			function oe(e, t, n, r, i) {
 				var a = e.shared, o = e.stats, s = a.current, c = a.timer, l = n.profile;
 				function u() {
 					return typeof performance > "u" ? "Date.now()" : "performance.now()";
@@ -3208,7 +3208,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				var y = e.block();
 				h(y), t.exit("if(", _, "){", y, "}");
 			}
-			function W(e, t, n, r, i) {
+			function U(e, t, n, r, i) {
 				var a = e.shared;
 				function o(e) {
 					switch (e) {
@@ -3272,7 +3272,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					} else {
 						if (!i(_s)) return;
 						var u = e.scopeAttrib(a);
-						q.optional(function() {
+						K.optional(function() {
 							e.assert(t, u + ".state", "missing attribute " + a);
 						}), l = {}, Object.keys(new g()).forEach(function(e) {
 							l[e] = t.def(u, ".", e);
@@ -3281,59 +3281,59 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					s(e.link(r), o(r.info.type), l);
 				});
 			}
-			function G(e, t, r, i, a, o) {
+			function W(e, t, r, i, a, o) {
 				for (var s = e.shared, c = s.gl, l, u = 0; u < i.length; ++u) {
 					var d = i[u], f = d.name, p = d.info.type, m = r.uniforms[f], h = e.link(d) + ".location", g;
 					if (m) {
 						if (!a(m)) continue;
 						if (ms(m)) {
 							var _ = m.value;
-							if (q.command(_ != null, "missing uniform \"" + f + "\"", e.commandStr), p === Ho || p === Uo) {
-								q.command(typeof _ == "function" && (p === Ho && (_._reglType === "texture2d" || _._reglType === "framebuffer") || p === Uo && (_._reglType === "textureCube" || _._reglType === "framebufferCube")), "invalid texture for uniform " + f, e.commandStr);
+							if (K.command(_ != null, "missing uniform \"" + f + "\"", e.commandStr), p === Ho || p === Uo) {
+								K.command(typeof _ == "function" && (p === Ho && (_._reglType === "texture2d" || _._reglType === "framebuffer") || p === Uo && (_._reglType === "textureCube" || _._reglType === "framebufferCube")), "invalid texture for uniform " + f, e.commandStr);
 								var v = e.link(_._texture || _.color[0]._texture);
 								t(c, ".uniform1i(", h, ",", v + ".bind());"), t.exit(v, ".unbind();");
 							} else if (p === zo || p === Bo || p === Vo) {
-								q.optional(function() {
-									q.command(pn(_), "invalid matrix for uniform " + f, e.commandStr), q.command(p === zo && _.length === 4 || p === Bo && _.length === 9 || p === Vo && _.length === 16, "invalid length for matrix uniform " + f, e.commandStr);
+								K.optional(function() {
+									K.command(pn(_), "invalid matrix for uniform " + f, e.commandStr), K.command(p === zo && _.length === 4 || p === Bo && _.length === 9 || p === Vo && _.length === 16, "invalid length for matrix uniform " + f, e.commandStr);
 								});
 								var y = e.global.def("new Float32Array([" + Array.prototype.slice.call(_) + "])"), b = 2;
 								p === Bo ? b = 3 : p === Vo && (b = 4), t(c, ".uniformMatrix", b, "fv(", h, ",false,", y, ");");
 							} else {
 								switch (p) {
 									case Do:
-										q.commandType(_, "number", "uniform " + f, e.commandStr), l = "1f";
+										K.commandType(_, "number", "uniform " + f, e.commandStr), l = "1f";
 										break;
 									case Oo:
-										q.command(pn(_) && _.length === 2, "uniform " + f, e.commandStr), l = "2f";
+										K.command(pn(_) && _.length === 2, "uniform " + f, e.commandStr), l = "2f";
 										break;
 									case ko:
-										q.command(pn(_) && _.length === 3, "uniform " + f, e.commandStr), l = "3f";
+										K.command(pn(_) && _.length === 3, "uniform " + f, e.commandStr), l = "3f";
 										break;
 									case Ao:
-										q.command(pn(_) && _.length === 4, "uniform " + f, e.commandStr), l = "4f";
+										K.command(pn(_) && _.length === 4, "uniform " + f, e.commandStr), l = "4f";
 										break;
 									case Fo:
-										q.commandType(_, "boolean", "uniform " + f, e.commandStr), l = "1i";
+										K.commandType(_, "boolean", "uniform " + f, e.commandStr), l = "1i";
 										break;
 									case jo:
-										q.commandType(_, "number", "uniform " + f, e.commandStr), l = "1i";
+										K.commandType(_, "number", "uniform " + f, e.commandStr), l = "1i";
 										break;
 									case Io:
-										q.command(pn(_) && _.length === 2, "uniform " + f, e.commandStr), l = "2i";
+										K.command(pn(_) && _.length === 2, "uniform " + f, e.commandStr), l = "2i";
 										break;
 									case Mo:
-										q.command(pn(_) && _.length === 2, "uniform " + f, e.commandStr), l = "2i";
+										K.command(pn(_) && _.length === 2, "uniform " + f, e.commandStr), l = "2i";
 										break;
 									case Lo:
-										q.command(pn(_) && _.length === 3, "uniform " + f, e.commandStr), l = "3i";
+										K.command(pn(_) && _.length === 3, "uniform " + f, e.commandStr), l = "3i";
 										break;
 									case No:
-										q.command(pn(_) && _.length === 3, "uniform " + f, e.commandStr), l = "3i";
+										K.command(pn(_) && _.length === 3, "uniform " + f, e.commandStr), l = "3i";
 										break;
 									case Ro:
-										q.command(pn(_) && _.length === 4, "uniform " + f, e.commandStr), l = "4i";
+										K.command(pn(_) && _.length === 4, "uniform " + f, e.commandStr), l = "4i";
 										break;
-									case Po: q.command(pn(_) && _.length === 4, "uniform " + f, e.commandStr), l = "4i";
+									case Po: K.command(pn(_) && _.length === 4, "uniform " + f, e.commandStr), l = "4i";
 								}
 								t(c, ".uniform", l, "(", h, ",", pn(_) ? Array.prototype.slice.call(_) : _, ");");
 							}
@@ -3344,18 +3344,18 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						if (!a(_s)) continue;
 						g = t.def(s.uniforms, "[", n.id(f), "]");
 					}
-					p === Ho ? (q(!Array.isArray(g), "must specify a scalar prop for textures"), t("if(", g, "&&", g, "._reglType===\"framebuffer\"){", g, "=", g, ".color[0];", "}")) : p === Uo && (q(!Array.isArray(g), "must specify a scalar prop for cube maps"), t("if(", g, "&&", g, "._reglType===\"framebufferCube\"){", g, "=", g, ".color[0];", "}")), q.optional(function() {
+					p === Ho ? (K(!Array.isArray(g), "must specify a scalar prop for textures"), t("if(", g, "&&", g, "._reglType===\"framebuffer\"){", g, "=", g, ".color[0];", "}")) : p === Uo && (K(!Array.isArray(g), "must specify a scalar prop for cube maps"), t("if(", g, "&&", g, "._reglType===\"framebufferCube\"){", g, "=", g, ".color[0];", "}")), K.optional(function() {
 						function n(n, r) {
 							e.assert(t, n, "bad data or missing for uniform \"" + f + "\".  " + r);
 						}
 						function r(e) {
-							q(!Array.isArray(g), "must not specify an array type for uniform"), n("typeof " + g + "===\"" + e + "\"", "invalid type, expected " + e);
+							K(!Array.isArray(g), "must not specify an array type for uniform"), n("typeof " + g + "===\"" + e + "\"", "invalid type, expected " + e);
 						}
 						function i(t, r) {
-							Array.isArray(g) ? q(g.length === t, "must have length " + t) : n(s.isArrayLike + "(" + g + ")&&" + g + ".length===" + t, "invalid vector, should have length " + t, e.commandStr);
+							Array.isArray(g) ? K(g.length === t, "must have length " + t) : n(s.isArrayLike + "(" + g + ")&&" + g + ".length===" + t, "invalid vector, should have length " + t, e.commandStr);
 						}
 						function a(t) {
-							q(!Array.isArray(g), "must not specify a value type"), n("typeof " + g + "===\"function\"&&" + g + "._reglType===\"texture" + (t === go ? "2d" : "Cube") + "\"", "invalid texture type", e.commandStr);
+							K(!Array.isArray(g), "must not specify a value type"), n("typeof " + g + "===\"function\"&&" + g + "._reglType===\"texture" + (t === go ? "2d" : "Cube") + "\"", "invalid texture type", e.commandStr);
 						}
 						switch (p) {
 							case jo:
@@ -3455,9 +3455,9 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					if (l.charAt(0) === "M") {
 						t(c, ".uniform", l, "(", h, ",");
 						var C = (p - zo + 2) ** 2, w = e.global.def("new Float32Array(", C, ")");
-						Array.isArray(g) ? t("false,(", Ae(C, function(e) {
+						Array.isArray(g) ? t("false,(", X(C, function(e) {
 							return w + "[" + e + "]=" + g[e];
-						}), ",", w, ")") : t("false,(Array.isArray(", g, ")||", g, " instanceof Float32Array)?", g, ":(", Ae(C, function(e) {
+						}), ",", w, ")") : t("false,(Array.isArray(", g, ")||", g, " instanceof Float32Array)?", g, ":(", X(C, function(e) {
 							return w + "[" + e + "]=" + g + "[" + e + "]";
 						}), ",", w, ")"), t(");");
 					} else if (x > 1) {
@@ -3468,7 +3468,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 							return e + "=" + E[t] + ";";
 						}).join("")), t(c, ".uniform", l, "(", h, ",", E.join(","), ");"), o && t("}");
 					} else {
-						if (q(!Array.isArray(g), "uniform value must not be an array"), o) {
+						if (K(!Array.isArray(g), "uniform value must not be an array"), o) {
 							var O = t.def();
 							t("if(!", e.batchId, "||", O, "!==", g, "){", O, "=", g, ";");
 						}
@@ -3476,7 +3476,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					}
 				}
 			}
-			function K(e, t, n, r) {
+			function G(e, t, n, r) {
 				var i = e.shared, a = i.gl, o = i.draw, s = r.draw;
 				function c() {
 					var c = s.elements, l, u = t;
@@ -3484,9 +3484,9 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				}
 				function l() {
 					var i = s.count, a, c = t;
-					return i ? ((i.contextDep && r.contextDynamic || i.propDep) && (c = n), a = i.append(e, c), q.optional(function() {
+					return i ? ((i.contextDep && r.contextDynamic || i.propDep) && (c = n), a = i.append(e, c), K.optional(function() {
 						i.MISSING && e.assert(t, "false", "missing vertex count"), i.DYNAMIC && e.assert(c, a + ">=0", "missing vertex count");
-					})) : (a = c.def(o, ".", Za), q.optional(function() {
+					})) : (a = c.def(o, ".", Za), K.optional(function() {
 						e.assert(c, a + ">=0", "missing vertex count");
 					})), a;
 				}
@@ -3542,42 +3542,42 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				}
 				v && (typeof h != "number" || h >= 0) ? typeof h == "string" ? (n("if(", h, ">0){"), x(), n("}else if(", h, "<0){"), S(), n("}")) : x() : S();
 			}
-			function oe(e, t, n, r, i) {
+			function se(e, t, n, r, i) {
 				var a = M(), o = a.proc("body", i);
-				return q.optional(function() {
+				return K.optional(function() {
 					a.commandStr = t.commandStr, a.command = a.link(t.commandStr);
 				}), v && (a.instancing = o.def(a.shared.extensions, ".angle_instanced_arrays")), e(a, o, n, r), a.compile().body;
 			}
-			function se(e, t, n, r) {
-				ie(e, t), n.useVAO ? n.drawVAO ? t(e.shared.vao, ".setVAO(", n.drawVAO.append(e, t), ");") : t(e.shared.vao, ".setVAO(", e.shared.vao, ".targetVAO);") : (t(e.shared.vao, ".setVAO(null);"), W(e, t, n, r.attributes, function() {
+			function ce(e, t, n, r) {
+				ae(e, t), n.useVAO ? n.drawVAO ? t(e.shared.vao, ".setVAO(", n.drawVAO.append(e, t), ");") : t(e.shared.vao, ".setVAO(", e.shared.vao, ".targetVAO);") : (t(e.shared.vao, ".setVAO(null);"), U(e, t, n, r.attributes, function() {
 					return !0;
-				})), G(e, t, n, r.uniforms, function() {
+				})), W(e, t, n, r.uniforms, function() {
 					return !0;
-				}, !1), K(e, t, t, n);
+				}, !1), G(e, t, t, n);
 			}
-			function ce(e, t) {
+			function le(e, t) {
 				var n = e.proc("draw", 1);
-				ie(e, n), re(e, n, t.context), V(e, n, t.framebuffer), H(e, n, t), U(e, n, t.state), ae(e, n, t, !1, !0);
+				ae(e, n), re(e, n, t.context), V(e, n, t.framebuffer), H(e, n, t), ie(e, n, t.state), oe(e, n, t, !1, !0);
 				var r = t.shader.progVar.append(e, n);
-				if (n(e.shared.gl, ".useProgram(", r, ".program);"), t.shader.program) se(e, n, t, t.shader.program);
+				if (n(e.shared.gl, ".useProgram(", r, ".program);"), t.shader.program) ce(e, n, t, t.shader.program);
 				else {
 					n(e.shared.vao, ".setVAO(null);");
 					var i = e.global.def("{}"), a = n.def(r, ".id"), o = n.def(i, "[", a, "]");
 					n(e.cond(o).then(o, ".call(this,a0);").else(o, "=", i, "[", a, "]=", e.link(function(n) {
-						return oe(se, e, t, n, 1);
+						return se(ce, e, t, n, 1);
 					}), "(", r, ");", o, ".call(this,a0);"));
 				}
 				Object.keys(t.state).length > 0 && n(e.shared.current, ".dirty=true;"), e.shared.vao && n(e.shared.vao, ".setVAO(null);");
 			}
-			function le(e, t, n, r) {
-				e.batchId = "a1", ie(e, t);
+			function ue(e, t, n, r) {
+				e.batchId = "a1", ae(e, t);
 				function i() {
 					return !0;
 				}
-				W(e, t, n, r.attributes, i), G(e, t, n, r.uniforms, i, !1), K(e, t, t, n);
+				U(e, t, n, r.attributes, i), W(e, t, n, r.uniforms, i, !1), G(e, t, t, n);
 			}
-			function ue(e, t, n, r) {
-				ie(e, t);
+			function de(e, t, n, r) {
+				ae(e, t);
 				var i = n.contextDep, a = t.def(), o = "a0", s = "a1", c = t.def();
 				e.shared.props = c, e.batchId = a;
 				var l = e.scope(), u = e.scope();
@@ -3588,17 +3588,17 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				function f(e) {
 					return !d(e);
 				}
-				if (n.needsContext && re(e, u, n.context), n.needsFramebuffer && V(e, u, n.framebuffer), U(e, u, n.state, d), n.profile && d(n.profile) && ae(e, u, n, !1, !0), r) n.useVAO ? n.drawVAO ? d(n.drawVAO) ? u(e.shared.vao, ".setVAO(", n.drawVAO.append(e, u), ");") : l(e.shared.vao, ".setVAO(", n.drawVAO.append(e, l), ");") : l(e.shared.vao, ".setVAO(", e.shared.vao, ".targetVAO);") : (l(e.shared.vao, ".setVAO(null);"), W(e, l, n, r.attributes, f), W(e, u, n, r.attributes, d)), G(e, l, n, r.uniforms, f, !1), G(e, u, n, r.uniforms, d, !0), K(e, l, u, n);
+				if (n.needsContext && re(e, u, n.context), n.needsFramebuffer && V(e, u, n.framebuffer), ie(e, u, n.state, d), n.profile && d(n.profile) && oe(e, u, n, !1, !0), r) n.useVAO ? n.drawVAO ? d(n.drawVAO) ? u(e.shared.vao, ".setVAO(", n.drawVAO.append(e, u), ");") : l(e.shared.vao, ".setVAO(", n.drawVAO.append(e, l), ");") : l(e.shared.vao, ".setVAO(", e.shared.vao, ".targetVAO);") : (l(e.shared.vao, ".setVAO(null);"), U(e, l, n, r.attributes, f), U(e, u, n, r.attributes, d)), W(e, l, n, r.uniforms, f, !1), W(e, u, n, r.uniforms, d, !0), G(e, l, u, n);
 				else {
 					var p = e.global.def("{}"), m = n.shader.progVar.append(e, u), h = u.def(m, ".id"), g = u.def(p, "[", h, "]");
 					u(e.shared.gl, ".useProgram(", m, ".program);", "if(!", g, "){", g, "=", p, "[", h, "]=", e.link(function(t) {
-						return oe(le, e, n, t, 2);
+						return se(ue, e, n, t, 2);
 					}), "(", m, ");}", g, ".call(this,a0[", a, "],", a, ");");
 				}
 			}
-			function de(e, t) {
+			function fe(e, t) {
 				var n = e.proc("batch", 2);
-				e.batchId = "0", ie(e, n);
+				e.batchId = "0", ae(e, n);
 				var r = !1, i = !0;
 				Object.keys(t.context).forEach(function(e) {
 					r = r || t.context[e].propDep;
@@ -3608,25 +3608,25 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				function s(e) {
 					return e.contextDep && r || e.propDep;
 				}
-				H(e, n, t), U(e, n, t.state, function(e) {
+				H(e, n, t), ie(e, n, t.state, function(e) {
 					return !s(e);
-				}), t.profile && s(t.profile) || ae(e, n, t, !1, "a1"), t.contextDep = r, t.needsContext = i, t.needsFramebuffer = o;
+				}), t.profile && s(t.profile) || oe(e, n, t, !1, "a1"), t.contextDep = r, t.needsContext = i, t.needsFramebuffer = o;
 				var c = t.shader.progVar;
-				if (c.contextDep && r || c.propDep) ue(e, n, t, null);
+				if (c.contextDep && r || c.propDep) de(e, n, t, null);
 				else {
 					var l = c.append(e, n);
-					if (n(e.shared.gl, ".useProgram(", l, ".program);"), t.shader.program) ue(e, n, t, t.shader.program);
+					if (n(e.shared.gl, ".useProgram(", l, ".program);"), t.shader.program) de(e, n, t, t.shader.program);
 					else {
 						n(e.shared.vao, ".setVAO(null);");
 						var u = e.global.def("{}"), d = n.def(l, ".id"), f = n.def(u, "[", d, "]");
 						n(e.cond(f).then(f, ".call(this,a0,a1);").else(f, "=", u, "[", d, "]=", e.link(function(n) {
-							return oe(ue, e, t, n, 2);
+							return se(de, e, t, n, 2);
 						}), "(", l, ");", f, ".call(this,a0,a1);"));
 					}
 				}
 				Object.keys(t.state).length > 0 && n(e.shared.current, ".dirty=true;"), e.shared.vao && n(e.shared.vao, ".setVAO(null);");
 			}
-			function fe(e, t) {
+			function pe(e, t) {
 				var r = e.proc("scope", 3);
 				e.batchId = "a2";
 				var i = e.shared, a = i.current;
@@ -3635,7 +3635,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					pn(a) ? a.forEach(function(t, i) {
 						r.set(e.next[n], "[" + i + "]", t);
 					}) : r.set(i.next, "." + n, a);
-				}), ae(e, r, t, !0, !0), [
+				}), oe(e, r, t, !0, !0), [
 					Ya,
 					Qa,
 					Za,
@@ -3659,20 +3659,20 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				}
 				o(qa), o(Ja), Object.keys(t.state).length > 0 && (r(a, ".dirty=true;"), r.exit(a, ".dirty=true;")), r("a1(", e.shared.context, ",a0,", e.batchId, ");");
 			}
-			function J(e) {
+			function q(e) {
 				if (!(typeof e != "object" || pn(e))) {
-					for (var t = Object.keys(e), n = 0; n < t.length; ++n) if (ye.isDynamic(e[t[n]])) return !0;
+					for (var t = Object.keys(e), n = 0; n < t.length; ++n) if (be.isDynamic(e[t[n]])) return !0;
 					return !1;
 				}
 			}
-			function pe(e, t, n) {
+			function me(e, t, n) {
 				var r = t.static[n];
-				if (!r || !J(r)) return;
+				if (!r || !q(r)) return;
 				var i = e.global, a = Object.keys(r), o = !1, s = !1, c = !1, l = e.global.def("{}");
 				a.forEach(function(t) {
 					var n = r[t];
-					if (ye.isDynamic(n)) {
-						typeof n == "function" && (n = r[t] = ye.unbox(n));
+					if (be.isDynamic(n)) {
+						typeof n == "function" && (n = r[t] = be.unbox(n));
 						var a = gs(n, null);
 						o = o || a.thisDep, c = c || a.propDep, s = s || a.contextDep;
 					} else {
@@ -3694,10 +3694,10 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				function u(e, t) {
 					a.forEach(function(n) {
 						var i = r[n];
-						ye.isDynamic(i) && t(l, ".", n, "=", e.invoke(t, i), ";");
+						be.isDynamic(i) && t(l, ".", n, "=", e.invoke(t, i), ";");
 					});
 				}
-				t.dynamic[n] = new ye.DynamicVariable(ha, {
+				t.dynamic[n] = new be.DynamicVariable(ha, {
 					thisDep: o,
 					contextDep: s,
 					propDep: c,
@@ -3705,15 +3705,15 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					append: u
 				}), delete t.static[n];
 			}
-			function me(e, n, r, i, a) {
+			function he(e, n, r, i, a) {
 				var o = M();
 				o.stats = o.link(a), Object.keys(n.static).forEach(function(e) {
-					pe(o, n, e);
+					me(o, n, e);
 				}), uo.forEach(function(t) {
-					pe(o, e, t);
+					me(o, e, t);
 				});
 				var s = B(e, n, r, i, o);
-				return ce(o, s), fe(o, s), de(o, s), t(o.compile(), { destroy: function() {
+				return le(o, s), pe(o, s), fe(o, s), t(o.compile(), { destroy: function() {
 					s.shader.program.destroy();
 				} });
 			}
@@ -3738,18 +3738,18 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						var i = T[r], o = x[r], u, d, f = e.block();
 						if (f(s, ".", i, "("), pn(o)) {
 							var p = o.length;
-							u = e.global.def(c, ".", r), d = e.global.def(l, ".", r), f(Ae(p, function(e) {
+							u = e.global.def(c, ".", r), d = e.global.def(l, ".", r), f(X(p, function(e) {
 								return u + "[" + e + "]";
-							}), ");", Ae(p, function(e) {
+							}), ");", X(p, function(e) {
 								return d + "[" + e + "]=" + u + "[" + e + "];";
-							}).join("")), t("if(", Ae(p, function(e) {
+							}).join("")), t("if(", X(p, function(e) {
 								return u + "[" + e + "]!==" + d + "[" + e + "]";
 							}).join("||"), "){", f, "}");
 						} else u = a.def(c, ".", r), d = a.def(l, ".", r), f(u, ");", l, ".", r, "=", u, ";"), t("if(", u, "!==", d, "){", f, "}");
 						n(f);
 					}), e.compile();
 				})(),
-				compile: me
+				compile: he
 			};
 		}
 		function ys() {
@@ -3839,11 +3839,11 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			return -1;
 		}
 		function Ps(e) {
-			var n = Oe(e);
+			var n = ke(e);
 			if (!n) return null;
-			var r = n.gl, i = r.getContextAttributes(), a = r.isContextLost(), o = ke(r, n);
+			var r = n.gl, i = r.getContextAttributes(), a = r.isContextLost(), o = Ae(r, n);
 			if (!o) return null;
-			var s = Se(), c = ys(), l = o.extensions, u = Cs(r, l), d = xe(), f = r.drawingBufferWidth, p = r.drawingBufferHeight, m = {
+			var s = Ce(), c = ys(), l = o.extensions, u = Cs(r, l), d = Se(), f = r.drawingBufferWidth, p = r.drawingBufferHeight, m = {
 				tick: 0,
 				time: 0,
 				viewportWidth: f,
@@ -3869,7 +3869,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 			function F() {
 				if (A.length === 0) u && u.update(), P = null;
 				else {
-					P = be.next(F), U();
+					P = xe.next(F), ie();
 					for (var e = A.length - 1; e >= 0; --e) {
 						var t = A[e];
 						t && t(m, null, 0);
@@ -3878,29 +3878,29 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				}
 			}
 			function ee() {
-				!P && A.length > 0 && (P = be.next(F));
+				!P && A.length > 0 && (P = xe.next(F));
 			}
-			function I() {
-				P && (be.cancel(F), P = null);
+			function te() {
+				P && (xe.cancel(F), P = null);
 			}
-			function L(e) {
-				e.preventDefault(), a = !0, I(), j.forEach(function(e) {
+			function I(e) {
+				e.preventDefault(), a = !0, te(), j.forEach(function(e) {
 					e();
 				});
 			}
-			function R(e) {
+			function L(e) {
 				r.getError(), a = !1, o.restore(), S.restore(), v.restore(), C.restore(), w.restore(), T.restore(), b.restore(), u && u.restore(), E.procs.refresh(), ee(), M.forEach(function(e) {
 					e();
 				});
 			}
-			k && (k.addEventListener(Os, L, !1), k.addEventListener(ks, R, !1));
-			function z() {
-				A.length = 0, I(), k && (k.removeEventListener(Os, L), k.removeEventListener(ks, R)), S.clear(), T.clear(), w.clear(), b.clear(), C.clear(), y.clear(), v.clear(), u && u.clear(), N.forEach(function(e) {
+			k && (k.addEventListener(Os, I, !1), k.addEventListener(ks, L, !1));
+			function R() {
+				A.length = 0, te(), k && (k.removeEventListener(Os, I), k.removeEventListener(ks, L)), S.clear(), T.clear(), w.clear(), b.clear(), C.clear(), y.clear(), v.clear(), u && u.clear(), N.forEach(function(e) {
 					e();
 				});
 			}
-			function te(e) {
-				q(!!e, "invalid args to regl({...})"), q.type(e, "object", "invalid args to regl({...})");
+			function z(e) {
+				K(!!e, "invalid args to regl({...})"), K.type(e, "object", "invalid args to regl({...})");
 				function n(e) {
 					var n = t({}, e);
 					delete n.uniforms, delete n.attributes, delete n.context, delete n.vao, "stencil" in n && n.stencil.op && (n.stencil.opBack = n.stencil.opFront = n.stencil.op, delete n.stencil.op);
@@ -3918,11 +3918,11 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					var n = {}, r = {};
 					return Object.keys(e).forEach(function(i) {
 						var a = e[i];
-						if (ye.isDynamic(a)) r[i] = ye.unbox(a, i);
+						if (be.isDynamic(a)) r[i] = be.unbox(a, i);
 						else {
 							if (t && Array.isArray(a)) {
-								for (var o = 0; o < a.length; ++o) if (ye.isDynamic(a[o])) {
-									r[i] = ye.unbox(a, i);
+								for (var o = 0; o < a.length; ++o) if (be.isDynamic(a[o])) {
+									r[i] = be.unbox(a, i);
 									return;
 								}
 							}
@@ -3944,7 +3944,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				}
 				function g(e, t) {
 					var n;
-					if (a && q.raise("context lost"), typeof e == "function") return p.call(this, null, e, 0);
+					if (a && K.raise("context lost"), typeof e == "function") return p.call(this, null, e, 0);
 					if (typeof t == "function") {
 						if (typeof e == "number") for (n = 0; n < e; ++n) p.call(this, null, t, n);
 						else if (Array.isArray(e)) for (n = 0; n < e.length; ++n) p.call(this, e[n], t, n);
@@ -3962,27 +3962,27 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					}
 				});
 			}
-			var ne = T.setFBO = te({ framebuffer: ye.define.call(null, As, "framebuffer") });
+			var ne = T.setFBO = z({ framebuffer: be.define.call(null, As, "framebuffer") });
 			function B(e, t) {
 				var n = 0;
 				E.procs.poll();
 				var i = t.color;
-				i && (r.clearColor(+i[0] || 0, +i[1] || 0, +i[2] || 0, +i[3] || 0), n |= ws), "depth" in t && (r.clearDepth(+t.depth), n |= Ts), "stencil" in t && (r.clearStencil(t.stencil | 0), n |= Es), q(!!n, "called regl.clear with no buffer specified"), r.clear(n);
+				i && (r.clearColor(+i[0] || 0, +i[1] || 0, +i[2] || 0, +i[3] || 0), n |= ws), "depth" in t && (r.clearDepth(+t.depth), n |= Ts), "stencil" in t && (r.clearStencil(t.stencil | 0), n |= Es), K(!!n, "called regl.clear with no buffer specified"), r.clear(n);
 			}
 			function re(e) {
-				if (q(typeof e == "object" && e, "regl.clear() takes an object as input"), "framebuffer" in e) {
+				if (K(typeof e == "object" && e, "regl.clear() takes an object as input"), "framebuffer" in e) {
 					if (e.framebuffer && e.framebuffer_reglType === "framebufferCube") for (var n = 0; n < 6; ++n) ne(t({ framebuffer: e.framebuffer.faces[n] }, e), B);
 					else ne(e, B);
 				} else B(null, e);
 			}
 			function V(e) {
-				q.type(e, "function", "regl.frame() callback must be a function"), A.push(e);
+				K.type(e, "function", "regl.frame() callback must be a function"), A.push(e);
 				function t() {
 					var t = Ns(A, e);
-					q(t >= 0, "cannot cancel a frame twice");
+					K(t >= 0, "cannot cancel a frame twice");
 					function n() {
 						var e = Ns(A, n);
-						A[e] = A[A.length - 1], --A.length, A.length <= 0 && I();
+						A[e] = A[A.length - 1], --A.length, A.length <= 0 && te();
 					}
 					A[t] = n;
 				}
@@ -3992,18 +3992,18 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				var e = O.viewport, t = O.scissor_box;
 				e[0] = e[1] = t[0] = t[1] = 0, m.viewportWidth = m.framebufferWidth = m.drawingBufferWidth = e[2] = t[2] = r.drawingBufferWidth, m.viewportHeight = m.framebufferHeight = m.drawingBufferHeight = e[3] = t[3] = r.drawingBufferHeight;
 			}
-			function U() {
-				m.tick += 1, m.time = ae(), H(), E.procs.poll();
-			}
 			function ie() {
-				C.refresh(), H(), E.procs.refresh(), u && u.update();
+				m.tick += 1, m.time = oe(), H(), E.procs.poll();
 			}
 			function ae() {
-				return (xe() - d) / 1e3;
+				C.refresh(), H(), E.procs.refresh(), u && u.update();
 			}
-			ie();
-			function W(e, t) {
-				q.type(t, "function", "listener callback must be a function");
+			function oe() {
+				return (Se() - d) / 1e3;
+			}
+			ae();
+			function U(e, t) {
+				K.type(t, "function", "listener callback must be a function");
 				var n;
 				switch (e) {
 					case "frame": return V(t);
@@ -4016,7 +4016,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					case "destroy":
 						n = N;
 						break;
-					default: q.raise("invalid event, must be one of frame,lost,restore,destroy");
+					default: K.raise("invalid event, must be one of frame,lost,restore,destroy");
 				}
 				return n.push(t), { cancel: function() {
 					for (var e = 0; e < n.length; ++e) if (n[e] === t) {
@@ -4025,12 +4025,12 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					}
 				} };
 			}
-			var G = t(te, {
+			var W = t(z, {
 				clear: re,
-				prop: ye.define.bind(null, As),
-				context: ye.define.bind(null, js),
-				this: ye.define.bind(null, Ms),
-				draw: te({}),
+				prop: be.define.bind(null, As),
+				context: be.define.bind(null, js),
+				this: be.define.bind(null, Ms),
+				draw: z({}),
 				buffer: function(e) {
 					return v.create(e, Ds, !1, !1);
 				},
@@ -4045,22 +4045,22 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				vao: b.createVAO,
 				attributes: i,
 				frame: V,
-				on: W,
+				on: U,
 				limits: _,
 				hasExtension: function(e) {
 					return _.extensions.indexOf(e.toLowerCase()) >= 0;
 				},
 				read: D,
-				destroy: z,
+				destroy: R,
 				_gl: r,
-				_refresh: ie,
+				_refresh: ae,
 				poll: function() {
-					U(), u && u.update();
+					ie(), u && u.update();
 				},
-				now: ae,
+				now: oe,
 				stats: c
 			});
-			return n.onDone(null, G), G;
+			return n.onDone(null, W), W;
 		}
 		return Ps;
 	}));
@@ -4080,19 +4080,19 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 	}), t.forEach((e) => {
 		n[e] = !0;
 	}), n.reduce((e, t, n) => (t && e.push(n), e), []);
-}, I = (e, ...t) => (t.forEach((t) => {
+}, te = (e, ...t) => (t.forEach((t) => {
 	let n = Object.keys(t).reduce((e, n) => (e[n] = Object.getOwnPropertyDescriptor(t, n), e), {});
 	Object.getOwnPropertySymbols(t).forEach((e) => {
 		let r = Object.getOwnPropertyDescriptor(t, e);
 		r?.enumerable && (n[e] = r);
 	}), Object.defineProperties(e, n);
 }), e);
-function L(...e) {
+function I(...e) {
 	return (t) => e.reduce((e, t) => t(e), t);
 }
-var R = (e) => (t) => I({ __proto__: { constructor: e } }, t), z = (e, t) => (n) => I(n, { get [e]() {
+var L = (e) => (t) => te({ __proto__: { constructor: e } }, t), R = (e, t) => (n) => te(n, { get [e]() {
 	return t;
-} }), te = (e, t, n, r) => Math.sqrt((e - n) ** 2 + (t - r) ** 2), ne = (e) => new Worker(window.URL.createObjectURL(new Blob([`(${e.toString()})()`], { type: "text/javascript" }))), B = (e = 1) => new Promise((t) => {
+} }), z = (e, t, n, r) => Math.sqrt((e - n) ** 2 + (t - r) ** 2), ne = (e) => new Worker(window.URL.createObjectURL(new Blob([`(${e.toString()})()`], { type: "text/javascript" }))), B = (e = 1) => new Promise((t) => {
 	let n = 0, r = () => requestAnimationFrame(() => {
 		n++, n < e ? r() : t(void 0);
 	});
@@ -4115,77 +4115,77 @@ var R = (e) => (t) => I({ __proto__: { constructor: e } }, t), z = (e, t) => (n)
 		clearTimeout(r);
 	}, s.now = (...t) => e(...t), s;
 }, V = 1e-6, H = typeof Float32Array < "u" ? Float32Array : Array;
-function U() {
+function ie() {
 	var e = new H(16);
 	return H != Float32Array && (e[1] = 0, e[2] = 0, e[3] = 0, e[4] = 0, e[6] = 0, e[7] = 0, e[8] = 0, e[9] = 0, e[11] = 0, e[12] = 0, e[13] = 0, e[14] = 0), e[0] = 1, e[5] = 1, e[10] = 1, e[15] = 1, e;
 }
-function ie(e) {
+function ae(e) {
 	var t = new H(16);
 	return t[0] = e[0], t[1] = e[1], t[2] = e[2], t[3] = e[3], t[4] = e[4], t[5] = e[5], t[6] = e[6], t[7] = e[7], t[8] = e[8], t[9] = e[9], t[10] = e[10], t[11] = e[11], t[12] = e[12], t[13] = e[13], t[14] = e[14], t[15] = e[15], t;
 }
-function ae(e, t) {
+function oe(e, t) {
 	var n = t[0], r = t[1], i = t[2], a = t[3], o = t[4], s = t[5], c = t[6], l = t[7], u = t[8], d = t[9], f = t[10], p = t[11], m = t[12], h = t[13], g = t[14], _ = t[15], v = n * s - r * o, y = n * c - i * o, b = n * l - a * o, x = r * c - i * s, S = r * l - a * s, C = i * l - a * c, w = u * h - d * m, T = u * g - f * m, E = u * _ - p * m, D = d * g - f * h, O = d * _ - p * h, k = f * _ - p * g, A = v * k - y * O + b * D + x * E - S * T + C * w;
 	return A ? (A = 1 / A, e[0] = (s * k - c * O + l * D) * A, e[1] = (i * O - r * k - a * D) * A, e[2] = (h * C - g * S + _ * x) * A, e[3] = (f * S - d * C - p * x) * A, e[4] = (c * E - o * k - l * T) * A, e[5] = (n * k - i * E + a * T) * A, e[6] = (g * b - m * C - _ * y) * A, e[7] = (u * C - f * b + p * y) * A, e[8] = (o * O - s * E + l * w) * A, e[9] = (r * E - n * O - a * w) * A, e[10] = (m * S - h * b + _ * v) * A, e[11] = (d * b - u * S - p * v) * A, e[12] = (s * T - o * D - c * w) * A, e[13] = (n * D - r * T + i * w) * A, e[14] = (h * y - m * x - g * v) * A, e[15] = (u * x - d * y + f * v) * A, e) : null;
 }
-function W(e, t, n) {
+function U(e, t, n) {
 	var r = t[0], i = t[1], a = t[2], o = t[3], s = t[4], c = t[5], l = t[6], u = t[7], d = t[8], f = t[9], p = t[10], m = t[11], h = t[12], g = t[13], _ = t[14], v = t[15], y = n[0], b = n[1], x = n[2], S = n[3];
 	return e[0] = y * r + b * s + x * d + S * h, e[1] = y * i + b * c + x * f + S * g, e[2] = y * a + b * l + x * p + S * _, e[3] = y * o + b * u + x * m + S * v, y = n[4], b = n[5], x = n[6], S = n[7], e[4] = y * r + b * s + x * d + S * h, e[5] = y * i + b * c + x * f + S * g, e[6] = y * a + b * l + x * p + S * _, e[7] = y * o + b * u + x * m + S * v, y = n[8], b = n[9], x = n[10], S = n[11], e[8] = y * r + b * s + x * d + S * h, e[9] = y * i + b * c + x * f + S * g, e[10] = y * a + b * l + x * p + S * _, e[11] = y * o + b * u + x * m + S * v, y = n[12], b = n[13], x = n[14], S = n[15], e[12] = y * r + b * s + x * d + S * h, e[13] = y * i + b * c + x * f + S * g, e[14] = y * a + b * l + x * p + S * _, e[15] = y * o + b * u + x * m + S * v, e;
 }
-function G(e, t) {
+function W(e, t) {
 	return e[0] = 1, e[1] = 0, e[2] = 0, e[3] = 0, e[4] = 0, e[5] = 1, e[6] = 0, e[7] = 0, e[8] = 0, e[9] = 0, e[10] = 1, e[11] = 0, e[12] = t[0], e[13] = t[1], e[14] = t[2], e[15] = 1, e;
 }
-function K(e, t) {
+function G(e, t) {
 	return e[0] = t[0], e[1] = 0, e[2] = 0, e[3] = 0, e[4] = 0, e[5] = t[1], e[6] = 0, e[7] = 0, e[8] = 0, e[9] = 0, e[10] = t[2], e[11] = 0, e[12] = 0, e[13] = 0, e[14] = 0, e[15] = 1, e;
 }
-function oe(e, t, n) {
+function se(e, t, n) {
 	var r = n[0], i = n[1], a = n[2], o = Math.sqrt(r * r + i * i + a * a), s, c, l;
 	return o < V ? null : (o = 1 / o, r *= o, i *= o, a *= o, s = Math.sin(t), c = Math.cos(t), l = 1 - c, e[0] = r * r * l + c, e[1] = i * r * l + a * s, e[2] = a * r * l - i * s, e[3] = 0, e[4] = r * i * l - a * s, e[5] = i * i * l + c, e[6] = a * i * l + r * s, e[7] = 0, e[8] = r * a * l + i * s, e[9] = i * a * l - r * s, e[10] = a * a * l + c, e[11] = 0, e[12] = 0, e[13] = 0, e[14] = 0, e[15] = 1, e);
 }
-function se(e, t) {
+function ce(e, t) {
 	return e[0] = t[12], e[1] = t[13], e[2] = t[14], e;
 }
-function ce(e, t) {
+function le(e, t) {
 	var n = t[0], r = t[1], i = t[2], a = t[4], o = t[5], s = t[6], c = t[8], l = t[9], u = t[10];
 	return e[0] = Math.sqrt(n * n + r * r + i * i), e[1] = Math.sqrt(a * a + o * o + s * s), e[2] = Math.sqrt(c * c + l * l + u * u), e;
 }
-function le() {
+function ue() {
 	var e = new H(4);
 	return H != Float32Array && (e[0] = 0, e[1] = 0, e[2] = 0, e[3] = 0), e;
 }
-function q(e, t, n) {
+function K(e, t, n) {
 	var r = t[0], i = t[1], a = t[2], o = t[3];
 	return e[0] = n[0] * r + n[4] * i + n[8] * a + n[12] * o, e[1] = n[1] * r + n[5] * i + n[9] * a + n[13] * o, e[2] = n[2] * r + n[6] * i + n[10] * a + n[14] * o, e[3] = n[3] * r + n[7] * i + n[11] * a + n[15] * o, e;
 }
 (function() {
-	var e = le();
+	var e = ue();
 	return function(t, n, r, i, a, o) {
 		var s, c;
 		for (n || (n = 4), r || (r = 0), c = i ? Math.min(i * n + r, t.length) : t.length, s = r; s < c; s += n) e[0] = t[s], e[1] = t[s + 1], e[2] = t[s + 2], e[3] = t[s + 3], a(e, e, o), t[s] = e[0], t[s + 1] = e[1], t[s + 2] = e[2], t[s + 3] = e[3];
 		return t;
 	};
 })();
-function ue() {
+function de() {
 	var e = new H(2);
 	return H != Float32Array && (e[0] = 0, e[1] = 0), e;
 }
-function de(e, t) {
+function fe(e, t) {
 	var n = e[0], r = e[1], i = t[0], a = t[1];
 	return Math.abs(Math.atan2(r * i - n * a, n * i + r * a));
 }
 (function() {
-	var e = ue();
+	var e = de();
 	return function(t, n, r, i, a, o) {
 		var s, c;
 		for (n || (n = 2), r || (r = 0), c = i ? Math.min(i * n + r, t.length) : t.length, s = r; s < c; s += n) e[0] = t[s], e[1] = t[s + 1], a(e, e, o), t[s] = e[0], t[s + 1] = e[1];
 		return t;
 	};
 })();
-var fe = (e = [0, 0], t = 1, n = 0, r = [0, 0], i = [[0, Infinity], [0, Infinity]], a = [[-Infinity, Infinity], [-Infinity, Infinity]]) => {
-	let o = /* @__PURE__ */ new Float32Array(16), s = /* @__PURE__ */ new Float32Array(16), c = /* @__PURE__ */ new Float32Array(16), l = U(), u = [
+var pe = (e = [0, 0], t = 1, n = 0, r = [0, 0], i = [[0, Infinity], [0, Infinity]], a = [[-Infinity, Infinity], [-Infinity, Infinity]]) => {
+	let o = /* @__PURE__ */ new Float32Array(16), s = /* @__PURE__ */ new Float32Array(16), c = /* @__PURE__ */ new Float32Array(16), l = ie(), u = [
 		...r.slice(0, 2),
 		0,
 		1
-	], d = Array.isArray(i[0]) ? [...i[0]] : [...i], f = Array.isArray(i[0]) ? [...i[1]] : [...i], p = Array.isArray(a[0]) ? [...a[0]] : [...a], m = Array.isArray(a[0]) ? [...a[1]] : [...a], h = () => ce(o, l).slice(0, 2), g = () => {
+	], d = Array.isArray(i[0]) ? [...i[0]] : [...i], f = Array.isArray(i[0]) ? [...i[1]] : [...i], p = Array.isArray(a[0]) ? [...a[0]] : [...a], m = Array.isArray(a[0]) ? [...a[1]] : [...a], h = () => le(o, l).slice(0, 2), g = () => {
 		let e = h();
 		return Math.min(e[0], e[1]);
 	}, _ = () => {
@@ -4194,27 +4194,27 @@ var fe = (e = [0, 0], t = 1, n = 0, r = [0, 0], i = [[0, Infinity], [0, Infinity
 	}, v = () => Math.acos(l[0] / _()), y = () => [[...d], [...f]], b = () => [[...p], [...m]], x = () => {
 		let e = h();
 		return [1 / e[0], 1 / e[1]];
-	}, S = () => 1 / g(), C = () => 1 / _(), w = () => se(o, l).slice(0, 2), T = () => q(o, u, ae(c, l)).slice(0, 2), E = () => l, D = () => u.slice(0, 2), O = ([e = 0, t = 0] = [], n = 1, r = 0) => {
-		l = U(), k([-e, -t]), j(r), A(1 / n);
+	}, S = () => 1 / g(), C = () => 1 / _(), w = () => ce(o, l).slice(0, 2), T = () => K(o, u, oe(c, l)).slice(0, 2), E = () => l, D = () => u.slice(0, 2), O = ([e = 0, t = 0] = [], n = 1, r = 0) => {
+		l = ie(), k([-e, -t]), j(r), A(1 / n);
 	}, k = ([e = 0, t = 0] = []) => {
 		o[0] = e, o[1] = t, o[2] = 0;
-		let n = G(s, o);
-		W(l, n, l);
+		let n = W(s, o);
+		U(l, n, l);
 	}, A = (e, t) => {
 		let n = Array.isArray(e), r = n ? e[0] : e, i = n ? e[1] : e;
 		if (r <= 0 || i <= 0 || r === 1 && i === 1) return;
 		let a = h(), p = a[0] * r, m = a[1] * i;
 		if (r = Math.max(d[0], Math.min(p, d[1])) / a[0], i = Math.max(f[0], Math.min(m, f[1])) / a[1], r === 1 && i === 1) return;
 		o[0] = r, o[1] = i, o[2] = 1;
-		let g = K(s, o), _ = t ? [...t, 0] : u, v = G(o, _);
-		W(l, v, W(l, g, W(l, ae(c, v), l)));
+		let g = G(s, o), _ = t ? [...t, 0] : u, v = W(o, _);
+		U(l, v, U(l, g, U(l, oe(c, v), l)));
 	}, j = (e) => {
-		let t = U();
-		oe(t, e, [
+		let t = ie();
+		se(t, e, [
 			0,
 			0,
 			1
-		]), W(l, t, l);
+		]), U(l, t, l);
 	}, M = (e) => {
 		let t = Array.isArray(e[0]);
 		d[0] = t ? e[0][0] : e[0], d[1] = t ? e[0][1] : e[1], f[0] = t ? e[1][0] : e[0], f[1] = t ? e[1][1] : e[1];
@@ -4285,79 +4285,79 @@ var fe = (e = [0, 0], t = 1, n = 0, r = [0, 0], i = [[0, Infinity], [0, Infinity
 			];
 		}
 	};
-}, J = ["pan", "rotate"], pe = {
+}, q = ["pan", "rotate"], me = {
 	alt: "altKey",
 	cmd: "metaKey",
 	ctrl: "ctrlKey",
 	meta: "metaKey",
 	shift: "shiftKey"
-}, me = (e, { distance: t = 1, target: n = [0, 0], rotation: r = 0, isNdc: i = !0, isFixed: a = !1, isPan: o = !0, isPanInverted: s = [!1, !0], panSpeed: c = 1, isRotate: l = !0, rotateSpeed: u = 1, defaultMouseDownMoveAction: d = "pan", mouseDownMoveModKey: f = "alt", isZoom: p = !0, zoomSpeed: m = 1, viewCenter: h, scaleBounds: g, translationBounds: _, onKeyDown: v = () => {}, onKeyUp: y = () => {}, onMouseDown: b = () => {}, onMouseUp: x = () => {}, onMouseMove: S = () => {}, onWheel: C = () => {} } = {}) => {
-	let w = fe(n, t, r, h, g, _), T = 0, E = 0, D = 0, O = 0, k = 0, A = 0, j = !1, M = 0, N = 1, P = 1, F = 1, ee = !1, I = !1, L = !1, R = d === "pan", z = o, te = o, ne = s, B = s, re = p, V = p, H = () => {
-		z = Array.isArray(o) ? !!o[0] : o, te = Array.isArray(o) ? !!o[1] : o, ne = Array.isArray(s) ? !!s[0] : s, B = Array.isArray(s) ? !!s[1] : s, re = Array.isArray(p) ? !!p[0] : p, V = Array.isArray(p) ? !!p[1] : p;
+}, he = (e, { distance: t = 1, target: n = [0, 0], rotation: r = 0, isNdc: i = !0, isFixed: a = !1, isPan: o = !0, isPanInverted: s = [!1, !0], panSpeed: c = 1, isRotate: l = !0, rotateSpeed: u = 1, defaultMouseDownMoveAction: d = "pan", mouseDownMoveModKey: f = "alt", isZoom: p = !0, zoomSpeed: m = 1, viewCenter: h, scaleBounds: g, translationBounds: _, onKeyDown: v = () => {}, onKeyUp: y = () => {}, onMouseDown: b = () => {}, onMouseUp: x = () => {}, onMouseMove: S = () => {}, onWheel: C = () => {} } = {}) => {
+	let w = pe(n, t, r, h, g, _), T = 0, E = 0, D = 0, O = 0, k = 0, A = 0, j = !1, M = 0, N = 1, P = 1, F = 1, ee = !1, te = !1, I = !1, L = d === "pan", R = o, z = o, ne = s, B = s, re = p, V = p, H = () => {
+		R = Array.isArray(o) ? !!o[0] : o, z = Array.isArray(o) ? !!o[1] : o, ne = Array.isArray(s) ? !!s[0] : s, B = Array.isArray(s) ? !!s[1] : s, re = Array.isArray(p) ? !!p[0] : p, V = Array.isArray(p) ? !!p[1] : p;
 	};
 	H();
-	let U = i ? (e) => e / N * 2 * F : (e) => e, ie = i ? (e) => e / P * 2 : (e) => -e, ae = i ? (e) => (-1 + e / N * 2) * F : (e) => e, W = i ? (e) => 1 - e / P * 2 : (e) => e, G = () => {
+	let ie = i ? (e) => e / N * 2 * F : (e) => e, ae = i ? (e) => e / P * 2 : (e) => -e, oe = i ? (e) => (-1 + e / N * 2) * F : (e) => e, U = i ? (e) => 1 - e / P * 2 : (e) => e, W = () => {
 		if (a) {
-			let e = I;
-			return I = !1, e;
+			let e = te;
+			return te = !1, e;
 		}
 		ee = !1;
 		let e = T, t = E;
-		if ((z || te) && j && (R && !L || !R && L)) {
-			let n = ne ? k - e : e - k, r = z ? U(c * n) : 0, i = B ? A - t : t - A, a = te ? ie(c * i) : 0;
+		if ((R || z) && j && (L && !I || !L && I)) {
+			let n = ne ? k - e : e - k, r = R ? ie(c * n) : 0, i = B ? A - t : t - A, a = z ? ae(c * i) : 0;
 			(r !== 0 || a !== 0) && (w.pan([r, a]), ee = !0);
 		}
 		if ((re || V) && M) {
-			let e = m * Math.exp(M / P), t = ae(D), n = W(O);
+			let e = m * Math.exp(M / P), t = oe(D), n = U(O);
 			w.scale([re ? 1 / e : 1, V ? 1 / e : 1], [t, n]), ee = !0;
 		}
-		if (l && j && (R && L || !R && !L) && Math.abs(k - e) + Math.abs(A - t) > 0) {
-			let n = N / 2, r = P / 2, i = k - n, a = r - A, o = e - n, s = r - t, c = de([i, a], [o, s]), l = i * s - o * a;
+		if (l && j && (L && I || !L && !I) && Math.abs(k - e) + Math.abs(A - t) > 0) {
+			let n = N / 2, r = P / 2, i = k - n, a = r - A, o = e - n, s = r - t, c = fe([i, a], [o, s]), l = i * s - o * a;
 			w.rotate(u * c * Math.sign(l)), ee = !0;
 		}
 		M = 0, k = e, A = t;
-		let n = ee || I;
-		return I = !1, n;
-	}, K = ({ defaultMouseDownMoveAction: e = null, isFixed: t = null, isPan: n = null, isPanInverted: r = null, isRotate: i = null, isZoom: h = null, panSpeed: g = null, rotateSpeed: _ = null, zoomSpeed: v = null, mouseDownMoveModKey: y = null } = {}) => {
-		d = e !== null && J.includes(e) ? e : d, R = d === "pan", a = t === null ? a : t, o = n === null ? o : n, s = r === null ? s : r, l = i === null ? l : i, p = h === null ? p : h, c = +g > 0 ? g : c, u = +_ > 0 ? _ : u, m = +v > 0 ? v : m, H(), f = y !== null && Object.keys(pe).includes(y) ? y : f;
-	}, oe = () => {
+		let n = ee || te;
+		return te = !1, n;
+	}, G = ({ defaultMouseDownMoveAction: e = null, isFixed: t = null, isPan: n = null, isPanInverted: r = null, isRotate: i = null, isZoom: h = null, panSpeed: g = null, rotateSpeed: _ = null, zoomSpeed: v = null, mouseDownMoveModKey: y = null } = {}) => {
+		d = e !== null && q.includes(e) ? e : d, L = d === "pan", a = t === null ? a : t, o = n === null ? o : n, s = r === null ? s : r, l = i === null ? l : i, p = h === null ? p : h, c = +g > 0 ? g : c, u = +_ > 0 ? _ : u, m = +v > 0 ? v : m, H(), f = y !== null && Object.keys(me).includes(y) ? y : f;
+	}, se = () => {
 		let t = e.getBoundingClientRect();
 		N = t.width, P = t.height, F = N / P;
-	}, se = (e) => {
-		L = !1, y(e);
 	}, ce = (e) => {
-		L = e[pe[f]], v(e);
+		I = !1, y(e);
 	}, le = (e) => {
+		I = e[me[f]], v(e);
+	}, ue = (e) => {
 		j = !1, x(e);
-	}, q = (e) => {
+	}, K = (e) => {
 		j = e.buttons === 1, b(e);
-	}, ue = document.createEvent("MouseEvent").offsetX === void 0 ? (t) => {
+	}, de = document.createEvent("MouseEvent").offsetX === void 0 ? (t) => {
 		let n = e.getBoundingClientRect();
 		D = t.clientX - n.left, O = t.clientY - n.top;
 	} : (e) => {
 		D = e.offsetX, O = e.offsetY;
-	}, me = (e) => {
-		T = e.clientX, E = e.clientY;
 	}, he = (e) => {
-		me(e), S(e);
+		T = e.clientX, E = e.clientY;
 	}, ge = (e) => {
+		he(e), S(e);
+	}, _e = (e) => {
 		if ((re || V) && !a) {
-			e.preventDefault(), me(e), ue(e);
+			e.preventDefault(), he(e), de(e);
 			let t = e.deltaMode === 1 ? 12 : 1;
 			M += t * (e.deltaY || e.deltaX || 0);
 		}
 		C(e);
 	};
-	window.addEventListener("keydown", ce, { passive: !0 }), window.addEventListener("keyup", se, { passive: !0 }), e.addEventListener("mousedown", q, { passive: !0 }), window.addEventListener("mouseup", le, { passive: !0 }), window.addEventListener("mousemove", he, { passive: !0 }), e.addEventListener("wheel", ge, { passive: !1 }), w.config = K, w.dispose = () => {
-		w = void 0, window.removeEventListener("keydown", ce), window.removeEventListener("keyup", se), e.removeEventListener("mousedown", q), window.removeEventListener("mouseup", le), window.removeEventListener("mousemove", he), e.removeEventListener("wheel", ge);
-	}, w.refresh = oe, w.tick = G;
-	let _e = (e) => function() {
-		e.apply(null, arguments), I = !0;
+	window.addEventListener("keydown", le, { passive: !0 }), window.addEventListener("keyup", ce, { passive: !0 }), e.addEventListener("mousedown", K, { passive: !0 }), window.addEventListener("mouseup", ue, { passive: !0 }), window.addEventListener("mousemove", ge, { passive: !0 }), e.addEventListener("wheel", _e, { passive: !1 }), w.config = G, w.dispose = () => {
+		w = void 0, window.removeEventListener("keydown", le), window.removeEventListener("keyup", ce), e.removeEventListener("mousedown", K), window.removeEventListener("mouseup", ue), window.removeEventListener("mousemove", ge), e.removeEventListener("wheel", _e);
+	}, w.refresh = se, w.tick = W;
+	let ve = (e) => function() {
+		e.apply(null, arguments), te = !0;
 	};
-	return w.lookAt = _e(w.lookAt), w.translate = _e(w.translate), w.pan = _e(w.pan), w.rotate = _e(w.rotate), w.scale = _e(w.scale), w.zoom = _e(w.zoom), w.reset = _e(w.reset), w.set = _e(w.set), w.setScaleBounds = _e(w.setScaleBounds), w.setTranslationBounds = _e(w.setTranslationBounds), w.setView = _e(w.setView), w.setViewCenter = _e(w.setViewCenter), oe(), w;
+	return w.lookAt = ve(w.lookAt), w.translate = ve(w.translate), w.pan = ve(w.pan), w.rotate = ve(w.rotate), w.scale = ve(w.scale), w.zoom = ve(w.zoom), w.reset = ve(w.reset), w.set = ve(w.set), w.setScaleBounds = ve(w.setScaleBounds), w.setTranslationBounds = ve(w.setTranslationBounds), w.setView = ve(w.setView), w.setViewCenter = ve(w.setViewCenter), se(), w;
 };
-function he(e, t, n = 2) {
-	let r = e.length, i = ge(e, 0, r, n, !0), a = [];
+function ge(e, t, n = 2) {
+	let r = e.length, i = _e(e, 0, r, n, !0), a = [];
 	if (!i || i.next === i.prev) return a;
 	let o, s, c;
 	if (e.length > 80 * n) {
@@ -4369,83 +4369,83 @@ function he(e, t, n = 2) {
 		}
 		c = Math.max(t - o, i - s), c = c === 0 ? 0 : 32767 / c;
 	}
-	return Y(i, a, n, o, s, c, 0), a;
+	return J(i, a, n, o, s, c, 0), a;
 }
-function ge(e, t, n, r, i) {
+function _e(e, t, n, r, i) {
 	let a;
 	if (i === ze(e, t, n, r) > 0) for (let i = t; i < n; i += r) a = Ie(i / r | 0, e[i], e[i + 1], a);
 	else for (let i = n - r; i >= t; i -= r) a = Ie(i / r | 0, e[i], e[i + 1], a);
-	return a && Oe(a, a.next) && (Le(a), a = a.next), a;
+	return a && ke(a, a.next) && (Le(a), a = a.next), a;
 }
-function _e(e, t) {
+function ve(e, t) {
 	if (!e) return e;
 	t || (t = e);
 	let n = e, r;
 	do
-		if (r = !1, !n.steiner && (Oe(n, n.next) || X(n.prev, n, n.next) === 0)) {
+		if (r = !1, !n.steiner && (ke(n, n.next) || Y(n.prev, n, n.next) === 0)) {
 			if (Le(n), n = t = n.prev, n === n.next) break;
 			r = !0;
 		} else n = n.next;
 	while (r || n !== t);
 	return t;
 }
-function Y(e, t, n, r, i, a, o) {
+function J(e, t, n, r, i, a, o) {
 	if (!e) return;
-	!o && a && Se(e, r, i, a);
+	!o && a && Ce(e, r, i, a);
 	let s = e;
 	for (; e.prev !== e.next;) {
 		let c = e.prev, l = e.next;
-		if (a ? ye(e, r, i, a) : ve(e)) t.push(c.i, e.i, l.i), Le(e), e = l.next, s = l.next;
+		if (a ? be(e, r, i, a) : ye(e)) t.push(c.i, e.i, l.i), Le(e), e = l.next, s = l.next;
 		else if (e = l, e === s) {
-			o ? o === 1 ? (e = be(_e(e), t), Y(e, t, n, r, i, a, 2)) : o === 2 && xe(e, t, n, r, i, a) : Y(_e(e), t, n, r, i, a, 1);
+			o ? o === 1 ? (e = xe(ve(e), t), J(e, t, n, r, i, a, 2)) : o === 2 && Se(e, t, n, r, i, a) : J(ve(e), t, n, r, i, a, 1);
 			break;
 		}
 	}
 }
-function ve(e) {
+function ye(e) {
 	let t = e.prev, n = e, r = e.next;
-	if (X(t, n, r) >= 0) return !1;
+	if (Y(t, n, r) >= 0) return !1;
 	let i = t.x, a = n.x, o = r.x, s = t.y, c = n.y, l = r.y, u = Math.min(i, a, o), d = Math.min(s, c, l), f = Math.max(i, a, o), p = Math.max(s, c, l), m = r.next;
 	for (; m !== t;) {
-		if (m.x >= u && m.x <= f && m.y >= d && m.y <= p && Ee(i, s, a, c, o, l, m.x, m.y) && X(m.prev, m, m.next) >= 0) return !1;
+		if (m.x >= u && m.x <= f && m.y >= d && m.y <= p && De(i, s, a, c, o, l, m.x, m.y) && Y(m.prev, m, m.next) >= 0) return !1;
 		m = m.next;
 	}
 	return !0;
 }
-function ye(e, t, n, r) {
+function be(e, t, n, r) {
 	let i = e.prev, a = e, o = e.next;
-	if (X(i, a, o) >= 0) return !1;
-	let s = i.x, c = a.x, l = o.x, u = i.y, d = a.y, f = o.y, p = Math.min(s, c, l), m = Math.min(u, d, f), h = Math.max(s, c, l), g = Math.max(u, d, f), _ = we(p, m, t, n, r), v = we(h, g, t, n, r), y = e.prevZ, b = e.nextZ;
+	if (Y(i, a, o) >= 0) return !1;
+	let s = i.x, c = a.x, l = o.x, u = i.y, d = a.y, f = o.y, p = Math.min(s, c, l), m = Math.min(u, d, f), h = Math.max(s, c, l), g = Math.max(u, d, f), _ = Te(p, m, t, n, r), v = Te(h, g, t, n, r), y = e.prevZ, b = e.nextZ;
 	for (; y && y.z >= _ && b && b.z <= v;) {
-		if (y.x >= p && y.x <= h && y.y >= m && y.y <= g && y !== i && y !== o && Ee(s, u, c, d, l, f, y.x, y.y) && X(y.prev, y, y.next) >= 0 || (y = y.prevZ, b.x >= p && b.x <= h && b.y >= m && b.y <= g && b !== i && b !== o && Ee(s, u, c, d, l, f, b.x, b.y) && X(b.prev, b, b.next) >= 0)) return !1;
+		if (y.x >= p && y.x <= h && y.y >= m && y.y <= g && y !== i && y !== o && De(s, u, c, d, l, f, y.x, y.y) && Y(y.prev, y, y.next) >= 0 || (y = y.prevZ, b.x >= p && b.x <= h && b.y >= m && b.y <= g && b !== i && b !== o && De(s, u, c, d, l, f, b.x, b.y) && Y(b.prev, b, b.next) >= 0)) return !1;
 		b = b.nextZ;
 	}
 	for (; y && y.z >= _;) {
-		if (y.x >= p && y.x <= h && y.y >= m && y.y <= g && y !== i && y !== o && Ee(s, u, c, d, l, f, y.x, y.y) && X(y.prev, y, y.next) >= 0) return !1;
+		if (y.x >= p && y.x <= h && y.y >= m && y.y <= g && y !== i && y !== o && De(s, u, c, d, l, f, y.x, y.y) && Y(y.prev, y, y.next) >= 0) return !1;
 		y = y.prevZ;
 	}
 	for (; b && b.z <= v;) {
-		if (b.x >= p && b.x <= h && b.y >= m && b.y <= g && b !== i && b !== o && Ee(s, u, c, d, l, f, b.x, b.y) && X(b.prev, b, b.next) >= 0) return !1;
+		if (b.x >= p && b.x <= h && b.y >= m && b.y <= g && b !== i && b !== o && De(s, u, c, d, l, f, b.x, b.y) && Y(b.prev, b, b.next) >= 0) return !1;
 		b = b.nextZ;
 	}
 	return !0;
 }
-function be(e, t) {
+function xe(e, t) {
 	let n = e;
 	do {
 		let r = n.prev, i = n.next.next;
-		!Oe(r, i) && ke(r, n, n.next, i) && Ne(r, i) && Ne(i, r) && (t.push(r.i, n.i, i.i), Le(n), Le(n.next), n = e = i), n = n.next;
+		!ke(r, i) && Ae(r, n, n.next, i) && Ne(r, i) && Ne(i, r) && (t.push(r.i, n.i, i.i), Le(n), Le(n.next), n = e = i), n = n.next;
 	} while (n !== e);
-	return _e(n);
+	return ve(n);
 }
-function xe(e, t, n, r, i, a) {
+function Se(e, t, n, r, i, a) {
 	let o = e;
 	do {
 		let e = o.next.next;
 		for (; e !== o.prev;) {
-			if (o.i !== e.i && De(o, e)) {
+			if (o.i !== e.i && Oe(o, e)) {
 				let s = Fe(o, e);
-				o = _e(o, o.next), s = _e(s, s.next), Y(o, t, n, r, i, a, 0), Y(s, t, n, r, i, a, 0);
+				o = ve(o, o.next), s = ve(s, s.next), J(o, t, n, r, i, a, 0), J(s, t, n, r, i, a, 0);
 				return;
 			}
 			e = e.next;
@@ -4453,14 +4453,14 @@ function xe(e, t, n, r, i, a) {
 		o = o.next;
 	} while (o !== e);
 }
-function Se(e, t, n, r) {
+function Ce(e, t, n, r) {
 	let i = e;
 	do
-		i.z === 0 && (i.z = we(i.x, i.y, t, n, r)), i.prevZ = i.prev, i.nextZ = i.next, i = i.next;
+		i.z === 0 && (i.z = Te(i.x, i.y, t, n, r)), i.prevZ = i.prev, i.nextZ = i.next, i = i.next;
 	while (i !== e);
-	i.prevZ.nextZ = null, i.prevZ = null, Ce(i);
+	i.prevZ.nextZ = null, i.prevZ = null, we(i);
 }
-function Ce(e) {
+function we(e) {
 	let t, n = 1;
 	do {
 		let r = e, i;
@@ -4478,29 +4478,29 @@ function Ce(e) {
 	} while (t > 1);
 	return e;
 }
-function we(e, t, n, r, i) {
+function Te(e, t, n, r, i) {
 	return e = (e - n) * i | 0, t = (t - r) * i | 0, e = (e | e << 8) & 16711935, e = (e | e << 4) & 252645135, e = (e | e << 2) & 858993459, e = (e | e << 1) & 1431655765, t = (t | t << 8) & 16711935, t = (t | t << 4) & 252645135, t = (t | t << 2) & 858993459, t = (t | t << 1) & 1431655765, e | t << 1;
 }
-function Te(e, t, n, r, i, a, o, s) {
+function Ee(e, t, n, r, i, a, o, s) {
 	return (i - o) * (t - s) >= (e - o) * (a - s) && (e - o) * (r - s) >= (n - o) * (t - s) && (n - o) * (a - s) >= (i - o) * (r - s);
 }
-function Ee(e, t, n, r, i, a, o, s) {
-	return (e !== o || t !== s) && Te(e, t, n, r, i, a, o, s);
-}
-function De(e, t) {
-	return e.next.i !== t.i && e.prev.i !== t.i && !Me(e, t) && (Ne(e, t) && Ne(t, e) && Pe(e, t) && (X(e.prev, e, t.prev) || X(e, t.prev, t)) || Oe(e, t) && X(e.prev, e, e.next) > 0 && X(t.prev, t, t.next) > 0);
-}
-function X(e, t, n) {
-	return (t.y - e.y) * (n.x - t.x) - (t.x - e.x) * (n.y - t.y);
+function De(e, t, n, r, i, a, o, s) {
+	return (e !== o || t !== s) && Ee(e, t, n, r, i, a, o, s);
 }
 function Oe(e, t) {
+	return e.next.i !== t.i && e.prev.i !== t.i && !Me(e, t) && (Ne(e, t) && Ne(t, e) && Pe(e, t) && (Y(e.prev, e, t.prev) || Y(e, t.prev, t)) || ke(e, t) && Y(e.prev, e, e.next) > 0 && Y(t.prev, t, t.next) > 0);
+}
+function Y(e, t, n) {
+	return (t.y - e.y) * (n.x - t.x) - (t.x - e.x) * (n.y - t.y);
+}
+function ke(e, t) {
 	return e.x === t.x && e.y === t.y;
 }
-function ke(e, t, n, r) {
-	let i = je(X(e, t, n)), a = je(X(e, t, r)), o = je(X(n, r, e)), s = je(X(n, r, t));
-	return !!(i !== a && o !== s || i === 0 && Ae(e, n, t) || a === 0 && Ae(e, r, t) || o === 0 && Ae(n, e, r) || s === 0 && Ae(n, t, r));
+function Ae(e, t, n, r) {
+	let i = je(Y(e, t, n)), a = je(Y(e, t, r)), o = je(Y(n, r, e)), s = je(Y(n, r, t));
+	return !!(i !== a && o !== s || i === 0 && X(e, n, t) || a === 0 && X(e, r, t) || o === 0 && X(n, e, r) || s === 0 && X(n, t, r));
 }
-function Ae(e, t, n) {
+function X(e, t, n) {
 	return t.x <= Math.max(e.x, n.x) && t.x >= Math.min(e.x, n.x) && t.y <= Math.max(e.y, n.y) && t.y >= Math.min(e.y, n.y);
 }
 function je(e) {
@@ -4509,13 +4509,13 @@ function je(e) {
 function Me(e, t) {
 	let n = e;
 	do {
-		if (n.i !== e.i && n.next.i !== e.i && n.i !== t.i && n.next.i !== t.i && ke(n, n.next, e, t)) return !0;
+		if (n.i !== e.i && n.next.i !== e.i && n.i !== t.i && n.next.i !== t.i && Ae(n, n.next, e, t)) return !0;
 		n = n.next;
 	} while (n !== e);
 	return !1;
 }
 function Ne(e, t) {
-	return X(e.prev, e, e.next) < 0 ? X(e, t, e.next) >= 0 && X(e, e.prev, t) >= 0 : X(e, t, e.prev) < 0 || X(e, e.next, t) < 0;
+	return Y(e.prev, e, e.next) < 0 ? Y(e, t, e.next) >= 0 && Y(e, e.prev, t) >= 0 : Y(e, t, e.prev) < 0 || Y(e, e.next, t) < 0;
 }
 function Pe(e, t) {
 	let n = e, r = !1, i = (e.x + t.x) / 2, a = (e.y + t.y) / 2;
@@ -4664,7 +4664,7 @@ var Xe = (e, { projection: t = Be, model: n = Be, view: r = Be, points: i = [], 
 			uniforms: {
 				projectionViewModel: (e, t) => {
 					let n = e.projection || t.projection, r = e.model || t.model, i = e.view || t.view;
-					return W(m, n, W(m, i, r));
+					return U(m, n, U(m, i, r));
 				},
 				aspectRatio: ({ viewportWidth: e, viewportHeight: t }) => e / t,
 				colorTex: () => D,
@@ -4713,21 +4713,21 @@ var Xe = (e, { projection: t = Be, model: n = Be, view: r = Be, points: i = [], 
 			type: C.length > 2 ** 16 ? "uint32" : "uint16",
 			data: C
 		});
+	}, te = () => {
+		I(), F();
 	}, I = () => {
-		L(), F();
-	}, L = () => {
 		i = [], v = [], y = /* @__PURE__ */ new Float32Array(), S = [], C = [], w.destroy(), E.destroy(), j.destroy();
-	}, R = ({ projection: e, model: a, view: o } = {}) => {
+	}, L = ({ projection: e, model: a, view: o } = {}) => {
 		e && (t = e), a && (n = a), o && (r = o), i && i.length > 1 && M({
 			projection: t,
 			model: n,
 			view: r
 		});
-	}, z = (e, t) => {
+	}, R = (e, t) => {
 		let n = t.flat(2);
 		return n.length === g ? n : n.length === h ? _.flatMap((e, t) => Array(e).fill(n[t])) : e;
-	}, te = () => i, ne = (e = [], { colorIndices: t = a, opacities: n = c, widths: r = u, is2d: o = f } = {}) => {
-		i = e, f = o, N = f ? 2 : 3, h = Ue(i) ? i.length : 1, _ = Ue(i) ? i.map((e) => Math.floor(e.length / N)) : [Math.floor(i.length / N)], g = _.reduce((e, t) => e + t, 0), a = z(a, t), c = z(c, n), u = z(u, r), i && g > 1 ? ee() : I();
+	}, z = () => i, ne = (e = [], { colorIndices: t = a, opacities: n = c, widths: r = u, is2d: o = f } = {}) => {
+		i = e, f = o, N = f ? 2 : 3, h = Ue(i) ? i.length : 1, _ = Ue(i) ? i.map((e) => Math.floor(e.length / N)) : [Math.floor(i.length / N)], g = _.reduce((e, t) => e + t, 0), a = R(a, t), c = R(c, n), u = R(u, r), i && g > 1 ? ee() : te();
 	}, B = () => {
 		let t = Ue(o) ? o : [o];
 		O = Math.max(2, Math.ceil(Math.sqrt(t.length)));
@@ -4746,10 +4746,10 @@ var Xe = (e, { projection: t = Be, model: n = Be, view: r = Be, points: i = [], 
 		o = e, s = t, D && D.destroy(), B();
 	};
 	return F(), B(), i && i.length > 1 && ne(i), {
-		clear: I,
-		destroy: L,
-		draw: R,
-		getPoints: te,
+		clear: te,
+		destroy: I,
+		draw: L,
+		getPoints: z,
 		setPoints: ne,
 		getData: () => ({
 			points: y,
@@ -5257,40 +5257,40 @@ var Xe = (e, { projection: t = Be, model: n = Be, view: r = Be, points: i = [], 
 `, Zr = null, Qr = (e, { onDraw: t = j, onStart: n = j, onEnd: r = j, enableInitiator: i = ur, initiatorParentElement: a = document.body, longPressIndicatorParentElement: o = document.body, minDelay: s = dr, minDist: c = fr, pointNorm: l = j, type: u = pr, brushSize: d = mr } = {}) => {
 	let f = i, p = a, m = o, h = t, g = n, _ = r, v = s, y = c, b = l, x = u, S = d, C = document.createElement("div");
 	C.id = `lasso-initiator-${Math.random().toString(36).substring(2, 5) + Math.random().toString(36).substring(2, 5)}`, C.style.position = "fixed", C.style.display = "flex", C.style.justifyContent = "center", C.style.alignItems = "center", C.style.zIndex = 99, C.style.width = "4rem", C.style.height = "4rem", C.style.borderRadius = "4rem", C.style.opacity = .5, C.style.transform = "translate(-50%,-50%) scale(0) rotate(0deg)";
-	let { longPress: w, longPressCircle: T, longPressCircleLeft: E, longPressCircleRight: D, longPressEffect: O } = zr(), k = !1, A = !1, M = [], P = [], F = [], ee = [], ne, V = !1, H = null, U = null, ie = null, ae = null, W = null, G = null, K = null, oe = null, se = null, ce = null, le = () => {
+	let { longPress: w, longPressCircle: T, longPressCircleLeft: E, longPressCircleRight: D, longPressEffect: O } = zr(), k = !1, A = !1, M = [], P = [], F = [], ee = [], ne, V = !1, H = null, ie = null, ae = null, oe = null, U = null, W = null, G = null, se = null, ce = null, le = null, ue = () => {
 		k = !1;
-	}, q = (t) => {
+	}, K = (t) => {
 		let { left: n, top: r } = e.getBoundingClientRect();
 		return [t.clientX - n, t.clientY - r];
 	};
-	window.addEventListener("mouseup", le);
-	let ue = () => {
+	window.addEventListener("mouseup", ue);
+	let de = () => {
 		C.style.opacity = .5, C.style.transform = "translate(-50%,-50%) scale(0) rotate(0deg)";
-	}, de = (e, t) => {
+	}, fe = (e, t) => {
 		let n = getComputedStyle(e), r = +n.opacity, i = n.transform.match(/([0-9.-]+)+/g), a = +i[0], o = +i[1], s = Math.sqrt(a * a + o * o), c = 180 / Math.PI * Math.atan2(o, a);
 		return c = t && c <= 0 ? 360 + c : c, {
 			opacity: r,
 			scale: s,
 			rotate: c
 		};
-	}, fe = (e) => {
+	}, pe = (e) => {
 		if (!f || k) return;
 		let t = e.clientX, n = e.clientY;
 		C.style.top = `${n}px`, C.style.left = `${t}px`;
-		let r = de(C), i = r.opacity, a = r.scale, o = r.rotate;
+		let r = fe(C), i = r.opacity, a = r.scale, o = r.rotate;
 		C.style.opacity = i, C.style.transform = `translate(-50%,-50%) scale(${a}) rotate(${o}deg)`, C.style.animation = "none", B().then(() => {
 			Jr !== null && Gr(Jr), Jr = Wr(qr(i, a, o)), C.style.animation = Kr, B().then(() => {
-				ue();
+				de();
 			});
 		});
-	}, J = () => {
-		let { opacity: e, scale: t, rotate: n } = de(C);
+	}, q = () => {
+		let { opacity: e, scale: t, rotate: n } = fe(C);
 		C.style.opacity = e, C.style.transform = `translate(-50%,-50%) scale(${t}) rotate(${n}deg)`, C.style.animation = "none", B(2).then(() => {
 			Zr !== null && Gr(Zr), Zr = Wr(Xr(e, t, n)), C.style.animation = Yr, B().then(() => {
-				ue();
+				de();
 			});
 		});
-	}, pe = (e, t, { time: n = At, extraTime: r = jt, delay: i = Mt } = {
+	}, me = (e, t, { time: n = At, extraTime: r = jt, delay: i = Mt } = {
 		time: At,
 		extraTime: jt,
 		delay: Mt
@@ -5300,14 +5300,14 @@ var Xe = (e, { projection: t = Be, model: n = Be, view: r = Be, points: i = [], 
 		w.style.color = a.color, w.style.top = `${t}px`, w.style.left = `${e}px`, w.style.animation = "none";
 		let o = getComputedStyle(T);
 		T.style.clipPath = o.clipPath, T.style.opacity = o.opacity, T.style.animation = "none";
-		let s = de(O);
+		let s = fe(O);
 		O.style.opacity = s.opacity, O.style.transform = `scale(${s.scale})`, O.style.animation = "none";
-		let c = de(E);
+		let c = fe(E);
 		E.style.transform = `rotate(${c.rotate}deg)`, E.style.animation = "none";
-		let l = de(D);
+		let l = fe(D);
 		D.style.transform = `rotate(${l.rotate}deg)`, D.style.animation = "none", B().then(() => {
 			if (!V) return;
-			W !== null && Gr(W), ae !== null && Gr(ae), ie !== null && Gr(ie), U !== null && Gr(U), H !== null && Gr(H);
+			U !== null && Gr(U), oe !== null && Gr(oe), ae !== null && Gr(ae), ie !== null && Gr(ie), H !== null && Gr(H);
 			let { rules: e, names: t } = Dr({
 				time: n,
 				extraTime: r,
@@ -5321,22 +5321,22 @@ var Xe = (e, { projection: t = Be, model: n = Be, view: r = Be, points: i = [], 
 				circleClipPath: o.clipPath || "inset(0 0 0 50%)",
 				circleOpacity: o.opacity || 0
 			});
-			H = Wr(e.main), U = Wr(e.effect), ie = Wr(e.circleLeft), ae = Wr(e.circleRight), W = Wr(e.circle), w.style.animation = t.main, O.style.animation = t.effect, E.style.animation = t.circleLeft, D.style.animation = t.circleRight, T.style.animation = t.circle;
+			H = Wr(e.main), ie = Wr(e.effect), ae = Wr(e.circleLeft), oe = Wr(e.circleRight), U = Wr(e.circle), w.style.animation = t.main, O.style.animation = t.effect, E.style.animation = t.circleLeft, D.style.animation = t.circleRight, T.style.animation = t.circle;
 		});
-	}, me = ({ time: e = Nt } = { time: Nt }) => {
+	}, he = ({ time: e = Nt } = { time: Nt }) => {
 		if (!V) return;
 		V = !1;
 		let t = getComputedStyle(w);
 		w.style.color = t.color, w.style.animation = "none";
 		let n = getComputedStyle(T);
 		T.style.clipPath = n.clipPath, T.style.opacity = n.opacity, T.style.animation = "none";
-		let r = de(O);
+		let r = fe(O);
 		O.style.opacity = r.opacity, O.style.transform = `scale(${r.scale})`, O.style.animation = "none";
-		let i = n.clipPath.slice(-2, -1) === "x", a = de(E, i);
+		let i = n.clipPath.slice(-2, -1) === "x", a = fe(E, i);
 		E.style.transform = `rotate(${a.rotate}deg)`, E.style.animation = "none";
-		let o = de(D);
+		let o = fe(D);
 		D.style.transform = `rotate(${o.rotate}deg)`, D.style.animation = "none", B().then(() => {
-			ce !== null && Gr(ce), se !== null && Gr(se), oe !== null && Gr(oe), K !== null && Gr(K), G !== null && Gr(G);
+			le !== null && Gr(le), ce !== null && Gr(ce), se !== null && Gr(se), G !== null && Gr(G), W !== null && Gr(W);
 			let { rules: i, names: s } = Rr({
 				time: e,
 				currentColor: t.color || "currentcolor",
@@ -5348,27 +5348,27 @@ var Xe = (e, { projection: t = Be, model: n = Be, view: r = Be, points: i = [], 
 				circleClipPath: n.clipPath || "inset(0px)",
 				circleOpacity: n.opacity || 1
 			});
-			G = Wr(i.main), K = Wr(i.effect), oe = Wr(i.circleLeft), se = Wr(i.circleRight), ce = Wr(i.circle), w.style.animation = s.main, O.style.animation = s.effect, E.style.animation = s.circleLeft, D.style.animation = s.circleRight, T.style.animation = s.circle;
+			W = Wr(i.main), G = Wr(i.effect), se = Wr(i.circleLeft), ce = Wr(i.circleRight), le = Wr(i.circle), w.style.animation = s.main, O.style.animation = s.effect, E.style.animation = s.circleLeft, D.style.animation = s.circleRight, T.style.animation = s.circle;
 		});
-	}, he = () => {
+	}, ge = () => {
 		h(M, P);
-	}, ge = (e) => {
-		M.push(e), P.push(e[0], e[1]);
 	}, _e = (e) => {
+		M.push(e), P.push(e[0], e[1]);
+	}, ve = (e) => {
 		let [t, n] = e, [r, i] = M[0];
 		M[1] = [t, i], M[2] = [t, n], M[3] = [r, n], M[4] = [r, i], P[2] = t, P[3] = i, P[4] = t, P[5] = n, P[6] = r, P[7] = n, P[8] = r, P[9] = i;
-	}, Y = (e) => {
+	}, J = (e) => {
 		F.push(e);
-	}, ve = () => Math.abs(b([0, 0])[0] - b([S / 2, 0])[0]), ye = (e, t, n) => {
+	}, ye = () => Math.abs(b([0, 0])[0] - b([S / 2, 0])[0]), be = (e, t, n) => {
 		let [r, i] = e, [a, o] = t, s = r - a, c = i - o, l = N([s, c]);
 		return [+c / l * n, -s / l * n];
-	}, be = (e) => {
-		let t = F.at(-1), n = ve(), [r, i] = ye(e, t, n), a = F.length;
+	}, xe = (e) => {
+		let t = F.at(-1), n = ye(), [r, i] = be(e, t, n), a = F.length;
 		if (a === 1) {
 			let e = [t[0] + r, t[1] + i], n = [t[0] - r, t[1] - i];
 			M.push(e, n), P.push(e[0], e[1], n[0], n[1]), ee.push([r, i]);
 		} else {
-			[r, i] = ye(e, t, n);
+			[r, i] = be(e, t, n);
 			let o = [...ee, [r, i]];
 			[r, i] = Br(o, 1, 10);
 			let [s, c] = ee.at(-1), l = (r + s) / 2, u = (i + c) / 2, d = [t[0] + l, t[1] + u], f = [t[0] - l, t[1] - u];
@@ -5376,40 +5376,40 @@ var Xe = (e, { projection: t = Be, model: n = Be, view: r = Be, points: i = [], 
 		}
 		let o = [e[0] + r, e[1] + i], s = [e[0] - r, e[1] - i];
 		M.splice(a, 0, o, s), P.splice(2 * a, 0, o[0], o[1], s[0], s[1]), F.push(e), ee.push([r, i]);
-	}, xe = ge, Se = ge, Ce = (e) => {
-		if (ne) te(e[0], e[1], ne[0], ne[1]) > y && (ne = e, xe(b(e)), M.length > 1 && he());
+	}, Se = _e, Ce = _e, we = (e) => {
+		if (ne) z(e[0], e[1], ne[0], ne[1]) > y && (ne = e, Se(b(e)), M.length > 1 && ge());
 		else {
 			A || (A = !0, g()), ne = e;
 			let t = b(e);
-			Se(t);
+			Ce(t);
 		}
-	}, we = re(Ce, v, v), Te = (e, t) => {
-		let n = q(e);
-		return t ? we(n) : Ce(n);
-	}, Ee = () => {
-		M = [], P = [], F = [], ee = [], ne = void 0, he();
-	}, De = (e) => {
-		fe(e);
-	}, X = () => {
-		k = !0, A = !0, Ee(), g();
-	}, Oe = () => {
-		J();
-	}, ke = ({ merge: e = !1, remove: t = !1 } = {}) => {
+	}, Te = re(we, v, v), Ee = (e, t) => {
+		let n = K(e);
+		return t ? Te(n) : we(n);
+	}, De = () => {
+		M = [], P = [], F = [], ee = [], ne = void 0, ge();
+	}, Oe = (e) => {
+		pe(e);
+	}, Y = () => {
+		k = !0, A = !0, De(), g();
+	}, ke = () => {
+		q();
+	}, Ae = ({ merge: e = !1, remove: t = !1 } = {}) => {
 		A = !1;
 		let n = [...M], r = [...P];
-		return we.cancel(), Ee(), n.length > 0 && _(n, r, {
+		return Te.cancel(), De(), n.length > 0 && _(n, r, {
 			merge: e,
 			remove: t
 		}), n;
-	}, Ae = (e) => {
+	}, X = (e) => {
 		switch (e) {
 			case "rectangle":
-				x = e, xe = _e, Se = ge;
+				x = e, Se = ve, Ce = _e;
 				break;
 			case "brush":
-				x = e, xe = be, Se = Y;
+				x = e, Se = xe, Ce = J;
 				break;
-			default: x = "freeform", xe = ge, Se = ge;
+			default: x = "freeform", Se = _e, Ce = _e;
 		}
 	}, je = (e) => {
 		if (e === "onDraw") return h;
@@ -5422,9 +5422,9 @@ var Xe = (e, { projection: t = Be, model: n = Be, view: r = Be, points: i = [], 
 		if (e === "type") return x;
 		if (e === "brushSize") return S;
 	}, Me = ({ onDraw: e = null, onStart: t = null, onEnd: n = null, enableInitiator: r = null, initiatorParentElement: i = null, longPressIndicatorParentElement: a = null, minDelay: o = null, minDist: s = null, pointNorm: c = null, type: l = null, brushSize: u = null } = {}) => {
-		h = Vr(e, h), g = Vr(t, g), _ = Vr(n, _), f = Vr(r, f), v = Vr(o, v), y = Vr(s, y), b = Vr(c, b), S = Vr(u, S), i !== null && i !== p && (p.removeChild(C), i.appendChild(C), p = i), a !== null && a !== m && (m.removeChild(w), a.appendChild(w), m = a), f ? (C.addEventListener("click", De), C.addEventListener("mousedown", X), C.addEventListener("mouseleave", Oe)) : (C.removeEventListener("mousedown", X), C.removeEventListener("mouseleave", Oe)), l !== null && Ae(l);
+		h = Vr(e, h), g = Vr(t, g), _ = Vr(n, _), f = Vr(r, f), v = Vr(o, v), y = Vr(s, y), b = Vr(c, b), S = Vr(u, S), i !== null && i !== p && (p.removeChild(C), i.appendChild(C), p = i), a !== null && a !== m && (m.removeChild(w), a.appendChild(w), m = a), f ? (C.addEventListener("click", Oe), C.addEventListener("mousedown", Y), C.addEventListener("mouseleave", ke)) : (C.removeEventListener("mousedown", Y), C.removeEventListener("mouseleave", ke)), l !== null && X(l);
 	}, Ne = () => {
-		p.removeChild(C), m.removeChild(w), window.removeEventListener("mouseup", le), C.removeEventListener("click", De), C.removeEventListener("mousedown", X), C.removeEventListener("mouseleave", Oe);
+		p.removeChild(C), m.removeChild(w), window.removeEventListener("mouseup", ue), C.removeEventListener("click", Oe), C.removeEventListener("mousedown", Y), C.removeEventListener("mouseleave", ke);
 	};
 	return p.appendChild(C), m.appendChild(w), Me({
 		onDraw: h,
@@ -5434,18 +5434,18 @@ var Xe = (e, { projection: t = Be, model: n = Be, view: r = Be, points: i = [], 
 		initiatorParentElement: p,
 		type: x,
 		brushSize: S
-	}), L(z("initiator", C), z("longPressIndicator", w), (e) => I(e, {
-		clear: Ee,
+	}), I(R("initiator", C), R("longPressIndicator", w), (e) => te(e, {
+		clear: De,
 		destroy: Ne,
-		end: ke,
-		extend: Te,
+		end: Ae,
+		extend: Ee,
 		get: je,
 		set: Me,
-		showInitiator: fe,
-		hideInitiator: J,
-		showLongPressIndicator: pe,
-		hideLongPressIndicator: me
-	}), R(Qr))({});
+		showInitiator: pe,
+		hideInitiator: q,
+		showLongPressIndicator: me,
+		hideLongPressIndicator: he
+	}), L(Qr))({});
 }, $r = "\nprecision highp float;\n\nuniform float antiAliasing;\n\nvarying vec4 color;\nvarying float finalPointSize;\n\nfloat linearstep(float edge0, float edge1, float x) {\n  return clamp((x - edge0) / (edge1 - edge0), 0.0, 1.0);\n}\n\nvoid main() {\n  vec2 c = gl_PointCoord * 2.0 - 1.0;\n  float sdf = length(c) * finalPointSize;\n  float alpha = linearstep(finalPointSize + antiAliasing, finalPointSize - antiAliasing, sdf);\n\n  gl_FragColor = vec4(color.rgb, alpha * color.a);\n}\n", ei = (e) => `
 precision highp float;
 
@@ -5854,28 +5854,28 @@ var Ci = (e, [t, n] = []) => {
 		caseInsensitive: !0
 	}), n = /* @__PURE__ */ new Float32Array(16), r = /* @__PURE__ */ new Float32Array(16), i = [0, 0];
 	Xi(e);
-	let { renderer: a, antiAliasing: o = Zn, pixelAligned: s = Qn, backgroundColor: c = xn, backgroundImage: l = Pn, canvas: u = document.createElement("canvas"), colorBy: d = _n, deselectOnDblClick: f = Ln, deselectOnEscape: p = Rn, lassoColor: m = Ct, lassoLineWidth: h = wt, lassoMinDelay: g = Et, lassoMinDist: _ = Dt, lassoClearEvent: v = Ot, lassoInitiator: y = Tt, lassoInitiatorParentElement: x = document.body, lassoLongPressIndicatorParentElement: S = document.body, lassoOnLongPress: C = kt, lassoLongPressTime: w = At, lassoLongPressAfterEffectTime: T = jt, lassoLongPressEffectDelay: E = Mt, lassoLongPressRevertEffectTime: D = Nt, lassoType: O = $n, lassoBrushSize: k = Pt, actionKeyMap: A = Kt, mouseMode: N = pt, showReticle: I = Fn, reticleColor: L = In, pointColor: R = vn, pointColorActive: z = yn, pointColorHover: te = bn, showPointConnections: ne = zn, pointConnectionColor: B = Cn, pointConnectionColorActive: V = wn, pointConnectionColorHover: H = Tn, pointConnectionColorBy: U = Sn, pointConnectionOpacity: G = cn, pointConnectionOpacityBy: oe = ln, pointConnectionOpacityActive: se = un, pointConnectionSize: ce = an, pointConnectionSizeActive: le = on, pointConnectionSizeBy: ue = sn, pointConnectionMaxIntPointsPerSegment: de = Bn, pointConnectionTolerance: fe = Vn, pointSize: J = $t, pointSizeSelected: pe = en, pointSizeMouseDetection: ge = Hn, pointOutlineWidth: _e = tn, opacity: Y = et, opacityBy: ve = fn, opacityByDensityFill: ye = pn, opacityInactiveMax: be = hn, opacityInactiveScale: xe = gn, sizeBy: Se = nn, pointOrder: Ce = rn, pointScaleMode: we = Qt, height: Te = Yt, width: Ee = Jt, annotationLineColor: De = En, annotationLineWidth: X = Dn, annotationHVLineLimit: Oe = On, cameraIsFixed: ke = Xn } = e, Ae = Ee === et ? 1 : Ee, je = Te === et ? 1 : Te, { performanceMode: Me = Un, opacityByDensityDebounceTime: Ne = mn, spatialIndexUseWorker: Pe = Yn } = e, Fe = !!(e.renderPointsAsSquares || Me), Ie = !!(e.disableAlphaBlending || Me);
+	let { renderer: a, antiAliasing: o = Zn, pixelAligned: s = Qn, backgroundColor: c = xn, backgroundImage: l = Pn, canvas: u = document.createElement("canvas"), colorBy: d = _n, deselectOnDblClick: f = Ln, deselectOnEscape: p = Rn, lassoColor: m = Ct, lassoLineWidth: h = wt, lassoMinDelay: g = Et, lassoMinDist: _ = Dt, lassoClearEvent: v = Ot, lassoInitiator: y = Tt, lassoInitiatorParentElement: x = document.body, lassoLongPressIndicatorParentElement: S = document.body, lassoOnLongPress: C = kt, lassoLongPressTime: w = At, lassoLongPressAfterEffectTime: T = jt, lassoLongPressEffectDelay: E = Mt, lassoLongPressRevertEffectTime: D = Nt, lassoType: O = $n, lassoBrushSize: k = Pt, actionKeyMap: A = Kt, mouseMode: N = pt, showReticle: te = Fn, reticleColor: I = In, pointColor: L = vn, pointColorActive: R = yn, pointColorHover: z = bn, showPointConnections: ne = zn, pointConnectionColor: B = Cn, pointConnectionColorActive: V = wn, pointConnectionColorHover: H = Tn, pointConnectionColorBy: ie = Sn, pointConnectionOpacity: W = cn, pointConnectionOpacityBy: se = ln, pointConnectionOpacityActive: ce = un, pointConnectionSize: le = an, pointConnectionSizeActive: ue = on, pointConnectionSizeBy: de = sn, pointConnectionMaxIntPointsPerSegment: fe = Bn, pointConnectionTolerance: pe = Vn, pointSize: q = $t, pointSizeSelected: me = en, pointSizeMouseDetection: _e = Hn, pointOutlineWidth: ve = tn, opacity: J = et, opacityBy: ye = fn, opacityByDensityFill: be = pn, opacityInactiveMax: xe = hn, opacityInactiveScale: Se = gn, sizeBy: Ce = nn, pointOrder: we = rn, pointScaleMode: Te = Qt, height: Ee = Yt, width: De = Jt, annotationLineColor: Oe = En, annotationLineWidth: Y = Dn, annotationHVLineLimit: ke = On, cameraIsFixed: Ae = Xn } = e, X = De === et ? 1 : De, je = Ee === et ? 1 : Ee, { performanceMode: Me = Un, opacityByDensityDebounceTime: Ne = mn, spatialIndexUseWorker: Pe = Yn } = e, Fe = !!(e.renderPointsAsSquares || Me), Ie = !!(e.disableAlphaBlending || Me);
 	N = mi(ft, lt)(N), a || (a = Ki({
 		regl: e.regl,
 		gamma: e.gamma
-	})), c = Ni(c, !0), m = Ni(m, !0), L = Ni(L, !0);
+	})), c = Ni(c, !0), m = Ni(m, !0), I = Ni(I, !0);
 	let Le = !1, Re = !1, ze = Fi(c), Z, Q, Be, Ve = !1, He = null, Ue = [0, 0], We = -1, Ge = [], Ke = /* @__PURE__ */ new Set(), qe = /* @__PURE__ */ new Set(), Je = !1, Ye = /* @__PURE__ */ new Set(), st = [], ct = 0, Xt = 0, dn = !1, Nn = [], Kn, qn, ir = e.aspectRatio || qt, ar, or, sr, cr, ur, dr, fr, pr, mr, hr, gr, _r, vr = !1, $ = !0, yr = !1, br;
-	R = ki(R) ? [...R] : [R], z = ki(z) ? [...z] : [z], te = ki(te) ? [...te] : [te], R = R.map((e) => Ni(e, !0)), z = z.map((e) => Ni(e, !0)), te = te.map((e) => Ni(e, !0)), Y = !Array.isArray(Y) && Number.isNaN(+Y) ? R[0][3] : Y, Y = di(Y, fi, { minLength: 1 }) ? [...Y] : [Y], J = di(J, fi, { minLength: 1 }) ? [...J] : [J];
-	let xr = Zt / J[0];
-	B === "inherit" ? B = [...R] : (B = ki(B) ? [...B] : [B], B = B.map((e) => Ni(e, !0))), V === "inherit" ? V = [...z] : (V = ki(V) ? [...V] : [V], V = V.map((e) => Ni(e, !0))), H === "inherit" ? H = [...te] : (H = ki(H) ? [...H] : [H], H = H.map((e) => Ni(e, !0))), G = G === "inherit" ? [...Y] : di(G, fi, { minLength: 1 }) ? [...G] : [G], ce = ce === "inherit" ? [...J] : di(ce, fi, { minLength: 1 }) ? [...ce] : [ce], d = Zi(d, _n), ve = Zi(ve, fn, { allowDensity: !0 }), Se = Zi(Se, nn), U = Zi(U, Sn, {
+	L = ki(L) ? [...L] : [L], R = ki(R) ? [...R] : [R], z = ki(z) ? [...z] : [z], L = L.map((e) => Ni(e, !0)), R = R.map((e) => Ni(e, !0)), z = z.map((e) => Ni(e, !0)), J = !Array.isArray(J) && Number.isNaN(+J) ? L[0][3] : J, J = di(J, fi, { minLength: 1 }) ? [...J] : [J], q = di(q, fi, { minLength: 1 }) ? [...q] : [q];
+	let xr = Zt / q[0];
+	B === "inherit" ? B = [...L] : (B = ki(B) ? [...B] : [B], B = B.map((e) => Ni(e, !0))), V === "inherit" ? V = [...R] : (V = ki(V) ? [...V] : [V], V = V.map((e) => Ni(e, !0))), H === "inherit" ? H = [...z] : (H = ki(H) ? [...H] : [H], H = H.map((e) => Ni(e, !0))), W = W === "inherit" ? [...J] : di(W, fi, { minLength: 1 }) ? [...W] : [W], le = le === "inherit" ? [...q] : di(le, fi, { minLength: 1 }) ? [...le] : [le], d = Zi(d, _n), ye = Zi(ye, fn, { allowDensity: !0 }), Ce = Zi(Ce, nn), ie = Zi(ie, Sn, {
 		allowSegment: !0,
 		allowInherit: !0
-	}), oe = Zi(oe, ln, { allowSegment: !0 }), ue = Zi(ue, sn, { allowSegment: !0 });
-	let Sr, Cr, wr, Tr, Er = 0, Dr = 0, Or, kr, Ar, jr = null, Mr = null, Nr, Pr, Fr, Ir, Lr = !1, Rr = null, zr, Br, Vr = I, Hr, Ur = 0, Wr, Gr = 0, Kr = !1, qr = !1, Jr = !1, Yr = !1, Xr = _t, Zr = _t, ii, ai = !1, li = e.xScale || null, ui = e.yScale || null, hi = 0, _i = 0, vi = 0, yi = 0;
-	li && (hi = li.domain()[0], _i = li.domain()[1] - li.domain()[0], li.range([0, Ae])), ui && (vi = ui.domain()[0], yi = ui.domain()[1] - ui.domain()[0], ui.range([je, 0]));
-	let bi = (e) => -1 + e / Ae * 2, xi = (e) => 1 + e / je * -2, Si = () => [bi(i[0]), xi(i[1])], Ti = (e, t) => {
+	}), se = Zi(se, ln, { allowSegment: !0 }), de = Zi(de, sn, { allowSegment: !0 });
+	let Sr, Cr, wr, Tr, Er = 0, Dr = 0, Or, kr, Ar, jr = null, Mr = null, Nr, Pr, Fr, Ir, Lr = !1, Rr = null, zr, Br, Vr = te, Hr, Ur = 0, Wr, Gr = 0, Kr = !1, qr = !1, Jr = !1, Yr = !1, Xr = _t, Zr = _t, ii, ai = !1, li = e.xScale || null, ui = e.yScale || null, hi = 0, _i = 0, vi = 0, yi = 0;
+	li && (hi = li.domain()[0], _i = li.domain()[1] - li.domain()[0], li.range([0, X])), ui && (vi = ui.domain()[0], yi = ui.domain()[1] - ui.domain()[0], ui.range([je, 0]));
+	let bi = (e) => -1 + e / X * 2, xi = (e) => 1 + e / je * -2, Si = () => [bi(i[0]), xi(i[1])], Ti = (e, t) => {
 		let r = [
 			e,
 			t,
 			1,
 			1
 		];
-		return q(r, r, ae(n, W(n, ar, W(n, Z.view, sr)))), r.slice(0, 2);
+		return K(r, r, oe(n, U(n, ar, U(n, Z.view, sr)))), r.slice(0, 2);
 	}, Ei = (e = 0) => {
 		let t = So(), n = (gr[1] - _r[1]) / u.height;
 		return (mr * t + e) * n;
@@ -5908,7 +5908,7 @@ var Ci = (e, [t, n] = []) => {
 		for (let e of o) {
 			let t = ur[e][0], i = ur[e][2], o = ur[e][3], s = t * 4 + o * 2, c = s + i * 2 + 4;
 			a.__original__ === void 0 && (a.__original__ = a.slice());
-			for (let e = s; e < c; e++) a[e] = n ? a.__original__[e] : se;
+			for (let e = s; e < c; e++) a[e] = n ? a.__original__[e] : ce;
 			r(e);
 		}
 		cr.getBuffer().opacities.subdata(a, 0);
@@ -5984,7 +5984,7 @@ var Ci = (e, [t, n] = []) => {
 	}, ua = () => {
 		Z.config({ isFixed: !0 }), Ve = !0, dn = !0, $i(), We >= 0 && (clearTimeout(We), We = -1), t.publish("lassoStart");
 	}, da = (e, n, { merge: r = !1, remove: i = !1 } = {}) => {
-		Z.config({ isFixed: ke }), Nn = [...e];
+		Z.config({ isFixed: Ae }), Nn = [...e];
 		let a = Yi(n);
 		oa(a, {
 			merge: r,
@@ -6044,14 +6044,14 @@ var Ci = (e, [t, n] = []) => {
 	}, xa = () => {
 		ii = void 0, ai = !1, Yr = !1, qr && (+ii >= 0 && !Ke.has(ii) && ta([ii], 0), _a(), $ = !0);
 	}, Sa = () => {
-		let e = Math.max(J.length, Y.length);
+		let e = Math.max(q.length, J.length);
 		Gr = Math.max(2, Math.ceil(Math.sqrt(e)));
 		let t = new Float32Array(Gr ** 2 * 4);
 		for (let n = 0; n < e; n++) {
-			t[n * 4] = J[n] || 0, t[n * 4 + 1] = Math.min(1, Y[n] || 0);
-			let e = Number((z[n] || z[0])[3]);
+			t[n * 4] = q[n] || 0, t[n * 4 + 1] = Math.min(1, J[n] || 0);
+			let e = Number((R[n] || R[0])[3]);
 			t[n * 4 + 2] = Math.min(1, Number.isNaN(e) ? 1 : e);
-			let r = Number((te[n] || te[0])[3]);
+			let r = Number((z[n] || z[0])[3]);
 			t[n * 4 + 3] = Math.min(1, Number.isNaN(r) ? 1 : r);
 		}
 		return a.regl.texture({
@@ -6063,7 +6063,7 @@ var Ci = (e, [t, n] = []) => {
 			],
 			type: "float"
 		});
-	}, Ca = (e = R, t = z, n = te) => {
+	}, Ca = (e = L, t = R, n = z) => {
 		let r = e.length, i = t.length, a = n.length, o = [];
 		if (r === i && i === a) for (let i = 0; i < r; i++) o.push(e[i], t[i], n[i], c);
 		else for (let i = 0; i < r; i++) {
@@ -6094,15 +6094,15 @@ var Ci = (e, [t, n] = []) => {
 	}, Ta = (e, t) => {
 		or[0] = e / qn, or[5] = t;
 	}, Ea = () => {
-		qn = Ae / je, ar = K([], [
+		qn = X / je, ar = G([], [
 			1 / qn,
 			1,
 			1
-		]), or = K([], [
+		]), or = G([], [
 			1 / qn,
 			1,
 			1
-		]), sr = K([], [
+		]), sr = G([], [
 			ir,
 			1,
 			1
@@ -6120,12 +6120,12 @@ var Ci = (e, [t, n] = []) => {
 				console.error("Invalid colors. Switching back to default colors."), t(r), Hr = wa();
 			}
 		}
-	}, ka = Oa(() => R, (e) => {
+	}, ka = Oa(() => L, (e) => {
+		L = e;
+	}), Aa = Oa(() => R, (e) => {
 		R = e;
-	}), Aa = Oa(() => z, (e) => {
+	}), ja = Oa(() => z, (e) => {
 		z = e;
-	}), ja = Oa(() => te, (e) => {
-		te = e;
 	}), Ma = () => {
 		let e = Ti(-1, -1), t = Ti(1, 1), n = (e[0] + 1) / 2, r = (t[0] + 1) / 2, i = (e[1] + 1) / 2, a = (t[1] + 1) / 2;
 		return [[hi + n * _i, hi + r * _i], [vi + i * yi, vi + a * yi]];
@@ -6136,27 +6136,27 @@ var Ci = (e, [t, n] = []) => {
 	}, Pa = (e, t) => {
 		je = Math.max(1, e), u.height = Math.floor(je * window.devicePixelRatio), ui && (ui.range([je, 0]), t || Na());
 	}, Fa = (e) => {
-		e === et ? (Te = e, u.style.height = "100%", window.requestAnimationFrame(() => {
+		e === et ? (Ee = e, u.style.height = "100%", window.requestAnimationFrame(() => {
 			u && Pa(u.getBoundingClientRect().height);
-		})) : !+e || +e <= 0 || (Te = +e, Pa(Te), u.style.height = `${Te}px`);
+		})) : !+e || +e <= 0 || (Ee = +e, Pa(Ee), u.style.height = `${Ee}px`);
 	}, Ia = () => {
-		mr = ge, ge === et && (mr = Array.isArray(J) ? P(J) : J);
+		mr = _e, _e === et && (mr = Array.isArray(q) ? P(q) : q);
 	}, La = (e) => {
-		let t = Array.isArray(J) ? [...J] : J;
-		di(e, fi, { minLength: 1 }) ? J = [...e] : pi(+e) && (J = [+e]), t === J || M(t, J) || (Wr && Wr.destroy(), xr = Zt / J[0], Wr = Sa(), Ia());
+		let t = Array.isArray(q) ? [...q] : q;
+		di(e, fi, { minLength: 1 }) ? q = [...e] : pi(+e) && (q = [+e]), t === q || M(t, q) || (Wr && Wr.destroy(), xr = Zt / q[0], Wr = Sa(), Ia());
 	}, Ra = (e) => {
-		!+e || +e < 0 || (pe = +e);
+		!+e || +e < 0 || (me = +e);
 	}, za = (e) => {
-		!+e || +e < 0 || (_e = +e);
+		!+e || +e < 0 || (ve = +e);
 	}, Ba = (e, t) => {
-		Ae = Math.max(1, e), u.width = Math.floor(Ae * window.devicePixelRatio), li && (li.range([0, Ae]), t || Na());
+		X = Math.max(1, e), u.width = Math.floor(X * window.devicePixelRatio), li && (li.range([0, X]), t || Na());
 	}, Va = (e) => {
-		e === et ? (Ee = e, u.style.width = "100%", window.requestAnimationFrame(() => {
+		e === et ? (De = e, u.style.width = "100%", window.requestAnimationFrame(() => {
 			u && Ba(u.getBoundingClientRect().width);
-		})) : !+e || +e <= 0 || (Ee = +e, Ba(Ee), u.style.width = `${Ae}px`);
+		})) : !+e || +e <= 0 || (De = +e, Ba(De), u.style.width = `${X}px`);
 	}, Ha = (e) => {
-		let t = Array.isArray(Y) ? [...Y] : Y;
-		di(e, fi, { minLength: 1 }) ? Y = [...e] : pi(+e) && (Y = [+e]), t === Y || M(t, Y) || (Wr && Wr.destroy(), Wr = Sa());
+		let t = Array.isArray(J) ? [...J] : J;
+		di(e, fi, { minLength: 1 }) ? J = [...e] : pi(+e) && (J = [+e]), t === J || M(t, J) || (Wr && Wr.destroy(), Wr = Sa());
 	}, Ua = (e) => {
 		switch (e) {
 			case "valueZ": return Xr;
@@ -6171,12 +6171,12 @@ var Ci = (e, [t, n] = []) => {
 	}, Ga = (e) => {
 		d = Zi(e, _n);
 	}, Ka = (e) => {
-		ve = Zi(e, fn, { allowDensity: !0 });
+		ye = Zi(e, fn, { allowDensity: !0 });
 	}, qa = (e) => {
-		Se = Zi(e, nn);
+		Ce = Zi(e, nn);
 	}, Ja = (e) => {
-		if (e == null) Ce = null;
-		else if (Array.isArray(e)) Ce = e;
+		if (e == null) we = null;
+		else if (Array.isArray(e)) we = e;
 		else return;
 		if (qr) {
 			if (Zo(), Je) {
@@ -6190,19 +6190,19 @@ var Ci = (e, [t, n] = []) => {
 			} else Or.subdata(Qo(ct));
 		}
 	}, Ya = (e) => {
-		U = Zi(e, Sn, {
+		ie = Zi(e, Sn, {
 			allowSegment: !0,
 			allowInherit: !0
 		});
 	}, Xa = (e) => {
-		oe = Zi(e, ln, { allowSegment: !0 });
+		se = Zi(e, ln, { allowSegment: !0 });
 	}, Za = (e) => {
-		ue = Zi(e, sn, { allowSegment: !0 });
-	}, Qa = () => o, $a = () => [u.width, u.height], eo = () => l, to = () => Hr, no = () => Ur, ro = () => .5 / Ur, io = () => window.devicePixelRatio, ao = () => Or, oo = () => kr, so = () => Wr, co = () => Gr, lo = () => .5 / Gr, uo = () => 0, fo = () => wr || Sr, po = () => Er, mo = () => .5 / Er, ho = () => or, go = () => Z.view, _o = () => sr, vo = () => W(r, or, W(r, Z.view, sr)), yo = () => window.devicePixelRatio, bo = () => ji(xr, Z.scaling[0]) * window.devicePixelRatio, xo = () => Z.scaling[0] > 1 ? Math.asinh(ji(1, Z.scaling[0])) / Math.asinh(1) * window.devicePixelRatio : ji(xr, Z.scaling[0]) * window.devicePixelRatio, So = xo;
-	we === "linear" ? So = bo : we === "constant" && (So = yo);
-	let Co = () => Je ? Ye.size : ct, wo = () => Ge.length, To = () => wo() > 0 ? be : 1, Eo = () => wo() > 0 ? xe : 1, Do = () => +(d === "valueZ"), Oo = () => +(d === "valueW"), ko = () => +(ve === "valueZ"), Ao = () => +(ve === "valueW"), jo = () => +(ve === "density"), Mo = () => +(Se === "valueZ"), No = () => +(Se === "valueW"), Po = () => +s, Fo = () => d === "valueZ" ? Xr === gt ? R.length - 1 : 1 : Zr === gt ? R.length - 1 : 1, Io = () => ve === "valueZ" ? Xr === gt ? Y.length - 1 : 1 : Zr === gt ? Y.length - 1 : 1, Lo = () => Se === "valueZ" ? Xr === gt ? J.length - 1 : 1 : Zr === gt ? J.length - 1 : 1, Ro = (e) => {
-		if (ve !== "density") return 1;
-		let t = So(), n = J[0] * t, r = 2 / (2 / Z.view[0]) * (2 / (2 / Z.view[5])), i = e.viewportHeight, a = e.viewportWidth, o = ye * a * i / (Xt * n * n) * Mi(1, r);
+		de = Zi(e, sn, { allowSegment: !0 });
+	}, Qa = () => o, $a = () => [u.width, u.height], eo = () => l, to = () => Hr, no = () => Ur, ro = () => .5 / Ur, io = () => window.devicePixelRatio, ao = () => Or, oo = () => kr, so = () => Wr, co = () => Gr, lo = () => .5 / Gr, uo = () => 0, fo = () => wr || Sr, po = () => Er, mo = () => .5 / Er, ho = () => or, go = () => Z.view, _o = () => sr, vo = () => U(r, or, U(r, Z.view, sr)), yo = () => window.devicePixelRatio, bo = () => ji(xr, Z.scaling[0]) * window.devicePixelRatio, xo = () => Z.scaling[0] > 1 ? Math.asinh(ji(1, Z.scaling[0])) / Math.asinh(1) * window.devicePixelRatio : ji(xr, Z.scaling[0]) * window.devicePixelRatio, So = xo;
+	Te === "linear" ? So = bo : Te === "constant" && (So = yo);
+	let Co = () => Je ? Ye.size : ct, wo = () => Ge.length, To = () => wo() > 0 ? xe : 1, Eo = () => wo() > 0 ? Se : 1, Do = () => +(d === "valueZ"), Oo = () => +(d === "valueW"), ko = () => +(ye === "valueZ"), Ao = () => +(ye === "valueW"), jo = () => +(ye === "density"), Mo = () => +(Ce === "valueZ"), No = () => +(Ce === "valueW"), Po = () => +s, Fo = () => d === "valueZ" ? Xr === gt ? L.length - 1 : 1 : Zr === gt ? L.length - 1 : 1, Io = () => ye === "valueZ" ? Xr === gt ? J.length - 1 : 1 : Zr === gt ? J.length - 1 : 1, Lo = () => Ce === "valueZ" ? Xr === gt ? q.length - 1 : 1 : Zr === gt ? q.length - 1 : 1, Ro = (e) => {
+		if (ye !== "density") return 1;
+		let t = So(), n = q[0] * t, r = 2 / (2 / Z.view[0]) * (2 / (2 / Z.view[5])), i = e.viewportHeight, a = e.viewportWidth, o = be * a * i / (Xt * n * n) * Mi(1, r);
 		o *= Fe ? 1 : 1 / (.25 * Math.PI);
 		let s = ji(Zt, n) + .5;
 		return o *= (n / s) ** 2, Mi(1, ji(0, o));
@@ -6278,7 +6278,7 @@ var Ci = (e, [t, n] = []) => {
 		},
 		count: t,
 		primitive: "points"
-	}), Vo = Bo(uo, Co, ao), Ho = Bo(uo, () => 1, () => Ar, rt, () => 1, () => 1), Uo = Bo(() => (pe + _e * 2) * window.devicePixelRatio, wo, oo, nt, () => 1, () => 1), Wo = Bo(() => (pe + _e) * window.devicePixelRatio, wo, oo, it, () => 1, () => 1), Go = Bo(() => pe * window.devicePixelRatio, wo, oo, nt, () => 1, () => 1), Ko = () => {
+	}), Vo = Bo(uo, Co, ao), Ho = Bo(uo, () => 1, () => Ar, rt, () => 1, () => 1), Uo = Bo(() => (me + ve * 2) * window.devicePixelRatio, wo, oo, nt, () => 1, () => 1), Wo = Bo(() => (me + ve) * window.devicePixelRatio, wo, oo, it, () => 1, () => 1), Go = Bo(() => me * window.devicePixelRatio, wo, oo, nt, () => 1, () => 1), Ko = () => {
 		Uo(), Wo(), Go();
 	}, qo = a.regl({
 		frag: Qe,
@@ -6320,7 +6320,7 @@ var Ci = (e, [t, n] = []) => {
 			modelViewProjection: vo,
 			color: () => m
 		},
-		elements: () => he(Q.getPoints())
+		elements: () => ge(Q.getPoints())
 	}), Yo = () => {
 		if (!(ii >= 0)) return;
 		let [e, t] = st[ii].slice(0, 2), r = [
@@ -6329,7 +6329,7 @@ var Ci = (e, [t, n] = []) => {
 			0,
 			1
 		];
-		W(n, or, W(n, Z.view, sr)), q(r, r, n), fr.setPoints([
+		U(n, or, U(n, Z.view, sr)), K(r, r, n), fr.setPoints([
 			-1,
 			r[1],
 			1,
@@ -6339,7 +6339,7 @@ var Ci = (e, [t, n] = []) => {
 			1,
 			r[0],
 			-1
-		]), fr.draw(), pr.draw(), Bo(() => (pe + _e * 2) * window.devicePixelRatio, () => 1, Ar, nt)(), Bo(() => (pe + _e) * window.devicePixelRatio, () => 1, Ar, it)();
+		]), fr.draw(), pr.draw(), Bo(() => (me + ve * 2) * window.devicePixelRatio, () => 1, Ar, nt)(), Bo(() => (me + ve) * window.devicePixelRatio, () => 1, Ar, it)();
 	}, Xo = (e) => {
 		let t = new Float32Array(e * 2), n = 0;
 		for (let r = 0; r < e; ++r) {
@@ -6348,13 +6348,13 @@ var Ci = (e, [t, n] = []) => {
 		}
 		return t;
 	}, Zo = () => {
-		if (Ce === null) {
+		if (we === null) {
 			jr = null, Mr = null;
 			return;
 		}
 		let e = /* @__PURE__ */ new Set(), t = [];
-		for (let n = 0; n < Ce.length; n++) {
-			let r = Ce[n];
+		for (let n = 0; n < we.length; n++) {
+			let r = we[n];
 			Number.isFinite(r) && r >= 0 && r < ct && !e.has(r) && (t.push(r), e.add(r));
 		}
 		for (let n = 0; n < ct; n++) e.has(n) || t.push(n);
@@ -6394,7 +6394,7 @@ var Ci = (e, [t, n] = []) => {
 	}, rs = (e, t = {}) => new Promise((n) => {
 		qr = !1;
 		let r = t?.preventFilterReset && e.length === ct, i = ct;
-		ct = e.length, Xt = ct, i > 0 && ct !== i && (Ce = null, jr = null, Mr = null), Sr && Sr.destroy(), Sr = $o(e, {
+		ct = e.length, Xt = ct, i > 0 && ct !== i && (we = null, jr = null, Mr = null), Sr && Sr.destroy(), Sr = $o(e, {
 			z: t.zDataType,
 			w: t.wDataType
 		}), r || (Zo(), Or({
@@ -6409,7 +6409,7 @@ var Ci = (e, [t, n] = []) => {
 	}, as = () => Nr !== void 0 && Pr !== void 0 && Fr !== void 0 && Ir !== void 0, os = () => {
 		Nr = void 0, Pr = void 0, Fr = void 0, Ir = void 0;
 	}, ss = (e) => {
-		let t = U === "inherit" ? d : U;
+		let t = ie === "inherit" ? d : ie;
 		if (t === "segment") {
 			let t = B.length - 1;
 			return t < 1 ? [] : e.reduce((e, n, r) => {
@@ -6425,28 +6425,28 @@ var Ci = (e, [t, n] = []) => {
 			}, []);
 		}
 		if (t) {
-			let e = Qi(t), n = Wa(Ua(t), U === "inherit" ? R : B);
+			let e = Qi(t), n = Wa(Ua(t), ie === "inherit" ? L : B);
 			return ur.reduce((t, [r, i]) => (t[r] = n(i[e]) * 4, t), []);
 		}
 		return Array(ur.length).fill(0);
 	}, cs = () => {
-		let e = oe === "inherit" ? ve : oe;
+		let e = se === "inherit" ? ye : se;
 		if (e === "segment") {
-			let e = G.length - 1;
-			return e < 1 ? [] : ur.reduce((t, [n, r, i]) => (t[n] = F(i, (t) => G[Math.floor(t / (i - 1) * e)]), t), []);
+			let e = W.length - 1;
+			return e < 1 ? [] : ur.reduce((t, [n, r, i]) => (t[n] = F(i, (t) => W[Math.floor(t / (i - 1) * e)]), t), []);
 		}
 		if (e) {
-			let t = Qi(e), n = oe === "inherit" ? Y : G, r = Wa(Ua(e), n);
+			let t = Qi(e), n = se === "inherit" ? J : W, r = Wa(Ua(e), n);
 			return ur.reduce((e, [i, a]) => (e[i] = n[r(a[t])], e), []);
 		}
 	}, ls = () => {
-		let e = ue === "inherit" ? Se : ue;
+		let e = de === "inherit" ? Ce : de;
 		if (e === "segment") {
-			let e = ce.length - 1;
-			return e < 1 ? [] : ur.reduce((t, [n, r, i]) => (t[n] = F(i, (t) => ce[Math.floor(t / (i - 1) * e)]), t), []);
+			let e = le.length - 1;
+			return e < 1 ? [] : ur.reduce((t, [n, r, i]) => (t[n] = F(i, (t) => le[Math.floor(t / (i - 1) * e)]), t), []);
 		}
 		if (e) {
-			let t = Qi(e), n = ue === "inherit" ? J : ce, r = Wa(Ua(e), n);
+			let t = Qi(e), n = de === "inherit" ? q : le, r = Wa(Ua(e), n);
 			return ur.reduce((e, [i, a]) => (e[i] = n[r(a[t])], e), []);
 		}
 	}, us = (e) => {
@@ -6462,8 +6462,8 @@ var Ci = (e, [t, n] = []) => {
 		});
 	}, ds = (e) => new Promise((t) => {
 		cr.setPoints([]), e?.length > 0 ? (dr = !0, Ji(e, {
-			maxIntPointsPerSegment: de,
-			tolerance: fe
+			maxIntPointsPerSegment: fe,
+			tolerance: pe
 		}).then((e) => {
 			us(e);
 			let n = Object.values(e);
@@ -6512,9 +6512,9 @@ var Ci = (e, [t, n] = []) => {
 		let n = performance.now() - Rr, r = Ii(t(n / e), 0, 1);
 		return _s() && zo({ t: r }), vs() && gs(r), n < e;
 	}, bs = () => {
-		Lr = !1, Rr = null, zr = void 0, Br = void 0, I = Vr, ns(), os(), t.publish("transitionEnd");
+		Lr = !1, Rr = null, zr = void 0, Br = void 0, te = Vr, ns(), os(), t.publish("transitionEnd");
 	}, xs = ({ duration: e = 500, easing: n = ht }) => {
-		Lr && t.publish("transitionEnd"), Lr = !0, Rr = null, zr = e, Br = wi(n) ? mt[n] || ht : n, Vr = I, I = !1, t.publish("transitionStart");
+		Lr && t.publish("transitionEnd"), Lr = !0, Rr = null, zr = e, Br = wi(n) ? mt[n] || ht : n, Vr = te, te = !1, t.publish("transitionStart");
 	}, Ss = (e, n = {}) => Re ? Promise.reject(/* @__PURE__ */ Error(nr)) : Le ? Promise.reject(/* @__PURE__ */ Error(rr)) : (Le = !0, Li(e).then((e) => new Promise((r) => {
 		if (Re) {
 			r();
@@ -6561,8 +6561,8 @@ var Ci = (e, [t, n] = []) => {
 		Be.clear(), t.subscribe("draw", e, 1), Jr = !0, $ = !0;
 	}) : new Promise((n) => {
 		let r = [], i = /* @__PURE__ */ new Map(), a = [], o = [], s = -1, c = (e) => {
-			o.push(e.lineWidth || X);
-			let t = Ni(e.lineColor || De, !0), n = `[${t.join(",")}]`;
+			o.push(e.lineWidth || Y);
+			let t = Ni(e.lineColor || Oe, !0), n = `[${t.join(",")}]`;
 			if (i.has(n)) {
 				let { idx: e } = i.get(n);
 				a.push(e);
@@ -6575,15 +6575,15 @@ var Ci = (e, [t, n] = []) => {
 			}
 		};
 		for (let t of e) Ri(t) ? (r.push([
-			t.x1 ?? -Oe,
+			t.x1 ?? -ke,
 			t.y,
-			t.x2 ?? Oe,
+			t.x2 ?? ke,
 			t.y
 		]), c(t)) : zi(t) ? (r.push([
 			t.x,
-			t.y1 ?? -Oe,
+			t.y1 ?? -ke,
 			t.x,
-			t.y2 ?? Oe
+			t.y2 ?? ke
 		]), c(t)) : Vi(t) ? (r.push([
 			t.x1,
 			t.y1,
@@ -6629,14 +6629,14 @@ var Ci = (e, [t, n] = []) => {
 			height: i - r
 		};
 	}, Es = (e, n = {}) => new Promise((r) => {
-		let i = q([], [
+		let i = K([], [
 			e.x + e.width / 2,
 			e.y + e.height / 2,
 			0,
 			0
 		], sr).slice(0, 2), a = 2 * Math.atan(1), o = qn / ir, s = e.height * o >= e.width ? e.height / 2 / Math.tan(a / 2) : e.width / 2 / Math.tan(a / 2) / o;
 		n.transition ? (Z.config({ isFixed: !0 }), is(i, s), t.subscribe("transitionEnd", () => {
-			r(), Z.config({ isFixed: ke });
+			r(), Z.config({ isFixed: Ae });
 		}, 1), xs({
 			duration: n.transitionDuration,
 			easing: n.transitionEasing
@@ -6652,7 +6652,7 @@ var Ci = (e, [t, n] = []) => {
 		}, t);
 	}, Os = (e, n, r = {}) => new Promise((i) => {
 		r.transition ? (Z.config({ isFixed: !0 }), is(e, n), t.subscribe("transitionEnd", () => {
-			i(), Z.config({ isFixed: ke });
+			i(), Z.config({ isFixed: Ae });
 		}, 1), xs({
 			duration: r.transitionDuration,
 			easing: r.transitionEasing
@@ -6667,12 +6667,12 @@ var Ci = (e, [t, n] = []) => {
 			0,
 			1
 		];
-		return W(n, ar, W(n, Z.view, sr)), q(r, r, n), [Ae * (r[0] + 1) / 2, je * (.5 - r[1] / 2)];
+		return U(n, ar, U(n, Z.view, sr)), K(r, r, n), [X * (r[0] + 1) / 2, je * (.5 - r[1] / 2)];
 	}, js = () => {
 		cr.setStyle({
 			color: Ca(B, V, H),
-			opacity: G === null ? null : G[0],
-			width: ce[0]
+			opacity: W === null ? null : W[0],
+			width: le[0]
 		});
 	}, Ms = () => {
 		let e = Math.round(ze) > .5 ? 0 : 255;
@@ -6699,7 +6699,7 @@ var Ci = (e, [t, n] = []) => {
 	}, zs = (e) => {
 		e && Z.setView(e);
 	}, Bs = (e) => {
-		ke = !!e, Z.config({ isFixed: ke });
+		Ae = !!e, Z.config({ isFixed: Ae });
 	}, Vs = (e) => {
 		if (!e) return;
 		m = Ni(e, !0), Q.setStyle({ color: m });
@@ -6749,11 +6749,11 @@ var Ci = (e, [t, n] = []) => {
 	}, ic = (e) => {
 		N = mi(ft, lt)(e), Z.config({ defaultMouseDownMoveAction: N === dt ? "rotate" : "pan" });
 	}, ac = (e) => {
-		e !== null && (I = e);
+		e !== null && (te = e);
 	}, oc = (e) => {
-		e && (L = Ni(e, !0), fr.setStyle({ color: L }), pr.setStyle({ color: L }));
+		e && (I = Ni(e, !0), fr.setStyle({ color: I }), pr.setStyle({ color: I }));
 	}, sc = (e) => {
-		e && (li = e, hi = e.domain()[0], _i = e ? e.domain()[1] - e.domain()[0] : 0, li.range([0, Ae]), Na());
+		e && (li = e, hi = e.domain()[0], _i = e ? e.domain()[1] - e.domain()[0] : 0, li.range([0, X]), Na());
 	}, cc = (e) => {
 		e && (ui = e, vi = ui.domain()[0], yi = ui ? ui.domain()[1] - ui.domain()[0] : 0, ui.range([je, 0]), Na());
 	}, lc = (e) => {
@@ -6768,46 +6768,46 @@ var Ci = (e, [t, n] = []) => {
 		e(n === "inherit" ? [...t()] : (ki(n) ? n : [n]).map((e) => Ni(e, !0))), js();
 	}, pc = fc((e) => {
 		B = e;
-	}, () => R), mc = fc((e) => {
+	}, () => L), mc = fc((e) => {
 		V = e;
-	}, () => z), hc = fc((e) => {
+	}, () => R), hc = fc((e) => {
 		H = e;
-	}, () => te), gc = (e) => {
-		di(e, fi, { minLength: 1 }) && (G = [...e]), pi(+e) && (G = [+e]), B = B.map((e) => (e[3] = Number.isNaN(+G[0]) ? e[3] : +G[0], e)), js();
+	}, () => z), gc = (e) => {
+		di(e, fi, { minLength: 1 }) && (W = [...e]), pi(+e) && (W = [+e]), B = B.map((e) => (e[3] = Number.isNaN(+W[0]) ? e[3] : +W[0], e)), js();
 	}, _c = (e) => {
-		!Number.isNaN(+e) && +e && (se = +e);
+		!Number.isNaN(+e) && +e && (ce = +e);
 	}, vc = (e) => {
-		di(e, fi, { minLength: 1 }) && (ce = [...e]), pi(+e) && (ce = [+e]), js();
+		di(e, fi, { minLength: 1 }) && (le = [...e]), pi(+e) && (le = [+e]), js();
 	}, yc = (e) => {
-		!Number.isNaN(+e) && +e && (le = Math.max(0, e));
+		!Number.isNaN(+e) && +e && (ue = Math.max(0, e));
 	}, bc = (e) => {
-		de = Math.max(0, e);
-	}, xc = (e) => {
 		fe = Math.max(0, e);
+	}, xc = (e) => {
+		pe = Math.max(0, e);
 	}, Sc = (e) => {
-		ge = e, Ia();
+		_e = e, Ia();
 	}, Cc = (e) => {
 		switch (e) {
 			case "linear":
-				we = e, So = bo;
+				Te = e, So = bo;
 				break;
 			case "constant":
-				we = e, So = yo;
+				Te = e, So = yo;
 				break;
-			default: we = "asinh", So = xo;
+			default: Te = "asinh", So = xo;
 		}
 	}, wc = (e) => {
-		ye = +e;
-	}, Tc = (e) => {
 		be = +e;
-	}, Ec = (e) => {
+	}, Tc = (e) => {
 		xe = +e;
+	}, Ec = (e) => {
+		Se = +e;
 	}, Dc = (e) => {
-		De = Ni(e);
+		Oe = Ni(e);
 	}, Oc = (e) => {
-		X = +e;
+		Y = +e;
 	}, kc = (e) => {
-		Oe = +e;
+		ke = +e;
 	}, Ac = (e) => {
 		a.gamma = e;
 	}, jc = (e) => {
@@ -6824,14 +6824,14 @@ var Ci = (e, [t, n] = []) => {
 		if (t === "cameraDistance") return Z.distance[0];
 		if (t === "cameraRotation") return Z.rotation;
 		if (t === "cameraView") return Z.view;
-		if (t === "cameraIsFixed") return ke;
+		if (t === "cameraIsFixed") return Ae;
 		if (t === "canvas") return u;
 		if (t === "colorBy") return d;
-		if (t === "sizeBy") return Se;
-		if (t === "pointOrder") return Ce === null ? null : [...Ce];
+		if (t === "sizeBy") return Ce;
+		if (t === "pointOrder") return we === null ? null : [...we];
 		if (t === "deselectOnDblClick") return f;
 		if (t === "deselectOnEscape") return p;
-		if (t === "height") return Te;
+		if (t === "height") return Ee;
 		if (t === "lassoColor") return m;
 		if (t === "lassoLineWidth") return h;
 		if (t === "lassoMinDelay") return g;
@@ -6845,43 +6845,43 @@ var Ci = (e, [t, n] = []) => {
 		if (t === "lassoType") return O;
 		if (t === "lassoBrushSize") return k;
 		if (t === "mouseMode") return N;
-		if (t === "opacity") return Y.length === 1 ? Y[0] : Y;
-		if (t === "opacityBy") return ve;
-		if (t === "opacityByDensityFill") return ye;
+		if (t === "opacity") return J.length === 1 ? J[0] : J;
+		if (t === "opacityBy") return ye;
+		if (t === "opacityByDensityFill") return be;
 		if (t === "opacityByDensityDebounceTime") return Ne;
-		if (t === "opacityInactiveMax") return be;
-		if (t === "opacityInactiveScale") return xe;
+		if (t === "opacityInactiveMax") return xe;
+		if (t === "opacityInactiveScale") return Se;
 		if (t === "points") return st;
 		if (t === "hoveredPoint") return ii;
 		if (t === "selectedPoints") return [...Ge];
 		if (t === "filteredPoints") return Je ? Array.from(Ye) : Array.from({ length: st.length }, (e, t) => t);
 		if (t === "pointsInView") return ms();
-		if (t === "pointColor") return R.length === 1 ? R[0] : R;
-		if (t === "pointColorActive") return z.length === 1 ? z[0] : z;
-		if (t === "pointColorHover") return te.length === 1 ? te[0] : te;
-		if (t === "pointOutlineWidth") return _e;
-		if (t === "pointSize") return J.length === 1 ? J[0] : J;
-		if (t === "pointSizeSelected") return pe;
-		if (t === "pointSizeMouseDetection") return ge;
+		if (t === "pointColor") return L.length === 1 ? L[0] : L;
+		if (t === "pointColorActive") return R.length === 1 ? R[0] : R;
+		if (t === "pointColorHover") return z.length === 1 ? z[0] : z;
+		if (t === "pointOutlineWidth") return ve;
+		if (t === "pointSize") return q.length === 1 ? q[0] : q;
+		if (t === "pointSizeSelected") return me;
+		if (t === "pointSizeMouseDetection") return _e;
 		if (t === "showPointConnections") return ne;
 		if (t === "pointConnectionColor") return B.length === 1 ? B[0] : B;
 		if (t === "pointConnectionColorActive") return V.length === 1 ? V[0] : V;
 		if (t === "pointConnectionColorHover") return H.length === 1 ? H[0] : H;
-		if (t === "pointConnectionColorBy") return U;
-		if (t === "pointConnectionOpacity") return G.length === 1 ? G[0] : G;
-		if (t === "pointConnectionOpacityBy") return oe;
-		if (t === "pointConnectionOpacityActive") return se;
-		if (t === "pointConnectionSize") return ce.length === 1 ? ce[0] : ce;
-		if (t === "pointConnectionSizeActive") return le;
-		if (t === "pointConnectionSizeBy") return ue;
-		if (t === "pointConnectionMaxIntPointsPerSegment") return de;
-		if (t === "pointConnectionTolerance") return fe;
-		if (t === "pointScaleMode") return we;
-		if (t === "reticleColor") return L;
+		if (t === "pointConnectionColorBy") return ie;
+		if (t === "pointConnectionOpacity") return W.length === 1 ? W[0] : W;
+		if (t === "pointConnectionOpacityBy") return se;
+		if (t === "pointConnectionOpacityActive") return ce;
+		if (t === "pointConnectionSize") return le.length === 1 ? le[0] : le;
+		if (t === "pointConnectionSizeActive") return ue;
+		if (t === "pointConnectionSizeBy") return de;
+		if (t === "pointConnectionMaxIntPointsPerSegment") return fe;
+		if (t === "pointConnectionTolerance") return pe;
+		if (t === "pointScaleMode") return Te;
+		if (t === "reticleColor") return I;
 		if (t === "regl") return a.regl;
-		if (t === "showReticle") return I;
+		if (t === "showReticle") return te;
 		if (t === "version") return Ze;
-		if (t === "width") return Ee;
+		if (t === "width") return De;
 		if (t === "xScale") return li;
 		if (t === "yScale") return ui;
 		if (t === "performanceMode") return Me;
@@ -6897,9 +6897,9 @@ var Ci = (e, [t, n] = []) => {
 		if (t === "zDataType") return Xr;
 		if (t === "wDataType") return Zr;
 		if (t === "spatialIndex") return Kn?.data;
-		if (t === "annotationLineColor") return De;
-		if (t === "annotationLineWidth") return X;
-		if (t === "annotationHVLineLimit") return Oe;
+		if (t === "annotationLineColor") return Oe;
+		if (t === "annotationLineWidth") return Y;
+		if (t === "annotationHVLineLimit") return ke;
 		if (t === "antiAliasing") return o;
 		if (t === "pixelAligned") return s;
 		if (t === "actionKeyMap") return { ...A };
@@ -6910,11 +6910,11 @@ var Ci = (e, [t, n] = []) => {
 	})), Fc = (e, { preventEvent: t = !1 } = {}) => {
 		zs(e), $ = !0, vr = t;
 	}, Ic = () => {
-		Z || (Z = me(u, {
-			isFixed: ke,
+		Z || (Z = he(u, {
+			isFixed: Ae,
 			isPanInverted: [!1, !0],
 			defaultMouseDownMoveAction: N === dt ? "rotate" : "pan"
-		})), e.cameraView ? Z.setView(ie(e.cameraView)) : e.cameraTarget || e.cameraDistance || e.cameraRotation ? Z.lookAt([...e.cameraTarget || kn], e.cameraDistance || An, e.cameraRotation || jn) : Z.setView(ie(Mn)), gr = Ti(1, 1), _r = Ti(-1, -1);
+		})), e.cameraView ? Z.setView(ae(e.cameraView)) : e.cameraTarget || e.cameraDistance || e.cameraRotation ? Z.lookAt([...e.cameraTarget || kn], e.cameraDistance || An, e.cameraRotation || jn) : Z.setView(ae(Mn)), gr = Ti(1, 1), _r = Ti(-1, -1);
 	}, Lc = ({ preventEvent: e = !1 } = {}) => {
 		Ic(), Na(), e || t.publish("view", {
 			view: Z.view,
@@ -6939,7 +6939,7 @@ var Ci = (e, [t, n] = []) => {
 	}, Gc = () => {
 		Hc(), Wc();
 	}, Kc = () => {
-		let e = Ee === et, t = Te === et;
+		let e = De === et, t = Ee === et;
 		if (e || t) {
 			let { width: n, height: r } = u.getBoundingClientRect();
 			e && Ba(n, !0), t && Pa(r, !0), Ea(), Na(), $ = !0;
@@ -6947,8 +6947,8 @@ var Ci = (e, [t, n] = []) => {
 		Z.refresh();
 	}, qc = async (e) => {
 		u.style.userSelect = "none";
-		let n = window.devicePixelRatio, r = J, i = Ee, c = Te, l = a.canvas.width / n, d = a.canvas.height / n, f = s, p = o, m = e?.scale || 1, h = Array.isArray(J) ? J.map((e) => e * m) : J * m, g = Ae * m, _ = je * m;
-		La(h), Va(g), Fa(_), Mc(e?.pixelAligned || s), jc(e?.antiAliasing || o), a.resize(Ee, Te), a.refresh(), await new Promise((e) => {
+		let n = window.devicePixelRatio, r = q, i = De, c = Ee, l = a.canvas.width / n, d = a.canvas.height / n, f = s, p = o, m = e?.scale || 1, h = Array.isArray(q) ? q.map((e) => e * m) : q * m, g = X * m, _ = je * m;
+		La(h), Va(g), Fa(_), Mc(e?.pixelAligned || s), jc(e?.antiAliasing || o), a.resize(De, Ee), a.refresh(), await new Promise((e) => {
 			t.subscribe("draw", e, 1), Zc();
 		});
 		let v = u.getContext("2d").getImageData(0, 0, u.width, u.height);
@@ -6962,20 +6962,20 @@ var Ci = (e, [t, n] = []) => {
 			is2d: !0
 		}), cr = Xe(a.regl, {
 			color: Ca(B, V, H),
-			opacity: G === null ? null : G[0],
-			width: ce[0],
+			opacity: W === null ? null : W[0],
+			width: le[0],
 			is2d: !0
 		}), fr = Xe(a.regl, {
-			color: L,
+			color: I,
 			width: 1,
 			is2d: !0
 		}), pr = Xe(a.regl, {
-			color: L,
+			color: I,
 			width: 1,
 			is2d: !0
 		}), Be = Xe(a.regl, {
-			color: De,
-			width: X,
+			color: Oe,
+			width: Y,
 			is2d: !0
 		}), Ia(), u.addEventListener("wheel", Vc), Or = a.regl.buffer(), kr = a.regl.buffer(), Ar = a.regl.buffer({
 			usage: "dynamic",
@@ -6984,8 +6984,8 @@ var Ci = (e, [t, n] = []) => {
 		}), Hr = wa(), Wr = Sa();
 		let e = Pc({
 			backgroundImage: l,
-			width: Ee,
-			height: Te,
+			width: De,
+			height: Ee,
 			actionKeyMap: A
 		});
 		Ms(), Ns(), window.addEventListener("keyup", Rc, !1), window.addEventListener("blur", xa, !1), window.addEventListener("mouseup", _a, !1), window.addEventListener("mousemove", ba, !1), u.addEventListener("mousedown", ga, !1), u.addEventListener("mouseenter", zc, !1), u.addEventListener("mouseleave", Bc, !1), u.addEventListener("click", va, !1), u.addEventListener("dblclick", ya, !1), "ResizeObserver" in window ? (br = new ResizeObserver(Kc), br.observe(u)) : (window.addEventListener("resize", Kc), window.addEventListener("orientationchange", Kc)), e.then(() => {
@@ -6993,7 +6993,7 @@ var Ci = (e, [t, n] = []) => {
 		});
 	}, Xc = a.onFrame(() => {
 		if (Kr = Z.tick(), !qr && !Jr || !$ && !Lr) return;
-		Lr && !ys(zr, Br) && bs(), Kr && (gr = Ti(1, 1), _r = Ti(-1, -1), ve === "density" && hs()), a.render(() => {
+		Lr && !ys(zr, Br) && bs(), Kr && (gr = Ti(1, 1), _r = Ti(-1, -1), ye === "density" && hs()), a.render(() => {
 			let e = u.width / a.canvas.width, t = u.height / a.canvas.height;
 			Ta(e, t), l?._reglType && qo(), Nn.length > 2 && Jo(), Lr || cr.draw({
 				projection: ho(),
@@ -7001,7 +7001,7 @@ var Ci = (e, [t, n] = []) => {
 				view: go()
 			});
 			let n = Co();
-			qr && n > 0 && Vo(), !Ve && (I || yr) && Yo(), ii >= 0 && Ho(), Ge.length > 0 && Ko(), Be.draw({
+			qr && n > 0 && Vo(), !Ve && (te || yr) && Yo(), ii >= 0 && Ho(), Ge.length > 0 && Ko(), Be.draw({
 				projection: ho(),
 				model: _o(),
 				view: go()
@@ -7057,7 +7057,21 @@ var Ci = (e, [t, n] = []) => {
 		zoomToPoints: Ds,
 		zoomToOrigin: ks
 	};
-}, ea = (e, t) => Li(e).then((e) => lr(e, { useWorker: t })).then((e) => e.data), ta = class {
+}, ea = (e, t) => Li(e).then((e) => lr(e, { useWorker: t })).then((e) => e.data), ta = "#1f2328", na = "#c2255c", ra = "rgba(194, 37, 92, 0.08)", ia = "#d6336b", aa = "rgba(255, 255, 255, 0.9)", oa = "#ffffff", sa = "\"Source Sans Pro\", \"Source Sans 3\", sans-serif", ca = (e, t) => `${e} ${t}px ${sa}`, la = 1500, ua = .04, da = [
+	0,
+	2.5,
+	6
+], fa = "selection", pa = "hover";
+function ma(e, t) {
+	return {
+		x: new Float32Array(e, 0, t),
+		y: new Float32Array(e, 4 * t, t)
+	};
+}
+var ha = (e, t) => e[t >> 3] >> (t & 7) & 1, ga = (e, t, n = "") => Object.assign(document.createElement(e), {
+	className: t,
+	textContent: n
+}), _a = class {
 	constructor(e, t) {
 		this.element = e, this.changed = t, this.hidden = /* @__PURE__ */ new Set();
 	}
@@ -7066,93 +7080,85 @@ var Ci = (e, [t, n] = []) => {
 		if (n === this.shown) return;
 		this.shown = n;
 		let r = new Set(e.items.map((e) => e.code));
-		this.hidden = new Set([...this.hidden].filter((e) => r.has(e))), this.element.replaceChildren();
-		let i = document.createElement("div");
-		if (i.className = "legend-title", i.textContent = e.title, this.element.append(i), e.scale && this.element.append(this.scale(e.scale)), e.items.length && !e.scale) {
-			let e = document.createElement("div");
-			e.className = "legend-hint", e.textContent = "Click to hide or show", this.element.append(e);
-		}
+		this.hidden = new Set([...this.hidden].filter((e) => r.has(e))), this.element.replaceChildren(ga("div", "legend-title", e.title)), e.scale ? this.element.append(this.scale(e.scale)) : e.items.length && this.element.append(ga("div", "legend-hint", "Click to hide or show"));
 		for (let n of e.items) this.element.append(this.entry(n, t[n.code][0]));
 	}
 	entry(e, t) {
-		let n = document.createElement("button");
-		n.type = "button", n.className = "legend-item", n.setAttribute("aria-pressed", String(!this.hidden.has(e.code)));
-		let r = document.createElement("span");
-		r.className = "swatch", r.style.background = t;
-		let i = document.createElement("span");
-		i.className = "name", i.textContent = e.name;
-		let a = document.createElement("span");
-		return a.className = "count", a.textContent = e.count.toLocaleString("en"), n.append(r, i, a), n.addEventListener("click", () => {
+		let n = ga("button", "legend-item");
+		n.type = "button", n.setAttribute("aria-pressed", String(!this.hidden.has(e.code)));
+		let r = ga("span", "swatch");
+		r.style.background = t;
+		let i = ga("span", "count", e.count.toLocaleString("en"));
+		return n.append(r, ga("span", "name", e.name), i), n.addEventListener("click", () => {
 			this.hidden.has(e.code) ? this.hidden.delete(e.code) : this.hidden.add(e.code), n.setAttribute("aria-pressed", String(!this.hidden.has(e.code))), this.changed();
 		}), n;
 	}
 	scale({ stops: e, min: t, max: n }) {
-		let r = document.createElement("div");
-		r.className = "scale";
-		let i = document.createElement("div");
-		i.className = "scale-bar", i.style.background = `linear-gradient(to top, ${e.join(", ")})`;
-		let a = document.createElement("div");
-		a.className = "scale-ends";
-		for (let e of [n, t]) {
-			let t = document.createElement("span");
-			t.textContent = e, a.append(t);
-		}
-		return r.append(i, a), r;
+		let r = ga("div", "scale-bar");
+		r.style.background = `linear-gradient(to top, ${e.join(", ")})`;
+		let i = ga("div", "scale-ends");
+		i.append(ga("span", "", n), ga("span", "", t));
+		let a = ga("div", "scale");
+		return a.append(r, i), a;
 	}
-}, na = "#c2255c", ra = [
-	0,
-	2.5,
-	6
-];
-function ia(e, { width: t, height: n }, r, i, a) {
-	let o = window.devicePixelRatio || 1;
-	(e.width !== Math.round(t * o) || e.height !== Math.round(n * o)) && (e.width = Math.round(t * o), e.height = Math.round(n * o));
-	let s = e.getContext("2d");
-	s.setTransform(o, 0, 0, o, 0, 0), s.clearRect(0, 0, t, n);
-	let c = r.query ? [oa(s, r.query, i)] : [];
-	aa(s, r.labels, i, a, t, n, c);
+};
+// src/canvas2d.js
+function va(e) {
+	let { width: t, height: n } = e.getBoundingClientRect(), r = window.devicePixelRatio || 1;
+	e.width !== Math.round(t * r) && (e.width = Math.round(t * r)), e.height !== Math.round(n * r) && (e.height = Math.round(n * r));
+	let i = e.getContext("2d");
+	return i.setTransform(r, 0, 0, r, 0, 0), i.clearRect(0, 0, t, n), i;
 }
-function aa(e, t, n, r, i, a, o) {
-	let s = ra.filter((e) => r >= e).length - 1, c = t.filter((e) => e.level <= s).sort((e, t) => t.level - e.level || t.size - e.size);
+function ya(e, t, n, r, i) {
+	e.lineWidth = 4, e.strokeStyle = aa, e.strokeText(t, n, r), e.fillStyle = i, e.fillText(t, n, r);
+}
+// src/overlay.js
+function ba(e, t, n, r) {
+	let i = va(e), a = t.query ? [Sa(i, t.query, n)] : [];
+	xa(i, t.labels, n, r, a);
+}
+function xa(e, t, n, r, i) {
+	let { clientWidth: a, clientHeight: o } = e.canvas, s = da.filter((e) => r >= e).length - 1, c = t.filter((e) => e.level <= s).sort((e, t) => t.level - e.level || t.size - e.size);
 	e.textAlign = "center", e.textBaseline = "middle";
 	for (let t of c) {
 		let [r, c] = n(t.x, t.y);
-		if (r < 0 || c < 0 || r > i || c > a) continue;
-		let l = t.level < s;
-		e.font = `${l ? 600 : 700} ${l ? 12 : 14}px "Source Sans Pro", "Source Sans 3", sans-serif`;
-		let u = e.measureText(t.text).width + 8, d = [
-			r - u / 2,
+		if (r < 0 || c < 0 || r > a || c > o) continue;
+		e.font = t.level < s ? ca(600, 12) : ca(700, 14);
+		let l = e.measureText(t.text).width + 8, u = [
+			r - l / 2,
 			c - 10,
-			r + u / 2,
+			r + l / 2,
 			c + 10
 		];
-		o.some((e) => d[0] < e[2] && d[2] > e[0] && d[1] < e[3] && d[3] > e[1]) || (o.push(d), e.lineWidth = 4, e.strokeStyle = "rgba(255,255,255,0.9)", e.strokeText(t.text, r, c), e.fillStyle = "#1f2328", e.fillText(t.text, r, c));
+		i.some((e) => u[0] < e[2] && u[2] > e[0] && u[1] < e[3] && u[3] > e[1]) || (i.push(u), ya(e, t.text, r, c, ta));
 	}
 }
-function oa(e, t, n) {
+function Sa(e, t, n) {
 	let [r, i] = n(t.x, t.y);
-	e.strokeStyle = na, e.lineWidth = 1.25;
+	e.strokeStyle = na;
 	for (let [a, o] of t.neighbours) {
 		let [t, s] = n(a, o);
-		e.beginPath(), e.moveTo(r, i), e.lineTo(t, s), e.stroke(), e.beginPath(), e.arc(t, s, 6, 0, 2 * Math.PI), e.lineWidth = 2, e.stroke(), e.lineWidth = 1.25;
+		e.beginPath(), e.moveTo(r, i), e.lineTo(t, s), e.lineWidth = 1.25, e.stroke(), e.beginPath(), e.arc(t, s, 6, 0, 2 * Math.PI), e.lineWidth = 2, e.stroke();
 	}
-	sa(e, r, i, 11), e.font = "600 13px \"Source Sans Pro\", \"Source Sans 3\", sans-serif", e.textAlign = "left", e.textBaseline = "middle";
+	Ca(e, r, i, 11), e.font = ca(600, 13), e.textBaseline = "middle";
 	let a = `query: ${t.text.length > 60 ? `${t.text.slice(0, 59)}…` : t.text}`, o = e.measureText(a).width, s = r + 14 + o > e.canvas.clientWidth && r - 14 - o >= 0;
 	e.textAlign = s ? "right" : "left";
 	let c = s ? r - 14 : r + 14;
-	return e.lineWidth = 4, e.strokeStyle = "rgba(255,255,255,0.9)", e.strokeText(a, c, i), e.fillStyle = na, e.fillText(a, c, i), s ? [
+	ya(e, a, c, i, na);
+	let [l, u] = [i - 10, i + 10];
+	return s ? [
 		c - o,
-		i - 10,
+		l,
 		c,
-		i + 10
+		u
 	] : [
 		c,
-		i - 10,
+		l,
 		c + o,
-		i + 10
+		u
 	];
 }
-function sa(e, t, n, r) {
+function Ca(e, t, n, r) {
 	e.beginPath();
 	for (let i = 0; i < 10; i += 1) {
 		let a = i % 2 ? r * .45 : r, o = -Math.PI / 2 + i * Math.PI / 5;
@@ -7161,7 +7167,7 @@ function sa(e, t, n, r) {
 	e.closePath(), e.fillStyle = na, e.strokeStyle = "white", e.lineWidth = 1.5, e.fill(), e.stroke();
 }
 // src/pointer.js
-function ca(e, t, n) {
+function wa(e, t, n) {
 	let r = t / (t / n * 2);
 	return [
 		e[0] * r,
@@ -7172,7 +7178,8 @@ function ca(e, t, n) {
 		n / 2 - e[13] * n / 2
 	];
 }
-function la(e, t, n, r, i, a, o) {
+var Ta = ([e, t, n, r, i, a], o, s) => [e * o + t * s + n, r * o + i * s + a];
+function Ea(e, t, n, r, i, a, o) {
 	let [s, c, l, u, d, f] = r, p = -1, m = o * o;
 	for (let r = 0; r < e.length; r += 1) {
 		let h = s * e[r] + c * t[r] + l - i;
@@ -7182,7 +7189,7 @@ function la(e, t, n, r, i, a, o) {
 	}
 	return p;
 }
-function ua(e, t, n, r, i) {
+function Da(e, t, n, r, i) {
 	let [a, o, s, c, l, u] = r, d = i.map((e) => e[0]), f = i.map((e) => e[1]), [p, m, h, g] = [
 		Math.min(...d),
 		Math.max(...d),
@@ -7193,11 +7200,11 @@ function ua(e, t, n, r, i) {
 		let d = a * e[r] + o * t[r] + s;
 		if (d < p || d > m) continue;
 		let f = c * e[r] + l * t[r] + u;
-		f < h || f > g || !da(i, d, f) || !n(r) || _.push(r);
+		f < h || f > g || !Oa(i, d, f) || !n(r) || _.push(r);
 	}
 	return _;
 }
-function da(e, t, n) {
+function Oa(e, t, n) {
 	let r = !1;
 	for (let i = 0, a = e.length - 1; i < e.length; a = i, i += 1) {
 		let [o, s] = e[i], [c, l] = e[a];
@@ -7205,7 +7212,7 @@ function da(e, t, n) {
 	}
 	return r;
 }
-var fa = "#c2255c", pa = class {
+var ka = class {
 	constructor(e, t) {
 		this.canvas = e, this.done = t, this.mode = "panZoom", this.path = null, this.held = null, this.ring = null, e.addEventListener("pointerdown", (t) => {
 			t.button === 0 && (e.setPointerCapture(t.pointerId), this.path = [this.at(t)], this.held = null, this.paint());
@@ -7216,7 +7223,7 @@ var fa = "#c2255c", pa = class {
 		}), e.addEventListener("pointerup", () => {
 			if (!this.path) return;
 			let e = this.path;
-			this.path = null, this.paint(), t(this.mode === "rectangle" && e.length > 1 ? ma(e[0], e[1]) : e);
+			this.path = null, this.paint(), t(this.mode === "rectangle" && e.length > 1 ? Aa(e[0], e[1]) : e);
 		});
 	}
 	setMode(e) {
@@ -7233,45 +7240,78 @@ var fa = "#c2255c", pa = class {
 		this.ring = e, this.paint();
 	}
 	paint() {
-		let { width: e, height: t } = this.canvas.getBoundingClientRect(), n = window.devicePixelRatio || 1;
-		this.canvas.width !== Math.round(e * n) && (this.canvas.width = Math.round(e * n)), this.canvas.height !== Math.round(t * n) && (this.canvas.height = Math.round(t * n));
-		let r = this.canvas.getContext("2d");
-		if (r.setTransform(n, 0, 0, n, 0, 0), r.clearRect(0, 0, e, t), this.ring) {
-			let [e, t, n] = this.ring;
-			r.beginPath(), r.arc(e, t, n, 0, 2 * Math.PI), r.lineWidth = 2, r.strokeStyle = "#1f2328", r.stroke();
+		let e = va(this.canvas);
+		if (this.ring) {
+			let [t, n, r] = this.ring;
+			e.beginPath(), e.arc(t, n, r, 0, 2 * Math.PI), e.lineWidth = 2, e.strokeStyle = ta, e.stroke();
 		}
-		let i = this.path && this.path.length > 1 ? this.path : null, a = i && this.mode === "rectangle" ? ma(i[0], i[1]) : i ?? this.held;
-		a && (r.beginPath(), a.forEach(([e, t], n) => n ? r.lineTo(e, t) : r.moveTo(e, t)), r.closePath(), r.fillStyle = "rgba(194, 37, 92, 0.08)", r.fill(), r.lineWidth = 1.5, r.strokeStyle = fa, r.stroke());
+		let t = this.path && this.path.length > 1 ? this.path : null, n = t && this.mode === "rectangle" ? Aa(t[0], t[1]) : t ?? this.held;
+		n && (e.beginPath(), n.forEach(([t, n], r) => r ? e.lineTo(t, n) : e.moveTo(t, n)), e.closePath(), e.fillStyle = ra, e.fill(), e.lineWidth = 1.5, e.strokeStyle = na, e.stroke());
 	}
-}, ma = ([e, t], [n, r]) => [
+}, Aa = ([e, t], [n, r]) => [
 	[e, t],
 	[n, t],
 	[n, r],
 	[e, r]
-], ha = "\n.explorer-map { font: 14px \"Source Sans Pro\", \"Source Sans 3\", sans-serif; color: #1f2328; }\n.toolbar { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin-bottom: 6px; }\n.toolbar button { font: inherit; padding: 3px 10px; border: 1px solid #adb5bd; border-radius: 6px;\n  background: white; color: #1f2328; cursor: pointer; }\n.toolbar button[aria-pressed=\"true\"] { background: #1f2328; color: white; border-color: #1f2328; }\n.toolbar button:focus-visible, .legend-item:focus-visible { outline: 2px solid #c2255c; outline-offset: 1px; }\n.status { margin-left: auto; color: #495057; }\n.body { display: flex; flex-wrap: wrap; gap: 10px; } /* the legend goes below a narrow map */\n.stage { position: relative; flex: 1 1 420px; min-width: 0; border: 1px solid #dee2e6; border-radius: 6px;\n  overflow: hidden; }\n.stage canvas { position: absolute; inset: 0; width: 100%; height: 100%; }\n.stage canvas.overlay, .stage canvas.sketch { pointer-events: none; }\n.stage canvas.sketch { cursor: crosshair; }\n.tooltip { position: absolute; max-width: 300px; padding: 6px 8px; background: rgba(255,255,255,0.96);\n  border: 1px solid #868e96; border-radius: 4px; pointer-events: none; white-space: pre-wrap; font-size: 13px;\n  box-shadow: 0 1px 4px rgba(0,0,0,0.15); }\n.legend { flex: 0 0 190px; max-height: 100%; overflow-y: auto; }\n.legend-title { font-weight: 700; margin-bottom: 2px; }\n.legend-hint { color: #495057; font-size: 12px; margin-bottom: 4px; }\n.legend-item { display: flex; align-items: center; gap: 6px; width: 100%; padding: 2px 4px; font: inherit;\n  color: inherit; background: none; border: 0; border-radius: 4px; cursor: pointer; text-align: left; }\n.legend-item:hover { background: #f1f3f5; }\n.legend-item[aria-pressed=\"false\"] { color: #6c757d; text-decoration: line-through; }\n.legend-item[aria-pressed=\"false\"] .swatch { opacity: 0.25; }\n.swatch { flex: 0 0 12px; height: 12px; border-radius: 50%; }\n.name { flex: 1 1 auto; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }\n.count { color: #495057; font-variant-numeric: tabular-nums; }\n.scale { display: flex; gap: 6px; height: 180px; margin: 6px 0; }\n.scale-bar { width: 14px; border-radius: 3px; }\n.scale-ends { display: flex; flex-direction: column; justify-content: space-between; }\n", ga = 120, _a = 1500, va = ea([], !1), ya = /* @__PURE__ */ new Map(), ba = (e, t) => [
+], ja = `
+.explorer-map { font: ${ca(400, 14)}; color: ${ta}; }
+.toolbar { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin-bottom: 6px; }
+.toolbar button { font: inherit; padding: 3px 10px; border: 1px solid #adb5bd; border-radius: 6px;
+  background: white; color: ${ta}; cursor: pointer; }
+.toolbar button[aria-pressed="true"] { background: ${ta}; color: white; border-color: ${ta}; }
+.toolbar button:focus-visible, .legend-item:focus-visible { outline: 2px solid ${na}; outline-offset: 1px; }
+.status { margin-left: auto; color: #495057; }
+.body { display: flex; flex-wrap: wrap; gap: 10px; } /* the legend goes below a narrow map */
+.stage { position: relative; flex: 1 1 420px; min-width: 0; border: 1px solid #dee2e6; border-radius: 6px;
+  overflow: hidden; }
+.stage canvas { position: absolute; inset: 0; width: 100%; height: 100%; }
+.stage canvas.overlay, .stage canvas.sketch { pointer-events: none; }
+.stage canvas.sketch { cursor: crosshair; }
+.tooltip { position: absolute; box-sizing: border-box; max-width: 320px; padding: 6px 8px;
+  background: rgba(255,255,255,0.96);
+  border: 1px solid #868e96; border-radius: 4px; pointer-events: none; white-space: pre-wrap; font-size: 13px;
+  box-shadow: 0 1px 4px rgba(0,0,0,0.15); }
+.legend { flex: 0 0 190px; max-height: 100%; overflow-y: auto; }
+.legend-title { font-weight: 700; margin-bottom: 2px; }
+.legend-hint { color: #495057; font-size: 12px; margin-bottom: 4px; }
+.legend-item { display: flex; align-items: center; gap: 6px; width: 100%; padding: 2px 4px; font: inherit;
+  color: inherit; background: none; border: 0; border-radius: 4px; cursor: pointer; text-align: left; }
+.legend-item:hover { background: #f1f3f5; }
+.legend-item[aria-pressed="false"] { color: #6c757d; text-decoration: line-through; }
+.legend-item[aria-pressed="false"] .swatch { opacity: 0.25; }
+.swatch { flex: 0 0 12px; height: 12px; border-radius: 50%; }
+.name { flex: 1 1 auto; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.count { color: #495057; font-variant-numeric: tabular-nums; }
+.scale { display: flex; gap: 6px; height: 180px; margin: 6px 0; }
+.scale-bar { width: 14px; border-radius: 3px; }
+.scale-ends { display: flex; flex-direction: column; justify-content: space-between; }
+`, Ma = ea([], !1), Na = /* @__PURE__ */ new Map(), Pa = (e, t) => [
 	1,
 	3,
 	5
-].map((t) => parseInt(e.slice(t, t + 2), 16) / 255).concat(t), xa = class {
+].map((t) => parseInt(e.slice(t, t + 2), 16) / 255).concat(t), Fa = `<style>${ja}</style>
+  <div class="toolbar" role="toolbar" aria-label="Map tools">
+    <button type="button" data-mode="panZoom" aria-pressed="true" title="Drag to pan, scroll to zoom, click a point to select it">Pan &amp; zoom</button>
+    <button type="button" data-mode="rectangle" aria-pressed="false" title="Drag a box to select the points in it">Box</button>
+    <button type="button" data-mode="freeform" aria-pressed="false" title="Draw around points to select them">Lasso</button>
+    <button type="button" data-action="reset" title="Show every point">Reset view</button>
+    <button type="button" data-action="clear" title="Or double-click the map, or press Escape">Clear selection</button>
+    <span class="status" aria-live="polite"></span>
+  </div>
+  <div class="body">
+    <div class="stage">
+      <canvas class="points" role="img"></canvas>
+      <canvas class="overlay" aria-hidden="true"></canvas>
+      <canvas class="sketch" aria-hidden="true"></canvas>
+      <div class="tooltip" role="tooltip" hidden></div>
+    </div>
+    <div class="legend"></div>
+  </div>`, Ia = class {
 	constructor(e, { setStateValue: t, setTriggerValue: n, columns: r }) {
-		this.columns = r, this.setStateValue = t, this.setTriggerValue = n, this.root = document.createElement("div"), this.root.className = "explorer-map", this.root.innerHTML = `<style>${ha}</style>
-      <div class="toolbar" role="toolbar" aria-label="Map tools">
-        <button type="button" data-mode="panZoom" aria-pressed="true" title="Drag to pan, scroll to zoom, click a point to select it">Pan &amp; zoom</button>
-        <button type="button" data-mode="rectangle" aria-pressed="false" title="Drag a box to select the points in it">Box</button>
-        <button type="button" data-mode="freeform" aria-pressed="false" title="Draw around points to select them">Lasso</button>
-        <button type="button" data-action="reset" title="Show every point">Reset view</button>
-        <button type="button" data-action="clear" title="Or double-click the map, or press Escape">Clear selection</button>
-        <span class="status" aria-live="polite"></span>
-      </div>
-      <div class="body">
-        <div class="stage">
-          <canvas class="points" role="img"></canvas>
-          <canvas class="overlay" aria-hidden="true"></canvas>
-          <canvas class="sketch" aria-hidden="true"></canvas>
-          <div class="tooltip" role="tooltip" hidden></div>
-        </div>
-        <div class="legend"></div>
-      </div>`, e.appendChild(this.root), this.root.mapCanvas = this, this.stage = this.root.querySelector(".stage"), this.canvas = this.root.querySelector("canvas.points"), this.overlay = this.root.querySelector("canvas.overlay"), this.tooltip = this.root.querySelector(".tooltip"), this.status = this.root.querySelector(".status"), this.legend = new ta(this.root.querySelector(".legend"), () => this.applyFilter()), this.sketch = new pa(this.root.querySelector("canvas.sketch"), (e) => this.sketched(e)), this.selected = [], this.hovered = -1, this.hoverTexts = /* @__PURE__ */ new Map(), this.draws = 0, this.lastEnded = 0, this.wireToolbar();
+		this.columns = r, this.setStateValue = t, this.setTriggerValue = n, this.root = document.createElement("div"), this.root.className = "explorer-map", this.root.innerHTML = Fa, e.appendChild(this.root), this.stage = this.root.querySelector(".stage"), this.canvas = this.root.querySelector("canvas.points"), this.overlay = this.root.querySelector("canvas.overlay"), this.tooltip = this.root.querySelector(".tooltip"), this.status = this.root.querySelector(".status"), this.legend = new _a(this.root.querySelector(".legend"), () => this.applyFilter()), this.sketch = new ka(this.root.querySelector("canvas.sketch"), (e) => this.sketched(e)), this.selected = [], this.hovered = -1, this.hoverTexts = /* @__PURE__ */ new Map(), this.draws = 0, this.lastDraw = {
+			started: 0,
+			ended: 0
+		}, this.wireToolbar();
 	}
 	createPlot() {
 		let { width: e, height: t } = this.stage.getBoundingClientRect();
@@ -7279,18 +7319,8 @@ var fa = "#c2255c", pa = class {
 			canvas: this.canvas,
 			width: Math.max(1, Math.floor(e)),
 			height: Math.max(1, Math.floor(t)),
-			backgroundColor: [
-				1,
-				1,
-				1,
-				1
-			],
-			pointColorActive: [
-				.84,
-				.2,
-				.42,
-				1
-			],
+			backgroundColor: Pa(oa, 1),
+			pointColorActive: Pa(ia, 1),
 			deselectOnDblClick: !0,
 			deselectOnEscape: !0,
 			pointScaleMode: "asinh"
@@ -7316,10 +7346,10 @@ var fa = "#c2255c", pa = class {
 	}
 	async update(e) {
 		let { hover: t, answered: n, ...r } = e;
-		this.pending && n !== this.answered && requestAnimationFrame(() => setTimeout(() => this.drawSelection())), this.answered = n;
+		this.answerArrived(n);
 		let i = JSON.stringify(r);
-		if (this.plot && i === this.drawnView) {
-			this.data = e, t && this.hoverTexts.set(t.row, t.text), this.showTooltip();
+		if (this.plot && i === this.drawnJson) {
+			this.data = e, this.hoverAnswered(t);
 			return;
 		}
 		let a = performance.now();
@@ -7331,52 +7361,70 @@ var fa = "#c2255c", pa = class {
 		].map((e) => e ? this.columns.blob(e) : null));
 		if (this.data !== e) return;
 		this.plot || this.createPlot();
-		let l = e.n, u = o !== this.positions;
-		u && (this.positions = o, this.x = new Float32Array(o, 0, l), this.y = new Float32Array(o, 4 * l, l), this.points = Array.from({ length: l }, (e, t) => [
+		let l = this.decode(e.n, o, s);
+		this.style(e, c), this.legend.show(e.legend, e.palette), l && this.fitView(!1), await this.plot.draw(this.points, {
+			zDataType: "categorical",
+			wDataType: "categorical",
+			spatialIndex: await Ma,
+			preventFilterReset: !l
+		}), this.data === e && (this.drawnJson = i, this.restore(t), this.recordDraw(e, a), this.joinLink(e.link));
+	}
+	answerArrived(e) {
+		this.pending && e !== this.answered && requestAnimationFrame(() => setTimeout(() => this.drawSelection())), this.answered = e;
+	}
+	decode(e, t, n) {
+		return this.codes = new Uint8Array(n, 0, e), t !== this.positions && (this.positions = t, {x: this.x, y: this.y} = ma(t, e), this.points = Array.from({ length: e }, (e, t) => [
 			this.x[t],
 			this.y[t],
 			0,
 			0
-		])), this.codes = new Uint8Array(s, 0, l);
-		let d = null;
-		if (c) {
-			let t = new Uint8Array(c);
-			d = Array(l);
-			let n = 0, r = l - e.highlighted;
-			for (let i = 0; i < l; i += 1) {
-				let a = t[i >> 3] >> (i & 7) & 1, o = this.points[i];
-				o[2] = a ? this.codes[i] : e.dimmed, o[3] = a, a ? d[r++] = i : d[n++] = i;
+		]), !0);
+	}
+	style(e, t) {
+		let n = e.n, r = null;
+		if (t) {
+			let i = new Uint8Array(t);
+			r = Array(n);
+			let a = 0, o = n - e.highlighted;
+			for (let t = 0; t < n; t += 1) {
+				let n = ha(i, t), s = this.points[t];
+				s[2] = n ? this.codes[t] : e.dimmed, s[3] = n, n ? r[o++] = t : r[a++] = t;
 			}
-		} else for (let e = 0; e < l; e += 1) this.points[e][2] = this.codes[e], this.points[e][3] = 0;
+		} else for (let e = 0; e < n; e += 1) this.points[e][2] = this.codes[e], this.points[e][3] = 0;
 		this.plot.set({
-			pointColor: e.palette.map(([e, t]) => ba(e, t)),
+			pointColor: e.palette.map(([e, t]) => Pa(e, t)),
 			colorBy: "valueA",
 			pointSize: [e.pointSize, e.highlightSize],
-			sizeBy: c ? "valueB" : null,
-			pointOrder: d,
+			sizeBy: t ? "valueB" : null,
+			pointOrder: r,
 			pointSizeSelected: 2,
 			pointOutlineWidth: 2
-		}), this.legend.show(e.legend, e.palette);
-		let f = {
-			zDataType: "categorical",
-			wDataType: "categorical",
-			spatialIndex: await va,
-			preventFilterReset: !u
-		};
-		if (u && this.fitView(!1), await this.plot.draw(this.points, f), this.data !== e) return;
-		this.applyFilter(), this.selected.length && this.plot.select(this.selected, { preventEvent: !0 }), t && this.hoverTexts.set(t.row, t.text), this.hovered = -1, this.hoverPick(), this.paintOverlay(), this.canvas.getContext("2d").getImageData(0, 0, 1, 1);
-		let p = [
+		});
+	}
+	restore(e) {
+		this.applyFilter(), this.selected.length && this.plot.select(this.selected, { preventEvent: !0 }), e && this.hoverTexts.set(e.row, e.text), this.hovered = -1, this.hoverPick(), this.paintOverlay();
+		let { n: t, highlight: n, highlighted: r } = this.data, i = n ? `, ${r.toLocaleString("en")} highlighted` : "";
+		this.status.textContent = `${t.toLocaleString("en")} points${i}`;
+	}
+	recordDraw(e, t) {
+		this.canvas.getContext("2d").getImageData(0, 0, 1, 1);
+		let n = [
 			e.positions,
 			e.codes,
 			e.highlight
-		].filter(Boolean).map(this.columns.arrivedAt).filter((e) => e >= this.lastEnded);
+		].filter(Boolean).map(this.columns.arrivedAt).filter((e) => e >= this.lastDraw.ended);
 		this.lastDraw = {
-			started: Math.min(a, ...p),
+			started: Math.min(t, ...n),
 			ended: performance.now()
-		}, this.drawnView = i, this.lastEnded = this.lastDraw.ended, this.draws += 1, this.root.dataset.draws = String(this.draws), this.root.dataset.points = String(l), this.root.dataset.highlight = e.highlight ?? "", this.root.dataset.codes = e.codes, this.status.textContent = `${l.toLocaleString("en")} points${e.highlight ? `, ${e.highlighted.toLocaleString("en")} highlighted` : ""}`, this.joinLink(e.link);
+		}, this.draws += 1, this.root.mapCanvas = this, Object.assign(this.root.dataset, {
+			draws: String(this.draws),
+			points: String(e.n),
+			highlight: e.highlight ?? "",
+			codes: e.codes
+		});
 	}
 	fitView(e) {
-		let [t, n, r, i] = this.data.bounds, a = .04 * Math.max(r - t, i - n), o = this.plot.zoomToArea({
+		let [t, n, r, i] = this.data.bounds, a = ua * Math.max(r - t, i - n), o = this.plot.zoomToArea({
 			x: t - a,
 			y: n - a,
 			width: r - t + 2 * a,
@@ -7399,10 +7447,10 @@ var fa = "#c2255c", pa = class {
 		this.plot.filter(t, { preventEvent: !0 });
 	}
 	selectionMade(e, t = []) {
-		this.selected = e, this.setStateValue("selection", e), clearTimeout(this.pending?.timer), this.pending = {
+		this.selected = e, this.setStateValue(fa, e), clearTimeout(this.pending?.timer), this.pending = {
 			points: e,
 			maps: [...t, ...this.linked()],
-			timer: setTimeout(() => this.drawSelection(), _a)
+			timer: setTimeout(() => this.drawSelection(), la)
 		};
 	}
 	drawSelection() {
@@ -7419,23 +7467,29 @@ var fa = "#c2255c", pa = class {
 	drawnSize() {
 		return this.data.highlight ? this.data.highlightSize : this.data.pointSize;
 	}
+	pickRadius() {
+		return Math.max(6, this.drawnSize());
+	}
 	transform() {
 		let { width: e, height: t } = this.stage.getBoundingClientRect();
-		return ca(this.plot.get("camera").view, e, t);
+		return wa(this.plot.get("camera").view, e, t);
 	}
 	hoverPick() {
 		if (this.hoverFrame = 0, !this.plot || !this.x) return;
-		let e = this.pointerAt, t = Math.max(6, this.drawnSize()), n = e ? la(this.x, this.y, this.visible(), this.transform(), e[0], e[1], t) : -1;
-		n !== this.hovered && (this.hovered = n, clearTimeout(this.hoverTimer), n >= 0 && !this.hoverTexts.has(n) && (this.hoverTimer = setTimeout(() => this.setTriggerValue("hover", n), ga)), this.showTooltip());
+		let e = this.pointerAt, t = e ? Ea(this.x, this.y, this.visible(), this.transform(), e[0], e[1], this.pickRadius()) : -1;
+		t !== this.hovered && (this.hovered = t, clearTimeout(this.hoverTimer), t >= 0 && !this.hoverTexts.has(t) && (this.hoverTimer = setTimeout(() => this.setTriggerValue(pa, t), 120)), this.showTooltip());
+	}
+	hoverAnswered(e) {
+		e && this.hoverTexts.set(e.row, e.text), this.showTooltip();
 	}
 	sketched(e) {
 		if (!this.plot || !this.x) return;
 		let t = this.transform();
 		if (e.length > 2) {
-			this.sketch.hold(e), this.selectionMade(ua(this.x, this.y, this.visible(), t, e), [this]);
+			this.sketch.hold(e), this.selectionMade(Da(this.x, this.y, this.visible(), t, e), [this]);
 			return;
 		}
-		let [n, r] = e[e.length - 1], i = la(this.x, this.y, this.visible(), t, n, r, Math.max(6, this.drawnSize()));
+		let [n, r] = e[e.length - 1], i = Ea(this.x, this.y, this.visible(), t, n, r, this.pickRadius());
 		i >= 0 && this.selectionMade([i], [this]);
 	}
 	showTooltip() {
@@ -7453,14 +7507,10 @@ var fa = "#c2255c", pa = class {
 		let { width: r } = this.stage.getBoundingClientRect();
 		this.tooltip.style.left = `${Math.min(t + 12, r - 320)}px`, this.tooltip.style.top = `${n + 12}px`;
 	}
-	toScreen(e, t) {
-		let n = this.plot.get("camera").view, { width: r, height: i } = this.stage.getBoundingClientRect(), a = n[0] * e + n[4] * t + n[12], o = n[1] * e + n[5] * t + n[13];
-		return [r * (a / (r / i) + 1) / 2, i * (.5 - o / 2)];
-	}
 	paintOverlay() {
 		if (!this.plot || !this.data) return;
-		let e = this.plot.get("camera").view[0] / (this.fitted ?? this.plot.get("camera").view[0]);
-		ia(this.overlay, this.stage.getBoundingClientRect(), this.data, (e, t) => this.toScreen(e, t), e), this.hovered >= 0 && this.showTooltip();
+		let e = this.plot.get("camera").view, t = this.transform();
+		ba(this.overlay, this.data, (e, n) => Ta(t, e, n), e[0] / (this.fitted ?? e[0])), this.hovered >= 0 && this.showTooltip();
 	}
 	resize() {
 		let { width: e, height: t } = this.stage.getBoundingClientRect();
@@ -7470,10 +7520,10 @@ var fa = "#c2255c", pa = class {
 		}), this.paintOverlay());
 	}
 	joinLink(e) {
-		this.link !== e && (this.link && ya.get(this.link)?.delete(this), this.link = e, e && ya.set(e, (ya.get(e) ?? /* @__PURE__ */ new Set()).add(this)));
+		this.link !== e && (this.link && Na.get(this.link)?.delete(this), this.link = e, e && Na.set(e, (Na.get(e) ?? /* @__PURE__ */ new Set()).add(this)));
 	}
 	linked() {
-		return this.link ? [...ya.get(this.link)].filter((e) => e !== this && e.plot) : [];
+		return this.link ? [...Na.get(this.link)].filter((e) => e !== this && e.plot) : [];
 	}
 	shareView(e) {
 		if (!(this.followed && this.followed.every((t, n) => t === e[n]))) for (let t of this.linked()) t.followed = Array.from(e), t.plot.set({ cameraView: e });
@@ -7481,15 +7531,15 @@ var fa = "#c2255c", pa = class {
 	destroy() {
 		this.joinLink(null), clearTimeout(this.hoverTimer), clearTimeout(this.pending?.timer), this.plot?.destroy(), this.root.remove();
 	}
-}, Sa = /* @__PURE__ */ new WeakMap();
-function Ca({ data: e, parentElement: t, setStateValue: n, setTriggerValue: r }, i) {
-	let a = Sa.get(t);
-	return a || (a = new xa(t, {
+}, La = /* @__PURE__ */ new WeakMap();
+function Ra({ data: e, parentElement: t, setStateValue: n, setTriggerValue: r }, i) {
+	let a = La.get(t);
+	return a || (a = new Ia(t, {
 		setStateValue: n,
 		setTriggerValue: r,
 		columns: i
-	}), Sa.set(t, a)), a.update(e), () => {
-		a.destroy(), Sa.delete(t);
+	}), La.set(t, a)), a.update(e), () => {
+		a.destroy(), La.delete(t);
 	};
 }
-export { Ca as default };
+export { Ra as default };
