@@ -23,7 +23,7 @@ colouring = categories(labels, title="group")
 maps = {"map_canvas": coords}
 if st.query_params.get("compare"):
     maps["map_canvas_b"] = coords * [1, -1]
-marks = st.query_params.get("marks")
+marks = st.query_params.get("marks") == "1"
 zoom_labels = [(*coords[row], text, level, 100) for text, (row, level) in MARKS["labels"].items()] if marks else ()
 query = QueryMark(MARKS["query"], MARKS["query_at"], MARKS["neighbours"]) if marks else None
 for key, xy in maps.items():

@@ -7267,10 +7267,9 @@ var ka = class {
 .stage canvas { position: absolute; inset: 0; width: 100%; height: 100%; }
 .stage canvas.overlay, .stage canvas.sketch { pointer-events: none; }
 .stage canvas.sketch { cursor: crosshair; }
-.tooltip { position: absolute; box-sizing: border-box; max-width: 320px; padding: 6px 8px;
-  background: rgba(255,255,255,0.96);
-  border: 1px solid #868e96; border-radius: 4px; pointer-events: none; white-space: pre-wrap; font-size: 13px;
-  box-shadow: 0 1px 4px rgba(0,0,0,0.15); }
+.tooltip { position: absolute; box-sizing: border-box; width: max-content; max-width: 320px;
+  padding: 6px 8px; background: rgba(255,255,255,0.96); border: 1px solid #868e96; border-radius: 4px;
+  pointer-events: none; white-space: pre-wrap; font-size: 13px; box-shadow: 0 1px 4px rgba(0,0,0,0.15); }
 .legend { flex: 0 0 190px; max-height: 100%; overflow-y: auto; }
 .legend-title { font-weight: 700; margin-bottom: 2px; }
 .legend-hint { color: #495057; font-size: 12px; margin-bottom: 4px; }
@@ -7504,8 +7503,8 @@ var ka = class {
 			n,
 			Math.max(4, this.drawnSize() / 2 + 3)
 		]), this.tooltip.textContent = this.hoverTexts.get(e) ?? `#${e} …`, this.tooltip.hidden = !1;
-		let { width: r } = this.stage.getBoundingClientRect();
-		this.tooltip.style.left = `${Math.min(t + 12, r - 320)}px`, this.tooltip.style.top = `${n + 12}px`;
+		let r = this.stage.getBoundingClientRect().width - this.tooltip.getBoundingClientRect().width;
+		this.tooltip.style.left = `${Math.max(0, Math.min(t + 12, r))}px`, this.tooltip.style.top = `${n + 12}px`;
 	}
 	paintOverlay() {
 		if (!this.plot || !this.data) return;

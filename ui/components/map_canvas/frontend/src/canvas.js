@@ -6,7 +6,6 @@ import createScatterplot, { createSpatialIndex } from "regl-scatterplot";
 import {
   BACKGROUND, CLICK_SLOP_PX, FIT_MARGIN, HOVER_DELAY_MS, PICK_RADIUS_PX, RESET_VIEW_MS, RING_GAP_PX,
   RING_MIN_RADIUS_PX, SELECTED_COLOUR, SELECTED_GROWTH_PX, SELECTED_OUTLINE_PX, SELECTION_WAIT_MS, TOOLTIP_OFFSET_PX,
-  TOOLTIP_WIDTH_PX,
 } from "./constants.js";
 import { HOVER, isHighlighted, positionsOf, SELECTION } from "./contract.js";
 import { Legend } from "./legend.js";
@@ -331,8 +330,9 @@ export class MapCanvas {
     this.sketch.showRing([sx, sy, Math.max(RING_MIN_RADIUS_PX, this.drawnSize() / 2 + RING_GAP_PX)]);
     this.tooltip.textContent = this.hoverTexts.get(i) ?? `#${i} …`;
     this.tooltip.hidden = false;
-    const { width } = this.stage.getBoundingClientRect();
-    this.tooltip.style.left = `${Math.min(sx + TOOLTIP_OFFSET_PX, width - TOOLTIP_WIDTH_PX)}px`;
+    // kept inside the map: to the point's left near the map's right edge
+    const room = this.stage.getBoundingClientRect().width - this.tooltip.getBoundingClientRect().width;
+    this.tooltip.style.left = `${Math.max(0, Math.min(sx + TOOLTIP_OFFSET_PX, room))}px`;
     this.tooltip.style.top = `${sy + TOOLTIP_OFFSET_PX}px`;
   }
 

@@ -20,7 +20,7 @@ export const PICK_RADIUS_PX = 6; // a hover or click finds a point this near (or
 export const RING_MIN_RADIUS_PX = 4; // the hover ring: at least this, and this much outside the point
 export const RING_GAP_PX = 3;
 export const CLICK_SLOP_PX = 3; // a press and release closer than this is a click, not a pan
-export const TOOLTIP_WIDTH_PX = 320; // the tooltip's widest (style.js), so it is kept this far from the right edge
+export const TOOLTIP_WIDTH_PX = 320; // the tooltip's widest (its CSS max-width, style.js)
 export const TOOLTIP_OFFSET_PX = 12; // below and right of the point
 
 // Time

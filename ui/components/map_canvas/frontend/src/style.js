@@ -16,10 +16,9 @@ export const STYLE = `
 .stage canvas { position: absolute; inset: 0; width: 100%; height: 100%; }
 .stage canvas.overlay, .stage canvas.sketch { pointer-events: none; }
 .stage canvas.sketch { cursor: crosshair; }
-.tooltip { position: absolute; box-sizing: border-box; max-width: ${TOOLTIP_WIDTH_PX}px; padding: 6px 8px;
-  background: rgba(255,255,255,0.96);
-  border: 1px solid #868e96; border-radius: 4px; pointer-events: none; white-space: pre-wrap; font-size: 13px;
-  box-shadow: 0 1px 4px rgba(0,0,0,0.15); }
+.tooltip { position: absolute; box-sizing: border-box; width: max-content; max-width: ${TOOLTIP_WIDTH_PX}px;
+  padding: 6px 8px; background: rgba(255,255,255,0.96); border: 1px solid #868e96; border-radius: 4px;
+  pointer-events: none; white-space: pre-wrap; font-size: 13px; box-shadow: 0 1px 4px rgba(0,0,0,0.15); }
 .legend { flex: 0 0 190px; max-height: 100%; overflow-y: auto; }
 .legend-title { font-weight: 700; margin-bottom: 2px; }
 .legend-hint { color: #495057; font-size: 12px; margin-bottom: 4px; }
