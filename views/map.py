@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
 import streamlit as st
 
 from core.analysis.map.clusters import matching, query_in_space, spherize
-from core.analysis.map.projection import MAX_POINTS
+from core.analysis.map.projection import MAX_POINTS, Projection, ProjectionParams
+from core.analysis.map.sparse_space import SparseReduction
 from core.data.corpus import CorpusError
 from core.data.sampling import sample_indices
 from core.encoding.embedding_cache import vectors_key
@@ -13,10 +18,12 @@ from core.encoding.prompts import with_role
 from core.hashing import texts_digest
 from core.jobs import Job
 from core.models.catalog import LATE
+from core.models.loading import LoadedModel
+from core.settings import Settings
 from ui.components.compare import describe
 from ui.components.sidebar import page
-from ui.pages.map.corpus import map_corpus
-from ui.pages.map.inputs import CLUSTERS, DENSITY, map_inputs, projection_inputs
+from ui.pages.map.corpus import MapCorpus, map_corpus
+from ui.pages.map.inputs import CLUSTERS, DENSITY, MapInputs, map_inputs, projection_inputs
 from ui.pages.map.late import corpus_caption, late_points, token_map_view
 from ui.pages.map.projection import colouring_of, projected
 from ui.pages.map.tools import (
@@ -32,6 +39,21 @@ from ui.work.background import corpus_job, job_status, late_documents_job
 from ui.work.cache import labels_of, sparse_reduction_of, trust_of
 
 
+@dataclass(frozen=True)
+class Points:
+    """The texts on the map and their vectors: `raw` as stored or embedded (a sparse model's reduced), `space` the
+    map's (spherized when asked)."""
+
+    frame: pd.DataFrame
+    raw: np.ndarray
+    space: np.ndarray
+    reduction: SparseReduction | None  # a sparse model's reduction, which a typed query goes through too
+
+    @property
+    def texts(self) -> list[str]:
+        return self.frame["text"].tolist()
+
+
 def main() -> None:
     settings, model = page("Embedding map")
     late = model.kind == LATE
@@ -43,83 +65,120 @@ def main() -> None:
                "space, so the trust numbers below say how much of each point's neighbourhood survived.")
     corpus_col, method_col, colour_col = st.columns([1.1, 1.2, 1])
     with corpus_col:
-        try:
-            corpus = map_corpus()
-        except CorpusError as err:
-            st.error(str(err))
-            corpus = None
+        corpus = _corpus()
     with method_col:
         params = projection_inputs()
         centred = kept(st.toggle, "Spherize: centre, then unit length", key="map_centre", url=True, default=False,
                        help="Removes the direction all texts share, so the map shows what sets them apart.")
     if corpus is None:
         return
-    frame, raw = corpus.frame, corpus.vectors
-    if len(frame) > MAX_POINTS:
-        picked = sample_indices(len(frame), limit=MAX_POINTS, seed=params.seed)
-        st.info(f"The corpus has {len(frame):,} texts; the map shows a random sample of {len(picked):,} "
-                f"(seed {params.seed}).")
-        frame, raw = frame.iloc[picked].reset_index(drop=True), None if raw is None else raw[picked]
+    frame, raw = _sample(corpus, params.seed)
     with colour_col:
         chosen = map_inputs(corpus, len(frame), model.dimensions if late else model.hidden_size)
-    texts = frame["text"].tolist()
-    documents, embedded = with_role(settings, model.pipeline, "document"), raw is None
-    raw = (late_documents_job(model, texts) if late else corpus_job(model, texts, documents)) if embedded else raw
-    if isinstance(raw, Job):
-        job_status(raw)
+    points = _points(settings, model, frame, raw, centred)
+    projection = None if points is None else projected(points.space, params)
+    if points is None or projection is None:
         return
-    reduction = None
+    _map(settings, model, corpus, points, projection, chosen, params, centred)
+    export_panel(points.frame, points.raw)
+
+
+def _corpus() -> MapCorpus | None:
+    try:
+        return map_corpus()
+    except CorpusError as err:
+        st.error(str(err))
+        return None
+
+
+def _sample(corpus: MapCorpus, seed: int) -> tuple[pd.DataFrame, np.ndarray | None]:
+    """The corpus's texts (and stored vectors), or a seeded sample of MAX_POINTS of them."""
+    if len(corpus.frame) <= MAX_POINTS:
+        return corpus.frame, corpus.vectors
+    picked = sample_indices(len(corpus.frame), limit=MAX_POINTS, seed=seed)
+    st.info(f"The corpus has {len(corpus.frame):,} texts; the map shows a random sample of {len(picked):,} "
+            f"(seed {seed}).")
+    return (corpus.frame.iloc[picked].reset_index(drop=True),
+            None if corpus.vectors is None else corpus.vectors[picked])
+
+
+def _points(settings: Settings, model: LoadedModel, frame: pd.DataFrame, raw: np.ndarray | None,
+            centred: bool) -> Points | None:
+    """The vectors to map: the file's, or embedded by the sidebar's model (None, with its progress, until they are)."""
+    texts = frame["text"].tolist()
+    documents, late = with_role(settings, model.pipeline, "document"), model.kind == LATE
+    embedded = raw is None
+    vectors = (late_documents_job(model, texts) if late else corpus_job(model, texts, documents)) if embedded else raw
+    if isinstance(vectors, Job):
+        job_status(vectors)
+        return None
     if late and embedded:
         st.caption(corpus_caption(model))
-    if model.kind == "sparse" and embedded:  # a sparse model's own vectors; a file's or a dataset's are dense
-        reduction = sparse_reduction_of(vectors_key(model, texts, documents), raw)
-        raw = reduction.vectors
+    reduction = None
+    if model.kind == "sparse" and raw is None:  # a sparse model's own vectors; a file's or a dataset's are dense
+        reduction = sparse_reduction_of(vectors_key(model, texts, documents), vectors)
+        vectors = reduction.vectors
         st.caption(f"{model.model_id}'s sparse vectors ({model.dimensions:,} dimensions, almost all zero) are first "
-                   f"reduced to {raw.shape[1]} by TruncatedSVD on their CSR matrix, keeping {reduction.kept:.0%} of "
-                   "their variance; the map and its neighbours are measured in that space.")
-    space = spherize(raw) if centred else raw
-    projection = projected(space, params)
-    if projection is None:
-        return
-    report = trust_of(space, projection.coords, params.seed)
-    colouring = colouring_of(chosen, frame, corpus.colourings, space, projection.coords, params.seed, report.overlap)
-    try:
-        highlight = matching(texts, chosen.find, regex=chosen.regex) if chosen.find else None
-    except ValueError as err:
-        st.error(str(err))
-        highlight = None
-    if chosen.row is not None:
-        query, vector = texts[chosen.row], space[chosen.row]
-    else:
-        query = chosen.query
-        vector = query_in_space(model, query, with_role(settings, model.pipeline, "query"),
-                                raw if centred else None, reduction) if query else None
-    found = query_on(query, vector, texts, space, projection, chosen.top)
+                   f"reduced to {vectors.shape[1]} by TruncatedSVD on their CSR matrix, keeping {reduction.kept:.0%} "
+                   "of their variance; the map and its neighbours are measured in that space.")
+    return Points(frame, vectors, spherize(vectors) if centred else vectors, reduction)
+
+
+def _map(settings: Settings, model: LoadedModel, corpus: MapCorpus, points: Points, projection: Projection,
+         chosen: MapInputs, params: ProjectionParams, centred: bool) -> None:
+    """The map (or A and B side by side), then what it shows: the clusters and the query's nearest texts."""
+    texts = points.texts
+    report = trust_of(points.space, projection.coords, params.seed)
+    colouring = colouring_of(chosen, points.frame, corpus.colourings, points.space, projection.coords, params.seed,
+                             report.overlap)
+    highlight = _highlight(texts, chosen)
+    query, vector = _query(settings, model, points, chosen, centred)
+    found = query_on(query, vector, texts, points.space, projection, chosen.top)
     clustered = chosen.colour in (CLUSTERS, DENSITY) and colouring.categorical
     labels = labels_of(texts_digest(texts), projection.coords, colouring.values if clustered else None, params.seed,
                        texts)
-    if chosen.compare and reduction is not None:
+    compared = False
+    if chosen.compare and points.reduction is not None:
         st.info("Compare mode maps two dense configurations side by side; the sidebar's model is sparse, so its map "
                 "is drawn alone.")
-    if chosen.compare and late:
+    elif chosen.compare and model.kind == LATE:
         st.info("Compare mode maps two dense configurations side by side; the sidebar's model is a late-interaction "
                 "one (its points are means of its token vectors), so its map is drawn alone.")
-    if not (chosen.compare and reduction is None and not late and
-            compare_view(texts, raw, space, projection, colouring, params, (settings, model), query, chosen.top,
-                         centred, highlight)):  # A alone, also while B is still to download
-        single_view(frame, space, projection, report, colouring, found[0] if found else None,
-                    f"{projection.method} of " + (f"the vectors in {corpus.files}" if corpus.files else
-                                                  describe(settings, model)),
+    elif chosen.compare:  # False while B is still to download: A is drawn alone
+        compared = compare_view(texts, points.raw, points.space, projection, colouring, params, (settings, model),
+                                query, chosen.top, centred, highlight)
+    if not compared:
+        title = f"{projection.method} of " + (f"the vectors in {corpus.files}" if corpus.files else
+                                               describe(settings, model))
+        single_view(points.frame, points.space, projection, report, colouring, found[0] if found else None, title,
                     highlight, labels)
     if clustered:
         cluster_panel(cluster_table(texts, colouring.values))
     if found is not None:
         query_table(found[1], projection.method)
         if corpus.dataset is not None:  # from the stored vectors, never the spherized ones
-            full_set_neighbours(corpus.dataset, raw[chosen.row] if chosen.row is not None else
+            full_set_neighbours(corpus.dataset, points.raw[chosen.row] if chosen.row is not None else
                                 query_in_space(model, query, with_role(settings, model.pipeline, "query"), None),
-                                chosen.top, len(frame))
-    export_panel(frame, raw)
+                                chosen.top, len(points.frame))
+
+
+def _highlight(texts: list[str], chosen: MapInputs) -> np.ndarray | None:
+    try:
+        return matching(texts, chosen.find, regex=chosen.regex) if chosen.find else None
+    except ValueError as err:
+        st.error(str(err))
+        return None
+
+
+def _query(settings: Settings, model: LoadedModel, points: Points, chosen: MapInputs,
+           centred: bool) -> tuple[str, np.ndarray | None]:
+    """The query and its vector in the map's space: a text of the corpus, or a typed one embedded (None for none)."""
+    if chosen.row is not None:
+        return points.texts[chosen.row], points.space[chosen.row]
+    if not chosen.query:
+        return chosen.query, None
+    return chosen.query, query_in_space(model, chosen.query, with_role(settings, model.pipeline, "query"),
+                                        points.raw if centred else None, points.reduction)
 
 
 main()

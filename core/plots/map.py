@@ -11,10 +11,11 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 
-MAX_CATEGORIES = 30  # more distinct labels than this make an unreadable legend: colour by cluster instead
+MAX_CATEGORIES = 30  # a legend of more cannot be read: a label column with more is coloured by k-means instead,
+# and the clusters past the largest MAX_CATEGORIES share one grey (core/plots/map_canvas.py)
 PALETTE = qualitative.Plotly + qualitative.Dark24
 GREY = "#ced4da"
-NOISE = "noise"  # the category of points in no cluster (HDBSCAN), drawn grey
+NOISE = "noise"  # the category of the points HDBSCAN puts in no cluster (its label -1): grey, and never labelled
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,11 @@ def fits_legend(labels: Sequence[str], *, limit: int = MAX_CATEGORIES) -> bool:
 
 def categories(labels: Sequence[object], *, title: str) -> Colouring:
     return Colouring(title, [str(label) for label in labels], categorical=True)
+
+
+def density_categories(labels: Sequence[int] | np.ndarray, *, title: str) -> Colouring:
+    """HDBSCAN's cluster labels as categories: each cluster's number, and NOISE for -1."""
+    return categories([NOISE if label < 0 else label for label in labels], title=title)
 
 
 def numbers(values: Sequence[float] | np.ndarray, *, title: str) -> Colouring:

@@ -1,25 +1,87 @@
 """What the map canvas draws, as binary columns and one small view: positions (float32 x, then y), a colour code per
 point (uint8), a highlight bitmask, the palette and legend the codes index, labels, and the query.
 
-Each column is a blob: its content key (32 ASCII hex characters) followed by its bytes, so the browser keeps it and a
-rerun that changes only the view sends none of them again."""
+Each column is a blob: its content key (KEY_CHARS ASCII hex characters) followed by its bytes, so the browser keeps it
+and a rerun that changes only the view sends none of them again. The view's keys are `CanvasViewData` below: with the
+three keys the wrapper adds (`CanvasData`, ui/components/map_canvas/), the contract with the browser, whose side of it
+is frontend/src/contract.js."""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from typing import NotRequired, TypedDict
 
 import numpy as np
 import pandas as pd
 from plotly.colors import sample_colorscale
 
-from core.plots.map import GREY, NOISE, PALETTE, Colouring, QueryMark
+from core.plots.map import GREY, MAX_CATEGORIES, NOISE, PALETTE, Colouring, QueryMark
 
-KEY_CHARS = 32
+KEY_CHARS = 32  # loader.js's KEY_BYTES
 SCALE_STEPS = 200  # codes 0..199 of a number colouring: Viridis in 200 steps
 CATEGORY_ALPHA, GREY_ALPHA, DIMMED_ALPHA = 0.85, 0.5, 0.22
+OTHER_GREY = "#868e96"  # the categories past the legend's MAX_CATEGORIES, darker than noise's grey
 NOT_MEASURED = "not measured"
+
+
+class LegendItem(TypedDict):
+    code: int  # the colour code of its points
+    name: str
+    count: int  # its points
+
+
+class ColourScale(TypedDict):
+    stops: list[str]  # five colours, lowest value first
+    min: str  # the lowest and highest values, as shown
+    max: str
+
+
+class Legend(TypedDict):
+    title: str
+    items: list[LegendItem]  # each a button that hides or shows its points; for a scale, the points without a number
+    scale: NotRequired[ColourScale]  # a number colouring's
+
+
+class Label(TypedDict):
+    x: float  # in the positions' units
+    y: float
+    text: str
+    level: int  # 0, the coarsest, shows from the fitted zoom; finer levels as the map is zoomed in
+    size: int  # points in its cluster: larger clusters' labels are placed first
+
+
+class Query(TypedDict):
+    x: float  # the star, in the positions' units
+    y: float
+    text: str
+    neighbours: list[tuple[float, float]]  # where its lines end: its nearest texts in the full space
+
+
+class CanvasViewData(TypedDict):
+    """One map's view, as the browser reads it (frontend/src/contract.js: MapData). Three keys name binary columns by
+    their content keys."""
+
+    n: int  # points
+    positions: str  # the positions column: float32, every x then every y, scaled into [-1, 1] with the aspect kept
+    codes: str  # the colour codes column: one uint8 per point, an index into `palette`
+    highlight: str | None  # the highlight column: bit i, least significant first in each byte, set when point i is
+    # highlighted (numpy's packbits, bitorder="little"); None: nothing highlighted
+    highlighted: int  # points highlighted (n without a highlight)
+    highlightSize: float  # pixels of a highlighted point at the fitted zoom
+    pointSize: float  # pixels of a point at the fitted zoom
+    palette: list[tuple[str, float]]  # (hex colour, alpha) of each code
+    dimmed: int  # the code a highlight gives the points it leaves out
+    legend: Legend
+    bounds: tuple[float, float, float, float]  # x0, y0, x1, y1 of the positions
+    label: str  # the map's accessible name
+    height: int  # pixels
+    labels: list[Label]
+    query: Query | None  # the star, with lines to its nearest texts
+    link: str  # maps with the same link pan, zoom and select together; "" for none
 
 
 def blob(payload: bytes) -> bytes:
@@ -62,50 +124,70 @@ def canvas_points(coords: np.ndarray) -> CanvasPoints:
 
 @dataclass(frozen=True)
 class CanvasColours:
-    """A colour code per point (the codes blob), the palette the codes index ((hex, alpha) each), the legend, and
-    the code of a point the highlight leaves out."""
+    """A colour code per point (the codes blob), the palette the codes index ((hex, alpha) each), the legend, the
+    code of a point the highlight leaves out, and a sentence for the caption when some categories share one grey."""
 
     blob: bytes
     palette: list[tuple[str, float]]
-    legend: dict[str, object]
+    legend: Legend
     dimmed: int
+    note: str = ""
 
 
-def _category_order(names: set[str]) -> list[str]:
+def _category_order(names: Iterable[str]) -> list[str]:
     """Numbers in numeric order, then names alphabetically: cluster 10 after cluster 9."""
     return sorted(names, key=lambda v: (not v.lstrip("-").isdigit(), int(v) if v.lstrip("-").isdigit() else 0, v))
 
 
-def canvas_colours(colouring: Colouring) -> CanvasColours:
-    if colouring.categorical:
-        inverse, found = pd.factorize(np.asarray(colouring.values, dtype=object))  # one pass, not one per name
-        names = _category_order(set(found) - {NOISE})
-        code_of = {name: code for code, name in enumerate(names)} | {NOISE: len(names)}
-        codes = np.array([code_of[name] for name in found], np.uint8)[inverse]
-        counts = np.bincount(codes, minlength=len(names) + 1)
-        palette = [(PALETTE[i % len(PALETTE)], CATEGORY_ALPHA) for i in range(len(names))]
-        items = [{"code": code, "name": name, "count": int(counts[code])} for code, name in enumerate(names)]
-        if counts[len(names)]:
-            items.append({"code": len(names), "name": NOISE, "count": int(counts[len(names)])})
-            palette.append((GREY, GREY_ALPHA))
-        legend: dict[str, object] = {"title": colouring.title, "items": items}
-    else:
-        values = np.asarray(colouring.values, dtype=np.float64)
-        measured = ~np.isnan(values)
-        low, high = (float(np.min(values[measured])), float(np.max(values[measured]))) if measured.any() else (0, 1)
-        steps = np.linspace(0, 1, SCALE_STEPS)
-        palette = [(_hex(c), CATEGORY_ALPHA) for c in sample_colorscale("Viridis", list(steps))]
-        share = (values - low) / (high - low) if high > low else np.zeros_like(values)
-        codes = np.where(measured, np.rint(np.nan_to_num(share) * (SCALE_STEPS - 1)), SCALE_STEPS).astype(np.uint8)
-        items = []
-        if (~measured).any():
-            items.append({"code": SCALE_STEPS, "name": NOT_MEASURED, "count": int((~measured).sum())})
+def _category_colours(colouring: Colouring) -> CanvasColours:
+    """A colour each for the MAX_CATEGORIES largest categories, one grey for all the others, another for noise."""
+    inverse, found = pd.factorize(np.asarray(colouring.values, dtype=object))  # one pass, not one per name
+    sizes = dict(zip(found, np.bincount(inverse, minlength=len(found)).tolist()))
+    ordered = _category_order(set(found) - {NOISE})
+    kept = set(sorted(ordered, key=lambda name: -sizes[name])[:MAX_CATEGORIES])  # the largest; ties in name order
+    names = [name for name in ordered if name in kept]
+    grouped = len(ordered) - len(names)
+    other, noise = len(names), len(names) + (1 if grouped else 0)
+    code_of = {name: code for code, name in enumerate(names)} | {NOISE: noise}
+    codes = np.array([code_of.get(name, other) for name in found], np.uint8)[inverse]
+    counts = np.bincount(codes, minlength=noise + 1)
+    palette = [(PALETTE[i % len(PALETTE)], CATEGORY_ALPHA) for i in range(len(names))]
+    items = [LegendItem(code=code, name=name, count=int(counts[code])) for code, name in enumerate(names)]
+    note = ""
+    if grouped:
+        items.append(LegendItem(code=other, name=f"other ({grouped:,} smaller)", count=int(counts[other])))
+        palette.append((OTHER_GREY, CATEGORY_ALPHA))
+        note = (f"Only the {len(names)} largest of the {len(ordered):,} {colouring.title} values have a colour of "
+                f"their own; the other {grouped:,} share one grey, “other”.")
+    if counts[noise]:
+        items.append(LegendItem(code=noise, name=NOISE, count=int(counts[noise])))
         palette.append((GREY, GREY_ALPHA))
-        legend = {"title": colouring.title, "items": items,
-                  "scale": {"stops": [_hex(c) for c in sample_colorscale("Viridis", [0, 0.25, 0.5, 0.75, 1])],
-                            "min": f"{low:.3g}", "max": f"{high:.3g}"}}
     palette.append((GREY, DIMMED_ALPHA))
+    return CanvasColours(blob(codes.tobytes()), palette, Legend(title=colouring.title, items=items),
+                         len(palette) - 1, note)
+
+
+def _number_colours(colouring: Colouring) -> CanvasColours:
+    """Codes 0..SCALE_STEPS - 1 on Viridis, SCALE_STEPS for points without a number."""
+    values = np.asarray(colouring.values, dtype=np.float64)
+    measured = ~np.isnan(values)
+    low, high = (float(np.min(values[measured])), float(np.max(values[measured]))) if measured.any() else (0, 1)
+    steps = np.linspace(0, 1, SCALE_STEPS)
+    palette = [(_hex(c), CATEGORY_ALPHA) for c in sample_colorscale("Viridis", list(steps))]
+    share = (values - low) / (high - low) if high > low else np.zeros_like(values)
+    codes = np.where(measured, np.rint(np.nan_to_num(share) * (SCALE_STEPS - 1)), SCALE_STEPS).astype(np.uint8)
+    items = []
+    if (~measured).any():
+        items.append(LegendItem(code=SCALE_STEPS, name=NOT_MEASURED, count=int((~measured).sum())))
+    palette += [(GREY, GREY_ALPHA), (GREY, DIMMED_ALPHA)]
+    scale = ColourScale(stops=[_hex(c) for c in sample_colorscale("Viridis", [0, 0.25, 0.5, 0.75, 1])],
+                        min=f"{low:.3g}", max=f"{high:.3g}")
+    legend = Legend(title=colouring.title, items=items, scale=scale)
     return CanvasColours(blob(codes.tobytes()), palette, legend, len(palette) - 1)
+
+
+def canvas_colours(colouring: Colouring) -> CanvasColours:
+    return _category_colours(colouring) if colouring.categorical else _number_colours(colouring)
 
 
 def _hex(colour: str) -> str:
@@ -139,17 +221,16 @@ def hover_line(index: int, text: str, colouring: Colouring, *, limit: int = 500)
     return f"#{index} · {colouring.title}: {shown}\n{body}"
 
 
-def canvas_query(query: QueryMark | None, points: CanvasPoints, coords: np.ndarray) -> dict[str, object] | None:
+def canvas_query(query: QueryMark | None, points: CanvasPoints, coords: np.ndarray) -> Query | None:
     if query is None:
         return None
     x, y = points.place(*query.position)
-    return {"x": x, "y": y, "text": query.text,
-            "neighbours": [points.place(*coords[i]) for i in query.neighbours]}
+    return Query(x=x, y=y, text=query.text, neighbours=[points.place(*coords[i]) for i in query.neighbours])
 
 
-def canvas_labels(labels: Sequence[tuple[float, float, str, int, int]], points: CanvasPoints) -> list[dict]:
+def canvas_labels(labels: Sequence[tuple[float, float, str, int, int]], points: CanvasPoints) -> list[Label]:
     """(x, y, text, level, size) in map units, in the canvas's units."""
-    return [{"x": points.place(x, y)[0], "y": points.place(x, y)[1], "text": text, "level": level, "size": size}
+    return [Label(x=points.place(x, y)[0], y=points.place(x, y)[1], text=text, level=level, size=size)
             for x, y, text, level, size in labels]
 
 
@@ -157,8 +238,14 @@ def canvas_labels(labels: Sequence[tuple[float, float, str, int, int]], points: 
 class CanvasView:
     """Everything one map canvas draws: its blobs (sent once each) and the view that names them."""
 
-    blobs: dict[str, bytes]
-    view: dict[str, object]
+    blobs: dict[str, bytes]  # positions, codes and (with a highlight) highlight: a content key and the bytes each
+    view: CanvasViewData
+    note: str = ""  # for the caption: what the colours leave out
+
+    @cached_property
+    def key(self) -> str:
+        """The view's content key: a hover's text is kept for the view it was asked in."""
+        return blob_key(blob(json.dumps(self.view, sort_keys=True).encode()))
 
 
 def canvas_view(coords: np.ndarray, colouring: Colouring, *, label: str, highlight: np.ndarray | None = None,
@@ -173,10 +260,10 @@ def canvas_view(coords: np.ndarray, colouring: Colouring, *, label: str, highlig
         blobs["highlight"] = highlight_blob(highlight)
     n = len(coords)
     highlighted = int(np.count_nonzero(highlight)) if highlight is not None else n
-    view = {"n": n, "positions": blob_key(points.blob), "codes": blob_key(colours.blob),
-            "highlight": blob_key(blobs["highlight"]) if highlight is not None else None,
-            "highlighted": highlighted, "highlightSize": highlight_size(n, highlighted),
-            "palette": colours.palette, "dimmed": colours.dimmed, "legend": colours.legend,
-            "bounds": points.bounds, "pointSize": point_size(n), "label": label, "height": height,
-            "labels": canvas_labels(labels, points), "query": canvas_query(query, points, coords), "link": link}
-    return CanvasView(blobs, view)
+    view = CanvasViewData(
+        n=n, positions=blob_key(points.blob), codes=blob_key(colours.blob),
+        highlight=blob_key(blobs["highlight"]) if highlight is not None else None, highlighted=highlighted,
+        highlightSize=highlight_size(n, highlighted), pointSize=point_size(n), palette=colours.palette,
+        dimmed=colours.dimmed, legend=colours.legend, bounds=points.bounds, label=label, height=height,
+        labels=canvas_labels(labels, points), query=canvas_query(query, points, coords), link=link)
+    return CanvasView(blobs, view, colours.note)

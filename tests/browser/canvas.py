@@ -69,9 +69,63 @@ def drag(page, path: list[tuple[float, float]], nth: int = 0) -> None:
     page.mouse.up()
 
 
+def _image(page, selector: str, nth: int) -> Image.Image:
+    url = page.locator(f"{MAP} {selector}").nth(nth).evaluate("(c) => c.toDataURL('image/png')")
+    return Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGBA")
+
+
 def pixels(page, nth: int = 0) -> np.ndarray:
     """The points canvas as RGB (height, width, 3): what WebGL drew, without the labels and the query on top."""
-    url = page.locator(f"{MAP} canvas.points").nth(nth).evaluate("(c) => c.toDataURL('image/png')")
-    image = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGBA")
+    image = _image(page, "canvas.points", nth)
     white = Image.new("RGBA", image.size, "white")
     return np.asarray(Image.alpha_composite(white, image).convert("RGB"))  # as the page shows it, on white
+
+
+def overlay_pixels(page, nth: int = 0) -> np.ndarray:
+    """The canvas over the points (the query, its lines, the labels) as RGBA (height, width, 4)."""
+    return np.asarray(_image(page, "canvas.overlay", nth))
+
+
+def canvas_xy(page, rows, nth: int = 0) -> np.ndarray:
+    """Where `rows` are drawn in the canvas's own pixels: (len(rows), 2)."""
+    return np.asarray(page.locator(MAP).nth(nth).evaluate(
+        "(el, rows) => rows.map((i) => el.mapCanvas.plot.getScreenPosition(i))", [int(r) for r in rows]))
+
+
+def zoom(page, nth: int = 0) -> float:
+    """The zoom against the fitted view (1: every point in view), as the labels read it."""
+    return page.locator(MAP).nth(nth).evaluate(
+        "(el) => el.mapCanvas.plot.get('camera').view[0] / el.mapCanvas.fitted")
+
+
+def zoom_in(page, at: tuple[float, float], until: float, nth: int = 0) -> float:
+    """Scroll the wheel over `at` (page pixels), a notch at a time, until the zoom is at least `until`."""
+    page.mouse.move(*at)
+    while zoom(page, nth) < until:
+        page.mouse.wheel(0, -60)
+        next_frames(page)
+    return zoom(page, nth)
+
+
+def next_frames(page, frames: int = 2) -> None:
+    """Wait until the page has drawn `frames` more frames."""
+    page.evaluate("(n) => new Promise((done) => { const step = (k) => k ? requestAnimationFrame(() => step(k - 1)) "
+                  ": done(); step(n); })", frames)
+
+
+def isolated_row(page, nth: int = 0) -> int:
+    """The row drawn farthest from any other, so that the pointer on it can only mean it."""
+    xy = screen_positions(page, nth)
+    gaps = np.linalg.norm(xy[:, None] - xy[None], axis=2) + np.diag(np.full(len(xy), np.inf))
+    return int(gaps.min(axis=1).argmax())
+
+
+def hover(page, row: int, nth: int = 0) -> None:
+    """The pointer moved onto row `row` from outside the map, as a hand does."""
+    page.locator(f"{MAP} canvas.points").nth(nth).scroll_into_view_if_needed()  # the mouse acts on what is shown
+    page.mouse.move(2, 2)
+    page.mouse.move(*screen_position(page, row, nth), steps=4)
+
+
+def tooltip(page, nth: int = 0):
+    return page.locator(f"{MAP} .tooltip").nth(nth)

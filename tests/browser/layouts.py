@@ -8,6 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 NEEDLES = 10
+# canvas_app.py's `?marks=1` on the 1,500-point grid (50 columns): a label at each zoom level on a grid point (its row)
+# and a query between rows 1205, 1206, 1255 and 1256, with lines to three rows
+MARKS = {"labels": {"middle": (775, 0), "closer": (260, 1), "closest": (464, 2)},
+         "query": "a query", "query_at": (5.5, 24.5), "neighbours": [1205, 1256, 320]}
 
 
 def layout(n: int, kind: str) -> tuple[np.ndarray, list[str], list[str]]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.browser.canvas import map_state, wait_drawn
-from tests.browser.harness import check_and_shoot, fill, open_page, wait_for_idle
+from tests.browser.canvas import draws, hover, isolated_row, map_state, tooltip, wait_drawn
+from tests.browser.harness import check_and_shoot, choose, fill, open_page, wait_for_idle
 
 pytestmark = pytest.mark.browser
 LONG = 600
@@ -171,3 +171,18 @@ def test_a_vectors_file_of_100000_points_is_drawn_whole(page, server, tmp_path):
     assert map_state(page)["n"] == points
     assert page.locator("[data-testid='stMetric']").filter(has_text="Points").first.inner_text().endswith("100,000")
     check_and_shoot(page, "map-100000")
+
+
+def test_hover_after_a_change_of_colouring_shows_the_new_colouring(page, server):
+    open_page(page, server, "map", LONG)
+    wait_drawn(page)
+    row = isolated_row(page)
+    hover(page, row)
+    tooltip(page).filter(has_text=f"#{row} · genre: ").wait_for(timeout=60_000)
+    before = draws(page)
+    choose(page, "Colour by", "text length")
+    wait_for_idle(page, LONG)
+    wait_drawn(page, after=before)
+    hover(page, row)
+    tooltip(page).filter(has_text=f"#{row} · characters: ").wait_for(timeout=30_000)  # not the cached genre
+    check_and_shoot(page, "map-hover-after-colouring")

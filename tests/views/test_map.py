@@ -3,6 +3,7 @@ import pytest
 from sklearn.cluster import HDBSCAN
 
 from core.data.stsb import MAP_SAMPLE_SIZE
+from core.plots.map import MAX_CATEGORIES
 from tests.canvases import canvas
 from tests.conftest import CATALOG_DENSE, app_test
 from tests.figures import figure
@@ -217,6 +218,17 @@ def test_hdbscan_colours_the_dense_areas_of_the_map_with_their_keywords_and_the_
     if "noise" in sizes:
         assert drawn.view["palette"][drawn.codes[drawn.members("noise")[0]]][0] == "#ced4da"
     at.selectbox(key="map_colour").set_value("genre").run()
+
+
+def test_hdbscan_with_hundreds_of_clusters_from_a_link_colours_the_largest_and_greys_the_rest():
+    at = app_test(PAGE, map_colour="HDBSCAN clusters of the map", map_min_size="2")  # the link of issue 45
+    assert not at.exception and not at.error
+    drawn = canvas(at)
+    clusters = set(HDBSCAN(min_cluster_size=2, copy=True).fit_predict(drawn.positions.astype(np.float64))) - {-1}
+    assert len(clusters) > 255  # more than a byte of colour codes
+    other = [name for name in drawn.legend() if name.startswith("other")]
+    assert len(other) == 1 and f"{len(clusters) - MAX_CATEGORIES:,}" in other[0]
+    assert any(f"{MAX_CATEGORIES} largest" in caption.value for caption in at.caption)
 
 
 def test_spherize_redraws_the_map(opened):

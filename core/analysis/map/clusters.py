@@ -22,7 +22,7 @@ from core.models.loading import LoadedModel
 from core.settings import Settings
 
 EXAMPLES = 3
-SELECTED = "selected"
+INSIDE = "selected"  # the selection's name among the clusters `selection_keywords` weighs
 
 
 def cluster_keywords(texts: Sequence[str], labels: Sequence[object], *, top: int = 5) -> pd.DataFrame:
@@ -49,8 +49,8 @@ def selection_keywords(texts: Sequence[str], chosen: Sequence[int], *, top: int 
     """What a selection is about: its top words against the other texts, by the same class-based TF-IDF."""
     inside = np.zeros(len(texts), dtype=bool)
     inside[np.asarray(chosen, dtype=np.int64)] = True
-    table = cluster_keywords(texts, np.where(inside, SELECTED, "rest").tolist(), top=top)
-    return str(table.loc[table["cluster"] == SELECTED, "keywords"].iloc[0])
+    table = cluster_keywords(texts, np.where(inside, INSIDE, "rest").tolist(), top=top)
+    return str(table.loc[table["cluster"] == INSIDE, "keywords"].iloc[0])
 
 
 def matching(texts: Sequence[str], pattern: str, *, regex: bool = False) -> np.ndarray:

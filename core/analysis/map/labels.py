@@ -14,13 +14,13 @@ from sklearn.cluster import MiniBatchKMeans
 
 from core.analysis.map.clusters import cluster_keywords
 from core.data.sampling import sample_indices
+from core.plots.map import NOISE
 
 LEVELS = 3
 FINER = 3  # clusters of a level over the level before it
 COARSE = 8  # level 0's clusters when the colouring has none
 MIN_POINTS = 12  # the fewest points in an average cluster of a level; fewer points stop the finer levels
 KEYWORD_TEXTS = 20_000  # keywords are weighed on a seeded sample of this many texts
-NOISE_NAMES = {"noise", "-1"}
 
 
 class MapLabel(NamedTuple):
@@ -36,7 +36,7 @@ def _labels_of(coords: np.ndarray, texts: Sequence[str], clusters: np.ndarray, l
     names = np.asarray(clusters).astype(str)
     table = cluster_keywords([texts[i] for i in picked], names[picked])
     found = []
-    for row in table[~table["cluster"].isin(NOISE_NAMES)].itertuples():
+    for row in table[table["cluster"] != NOISE].itertuples():
         members = names == row.cluster
         x, y = np.median(coords[members], axis=0)
         words = ", ".join(str(row.keywords).split(", ")[:2])
@@ -50,7 +50,7 @@ def zoom_labels(coords: np.ndarray, texts: Sequence[str], clusters: np.ndarray |
     """Labels of every level, coarsest first; `clusters` (one label per point) make level 0."""
     xy = np.asarray(coords, dtype=np.float64)
     picked = sample_indices(len(xy), limit=KEYWORD_TEXTS, seed=seed)
-    k = COARSE if clusters is None else len(set(np.asarray(clusters).astype(str).tolist()) - NOISE_NAMES)
+    k = COARSE if clusters is None else len(set(np.asarray(clusters).astype(str).tolist()) - {NOISE})
     labels: list[MapLabel] = []
     for level in range(LEVELS):
         if clusters is None or level > 0:

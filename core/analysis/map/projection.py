@@ -40,6 +40,9 @@ class ProjectionParams:
     def umap_options(self) -> dict[str, object]:
         """What an aligned UMAP of two spaces depends on."""
         return {"neighbours": self.neighbours, "min_dist": self.min_dist, "seed": self.seed}
+
+
+DEFAULTS = ProjectionParams()  # every function's defaults below, the command line's and the map page's
 METHODS: tuple[Method, ...] = ("PCA", "t-SNE", "UMAP")
 MAX_POINTS = 5_000_000  # every point drawn by the map canvas: its times at 100,000 and 1,000,000 are in `make bench`
 FIT_POINTS = 50_000  # above it, t-SNE, UMAP and k-means are fitted on a seeded sample and place the rest
@@ -187,7 +190,7 @@ def _tsne(x: np.ndarray, perplexity: float, seed: int) -> Any:  # openTSNE's TSN
                     n_jobs=-1).fit(x)
 
 
-def fit_tsne(vectors: np.ndarray, *, perplexity: float = 30.0, seed: int = 0) -> Fit:
+def fit_tsne(vectors: np.ndarray, *, perplexity: float = DEFAULTS.perplexity, seed: int = DEFAULTS.seed) -> Fit:
     """openTSNE's FFT-accelerated t-SNE on cosine distances, initialised with PCA (the same map for one seed). At
     equal trustworthiness it took 0.68x scikit-learn's time on 15,457 points and the same on 5,000 (`make bench`).
     Above FIT_POINTS points, fitted on a seeded sample; openTSNE's `transform` places the others."""
@@ -198,7 +201,8 @@ def fit_tsne(vectors: np.ndarray, *, perplexity: float = 30.0, seed: int = 0) ->
                chunk=CHUNK)
 
 
-def fit_umap(vectors: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1, seed: int = 0) -> Fit:
+def fit_umap(vectors: np.ndarray, *, neighbours: int = DEFAULTS.neighbours, min_dist: float = DEFAULTS.min_dist,
+             seed: int = DEFAULTS.seed) -> Fit:
     """umap-learn on cosine distances (imported here: its first use compiles with numba); above FIT_POINTS points,
     fitted on a seeded sample, and umap-learn's `transform` places the others."""
     check_rows(vectors, minimum=4, method="UMAP")
@@ -214,8 +218,9 @@ def fit_umap(vectors: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1
                np.asarray(model.embedding_, dtype=np.float64), model, chunk=CHUNK)
 
 
-def fit_projection(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, neighbours: int = 15,
-                   min_dist: float = 0.1, seed: int = 0) -> Fit:
+def fit_projection(vectors: np.ndarray, *, method: Method, perplexity: float = DEFAULTS.perplexity,
+                   neighbours: int = DEFAULTS.neighbours, min_dist: float = DEFAULTS.min_dist,
+                   seed: int = DEFAULTS.seed) -> Fit:
     if method == "PCA":
         return fit_pca(vectors)
     if method == "t-SNE":
@@ -234,12 +239,13 @@ def pca_projection(vectors: np.ndarray) -> Projection:
     return placed_here(fit_pca(vectors), vectors)
 
 
-def tsne_projection(vectors: np.ndarray, *, perplexity: float = 30.0, seed: int = 0) -> Projection:
+def tsne_projection(vectors: np.ndarray, *, perplexity: float = DEFAULTS.perplexity,
+                    seed: int = DEFAULTS.seed) -> Projection:
     return placed_here(fit_tsne(vectors, perplexity=perplexity, seed=seed), vectors)
 
 
-def umap_projection(vectors: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
-                    seed: int = 0) -> Projection:
+def umap_projection(vectors: np.ndarray, *, neighbours: int = DEFAULTS.neighbours, min_dist: float = DEFAULTS.min_dist,
+                    seed: int = DEFAULTS.seed) -> Projection:
     return placed_here(fit_umap(vectors, neighbours=neighbours, min_dist=min_dist, seed=seed), vectors)
 
 
@@ -251,8 +257,8 @@ def _check_neighbours(neighbours: int, n: int) -> None:
         raise ValueError("UMAP needs at least 2 neighbours; raise the neighbours setting.")
 
 
-def aligned_umap(a: np.ndarray, b: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
-                 seed: int = 0) -> tuple[Projection, Projection]:
+def aligned_umap(a: np.ndarray, b: np.ndarray, *, neighbours: int = DEFAULTS.neighbours,
+                 min_dist: float = DEFAULTS.min_dist, seed: int = DEFAULTS.seed) -> tuple[Projection, Projection]:
     """umap-learn's AlignedUMAP of the same texts in two spaces: each laid out as UMAP lays it out, every text kept
     near its place in the other map, so that a text which moves between them moved in the embeddings."""
     xa = check_vectors(a, minimum=4, method="UMAP")
@@ -272,8 +278,9 @@ def aligned_umap(a: np.ndarray, b: np.ndarray, *, neighbours: int = 15, min_dist
     return first, second
 
 
-def project(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, neighbours: int = 15,
-            min_dist: float = 0.1, seed: int = 0) -> Projection:
+def project(vectors: np.ndarray, *, method: Method, perplexity: float = DEFAULTS.perplexity,
+            neighbours: int = DEFAULTS.neighbours, min_dist: float = DEFAULTS.min_dist,
+            seed: int = DEFAULTS.seed) -> Projection:
     return placed_here(fit_projection(vectors, method=method, perplexity=perplexity, neighbours=neighbours,
                                       min_dist=min_dist, seed=seed), vectors)
 
@@ -285,8 +292,9 @@ def nearest(vectors: np.ndarray, queries: np.ndarray, *, k: int) -> tuple[np.nda
 
 
 def place_queries(projection: Projection, vectors: np.ndarray, queries: np.ndarray, *, k: int = 10) -> np.ndarray:
-    """2-D positions for new points: PCA transforms them; t-SNE and UMAP have no transform, so each query
-    goes to the mean 2-D position of its k nearest points (cosine, full space)."""
+    """2-D positions for new points: PCA transforms them with its axes; a t-SNE or UMAP `Projection` holds positions,
+    not the fitted model that could place them (the disk store keeps positions only), so each query goes to the mean
+    2-D position of its k nearest points (cosine, full space)."""
     queries = np.asarray(queries, dtype=np.float64)
     if projection.method == "PCA" and projection.components is not None:
         return (queries - projection.mean) @ projection.components.T

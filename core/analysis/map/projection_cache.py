@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from core.analysis.map import projection as projections
-from core.analysis.map.projection import Method, Projection, ProjectionParams, aligned_umap, project
+from core.analysis.map.projection import DEFAULTS, Method, Projection, ProjectionParams, aligned_umap, project
 from core.hashing import array_digest
 from core.paths import atomic_write, cache_dir
 
@@ -69,8 +69,9 @@ def store(key: str, projection: Projection) -> None:
     atomic_write(_file(key), lambda tmp: tmp.write_bytes(data))
 
 
-def cached_project(vectors: np.ndarray, *, method: Method, perplexity: float = 30.0, neighbours: int = 15,
-                   min_dist: float = 0.1, seed: int = 0) -> Projection:
+def cached_project(vectors: np.ndarray, *, method: Method, perplexity: float = DEFAULTS.perplexity,
+                   neighbours: int = DEFAULTS.neighbours, min_dist: float = DEFAULTS.min_dist,
+                   seed: int = DEFAULTS.seed) -> Projection:
     """`project`, read from disk when these vectors were projected with these parameters before."""
     params = ProjectionParams(method, perplexity, neighbours, min_dist, seed).options()
     key = projection_key(vectors, params)
@@ -96,8 +97,8 @@ def read_aligned(key: str, n: int) -> tuple[Projection, Projection] | None:
     return None if first is None or second is None else (first, second)
 
 
-def cached_aligned(a: np.ndarray, b: np.ndarray, *, neighbours: int = 15, min_dist: float = 0.1,
-                   seed: int = 0) -> tuple[Projection, Projection]:
+def cached_aligned(a: np.ndarray, b: np.ndarray, *, neighbours: int = DEFAULTS.neighbours,
+                   min_dist: float = DEFAULTS.min_dist, seed: int = DEFAULTS.seed) -> tuple[Projection, Projection]:
     """`aligned_umap`, read from disk when these two spaces were aligned with these parameters before."""
     params = ProjectionParams(neighbours=neighbours, min_dist=min_dist, seed=seed).umap_options()
     key = aligned_key(a, b, params)

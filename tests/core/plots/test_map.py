@@ -1,4 +1,5 @@
 import hashlib
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -6,6 +7,7 @@ import pytest
 from core.plots.map import (
     MAX_CATEGORIES,
     NOISE,
+    PALETTE,
     QueryMark,
     categories,
     fits_legend,
@@ -62,6 +64,27 @@ def test_categories_get_a_code_each_in_numeric_order_with_their_counts():
     assert palette[canvas.codes[2]][0] == "#ced4da"  # noise is grey
     assert len({palette[canvas.codes[i]][0] for i in (0, 1)}) == 2
     assert canvas.view["dimmed"] == len(palette) - 1
+
+
+def test_more_clusters_than_a_legend_can_show_keep_colour_for_the_largest_and_one_grey_group_for_the_rest():
+    # 300 clusters, cluster i of i + 1 points, and noise: more categories than one byte of codes can number
+    labels = [str(i) for i in range(300) for _ in range(i + 1)] + [NOISE] * 7
+    coords = np.random.default_rng(0).normal(size=(len(labels), 2))
+    canvas = drawn(coords, categories(labels, title="HDBSCAN cluster"), label="map")
+    counts = Counter(label for label in labels if label != NOISE)
+    largest = {name for name, _ in counts.most_common(MAX_CATEGORIES)}
+    legend = canvas.legend()
+    other = [name for name in legend if name.startswith("other")]
+    assert len(other) == 1 and "270" in other[0]  # the grey group says how many clusters it holds
+    assert set(legend) == largest | {NOISE, other[0]}
+    assert legend[other[0]] == sum(n for name, n in counts.items() if name not in largest) and legend[NOISE] == 7
+    for name in largest | {NOISE}:
+        assert canvas.members(name).tolist() == [i for i, label in enumerate(labels) if label == name]
+    palette = canvas.view["palette"]
+    colours = [palette[canvas.codes[canvas.members(name)[0]]][0] for name in sorted(largest)]
+    assert len(set(colours)) == MAX_CATEGORIES and set(colours) <= set(PALETTE)  # a colour of its own each
+    assert palette[canvas.codes[canvas.members(other[0])[0]]][0] not in set(PALETTE) | {"#ced4da"}  # grey, not noise
+    assert "270" in canvas_view(coords, categories(labels, title="HDBSCAN cluster"), label="map").note
 
 
 def test_numbers_are_coded_on_the_scale_and_unmeasured_points_are_grey():

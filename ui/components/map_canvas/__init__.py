@@ -1,24 +1,46 @@
-"""The map's WebGL canvas: a Streamlit v2 component whose JavaScript `make` builds from frontend/ (regl-scatterplot).
+"""The map's WebGL canvas: a Streamlit v2 component whose JavaScript is built from frontend/ (regl-scatterplot) and
+committed, frontend/dist/map_canvas.js (`make canvas` rebuilds it; running the app needs no Node).
 
 Each binary column (positions, colour codes, a highlight bitmask) is an element of its own whose message does not
 change while the column does not, so Streamlit's message cache sends it once; the map's view names the columns by
 their content keys. The 300 kB bundle travels the same way, once: Streamlit sends a component's JavaScript with each
 of its elements, so the component's JavaScript is a small loader (frontend/src/loader.js) that loads the bundle from
-its column. A selection comes back as row numbers; a hover asks for that one row's text."""
+its column. A selection comes back as row numbers; a hover asks for that one row's text.
+
+The contract with the browser is `CanvasData` below (what the canvas is sent) and the two states it sets, named by
+the `on_…_change` callbacks: `selection` (the selected row numbers) and `hover` (a trigger: the row whose text it
+asks for). Its JavaScript side is frontend/src/contract.js (the MapData typedef)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import TypedDict
 
 import streamlit as st
 
-from core.plots.map_canvas import CanvasView, blob, blob_key
+from core.plots.map_canvas import CanvasView, CanvasViewData, blob, blob_key
 
 FRONTEND = Path(__file__).parent / "frontend"
 BUNDLE = FRONTEND / "dist" / "map_canvas.js"
-NOT_BUILT = ("The map canvas is not built: run `make run` (it builds frontend/ with npm), or `make canvas` alone.")
+NOT_BUILT = ("The map canvas's JavaScript (ui/components/map_canvas/frontend/dist/map_canvas.js) is missing: restore "
+             "it with `git checkout -- ui/components/map_canvas/frontend/dist`, or rebuild it with `make canvas` "
+             "(Node 20).")
+
+
+class HoverText(TypedDict):
+    row: int
+    text: str  # what hovering the row shows
+
+
+class CanvasData(CanvasViewData):
+    """What the canvas is sent on each rerun: the view core built (CanvasViewData, documented per key in
+    core/plots/map_canvas.py) and these three keys."""
+
+    code: str  # the content key of the canvas's own code (the bundle), sent once as a column
+    hover: HoverText | None  # the row the canvas last asked for, answered for this view only
+    answered: int  # counts Python's answers to selections: the canvas draws a selection once this changes
 
 
 @lru_cache(maxsize=1)
@@ -34,10 +56,6 @@ def _bundle() -> bytes:
     return blob(BUNDLE.read_bytes())
 
 
-def _hover_key(key: str) -> str:
-    return f"{key}_hover"
-
-
 def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str],
                on_selection: Callable[[list[int]], None]) -> None:
     """Draw `canvas`. `hover_text(row)` is what hovering that row shows; `on_selection(rows)` runs (before the
@@ -48,12 +66,12 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
         st.error(str(err))
         return
     component = _component()
-    selected_now, answered = f"{key}_selected_now", f"{key}_answered"
+    hovered_now, selected_now, answered = f"{key}_hover", f"{key}_selected_now", f"{key}_answered"
 
     def hovered() -> None:
         row = st.session_state[key].hover
-        if row is not None:
-            st.session_state[_hover_key(key)] = {"row": int(row), "text": hover_text(int(row))}
+        if row is not None:  # the answer holds for this view only: another colouring says other things
+            st.session_state[hovered_now] = canvas.key, HoverText(row=int(row), text=hover_text(int(row)))
 
     def selected() -> None:
         on_selection(sorted(int(i) for i in st.session_state[key].selection or []))
@@ -69,8 +87,9 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
             st.rerun()
         for name, data in {"code": code, **canvas.blobs}.items():
             component(key=f"{key}_{name}", data=data, height=0)
-        component(key=key, data={**canvas.view, "code": blob_key(code), "hover": st.session_state.get(_hover_key(key)),
-                                 "answered": st.session_state.get(answered, 0)},
-                  on_hover_change=hovered, on_selection_change=selected)
+        view, hover = st.session_state.get(hovered_now, (None, None))
+        sent = CanvasData(**canvas.view, code=blob_key(code), hover=hover if view == canvas.key else None,
+                          answered=st.session_state.get(answered, 0))
+        component(key=key, data=sent, on_hover_change=hovered, on_selection_change=selected)
 
     drawn()

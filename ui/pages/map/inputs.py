@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from core.analysis.map.projection import (
+    DEFAULTS,
     METHODS,
     ProjectionParams,
 )
@@ -22,20 +23,22 @@ LISTED_ROWS = 2_000  # a vectors file with more texts takes its query by number
 
 
 def projection_inputs() -> ProjectionParams:
-    method = kept(st.radio, "Projection", key="map_method", url=True, default="PCA", options=list(METHODS),
+    method = kept(st.radio, "Projection", key="map_method", url=True, default=DEFAULTS.method, options=list(METHODS),
                   horizontal=True,
                   help="PCA: linear, instant, keeps large distances. t-SNE and UMAP: non-linear, keep local "
                        "neighbourhoods, take longer (UMAP's first run compiles for about a minute).")
-    perplexity = kept(st.number_input, "Perplexity (t-SNE)", key="map_perplexity", url=True, default=30.0,
-                      min_value=1.0,
-                      max_value=100.0, step=5.0, disabled=method != "t-SNE",
+    perplexity = kept(st.number_input, "Perplexity (t-SNE)", key="map_perplexity", url=True,
+                      default=DEFAULTS.perplexity, min_value=1.0, max_value=100.0, step=5.0, disabled=method != "t-SNE",
                       help="About how many neighbours each point attends to; must be below the point count.")
     left, right = st.columns(2)
-    neighbours = kept(left.number_input, "Neighbours (UMAP)", key="map_neighbours", url=True, default=15, min_value=2,
-                      max_value=200, step=5, disabled=method != "UMAP", help="Larger keeps more global structure.")
-    min_dist = kept(right.number_input, "min_dist (UMAP)", key="map_min_dist", url=True, default=0.1, min_value=0.0,
-                    max_value=1.0, step=0.05, disabled=method != "UMAP", help="How tightly points may pack.")
-    seed = kept(st.number_input, "Random seed", key="map_seed", url=True, default=0, min_value=0, max_value=2**31 - 1,
+    neighbours = kept(left.number_input, "Neighbours (UMAP)", key="map_neighbours", url=True,
+                      default=DEFAULTS.neighbours, min_value=2, max_value=200, step=5, disabled=method != "UMAP",
+                      help="Larger keeps more global structure.")
+    min_dist = kept(right.number_input, "min_dist (UMAP)", key="map_min_dist", url=True, default=DEFAULTS.min_dist,
+                    min_value=0.0, max_value=1.0, step=0.05, disabled=method != "UMAP",
+                    help="How tightly points may pack.")
+    seed = kept(st.number_input, "Random seed", key="map_seed", url=True, default=DEFAULTS.seed, min_value=0,
+                max_value=2**31 - 1,
                 help="Fixes t-SNE, UMAP, k-means and any sampling, so the same settings give the same map.")
     return ProjectionParams(method, float(perplexity), int(neighbours), float(min_dist), int(seed))
 

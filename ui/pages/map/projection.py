@@ -16,9 +16,9 @@ from core.analysis.map.projection import (
 )
 from core.jobs import Job
 from core.plots.map import (
-    NOISE,
     Colouring,
     categories,
+    density_categories,
     fits_legend,
     numbers,
 )
@@ -98,5 +98,5 @@ def colouring_of(chosen: MapInputs, frame: pd.DataFrame, extra: dict[str, str], 
             job_status(found)
             st.caption("Coloured by k-means clusters until HDBSCAN is done.")
         elif found is not None:
-            return categories([NOISE if label < 0 else str(label) for label in found], title="HDBSCAN cluster")
+            return density_categories(found, title="HDBSCAN cluster")
     return categories(clusters_of(vectors, chosen.k, seed), title="cluster")

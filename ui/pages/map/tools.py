@@ -19,18 +19,18 @@ from ui.components.downloads import csv_download
 from ui.work.background import index_job, job_status
 from ui.work.cache import keywords_of, movers_of, selection_keywords_of, selection_of
 
-SELECTED = "map_selected"  # session key: the point numbers selected on the map (kept across reruns and colourings)
-THREE = st.column_config.NumberColumn(format="%.3f")
+SELECTED_ROWS = "map_selected"  # session key: the row numbers selected on the map (kept across reruns and colourings)
+THREE_DECIMALS = st.column_config.NumberColumn(format="%.3f")
 LISTED = 1_000  # selected points listed with their nearest text; finding it for 50,000 would take a minute
 
 
 def remember_selection(rows: list[int]) -> None:
     """The canvas's selection callback: keep the selected row numbers, whatever the colouring does."""
-    st.session_state[SELECTED] = rows
+    st.session_state[SELECTED_ROWS] = rows
 
 
 def selected_points(count: int) -> list[int]:
-    return [i for i in st.session_state.get(SELECTED, []) if i < count]
+    return [i for i in st.session_state.get(SELECTED_ROWS, []) if i < count]
 
 
 def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray) -> None:
@@ -46,7 +46,7 @@ def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray
         shown = words.replace("_", r"\_") or "(no word stands out)"  # TF-IDF words are \w+: only _ is markdown
         st.markdown(f"**Keywords of the selection:** {shown}")
     table = selection_of(frame, tuple(chosen[:LISTED]), vectors)
-    st.dataframe(table, hide_index=True, column_config={"cosine": THREE})
+    st.dataframe(table, hide_index=True, column_config={"cosine": THREE_DECIMALS})
     st.caption(f"{len(chosen):,} selected" + (f"; the first {LISTED:,} are listed" if len(chosen) > LISTED else "")
                + ": each with its labels and its nearest other text in the full space. Keywords: the selection's "
                  "words weighed against the other texts' (class-based TF-IDF).")
@@ -57,7 +57,7 @@ def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray
     if len(chosen) == 1:
         near = point_neighbours(vectors, coords, frame["text"].tolist(), chosen[0])
         st.markdown(f"**Nearest to #{chosen[0]} in the full space**")
-        st.dataframe(near, hide_index=True, column_config={"cosine": THREE})
+        st.dataframe(near, hide_index=True, column_config={"cosine": THREE_DECIMALS})
         st.caption("“Near on the map”: also among its nearest points on the map. Where it is false, the map "
                    "put a true neighbour far away.")
 
@@ -82,7 +82,7 @@ def movers_panel(texts: list[str], a_vectors: np.ndarray, b_vectors: np.ndarray,
     table = movers_of(texts_digest(texts), a_vectors, b_vectors, a_coords, b_aligned, seed, texts)
     st.subheader("Texts whose neighbourhood changed most from A to B")
     st.dataframe(table, hide_index=True, column_config={"neighbours changed": st.column_config.NumberColumn(
-        format="percent"), "moved on the map": THREE})
+        format="percent"), "moved on the map": THREE_DECIMALS})
     st.caption("The share of each text's 10 nearest neighbours (full space, cosine) that differ between A and B, and "
                f"how far it moved between the maps ({alignment})"
                + (f"; among a seeded sample of {TRUST_POINTS:,} texts." if len(texts) > TRUST_POINTS else "."))
@@ -109,8 +109,8 @@ def export_panel(frame: pd.DataFrame, vectors: np.ndarray) -> None:
 
 PLACEMENT = {
     "PCA": "PCA is a linear map, so the query is projected with the same axes as the corpus.",
-    "t-SNE": "t-SNE has no way to add a point after the fact: the star sits at the mean map position of the "
-             "query's nearest texts in the full space, so it lands near them by construction.",
+    "t-SNE": "The map keeps t-SNE's positions, not the fitted t-SNE, so the star sits at the mean map position of the "
+             "query's nearest texts in the full space: it lands near them by construction.",
 }
 PLACEMENT["UMAP"] = PLACEMENT["t-SNE"].replace("t-SNE", "UMAP")
 
@@ -125,7 +125,7 @@ def full_set_neighbours(dataset: Dataset, vector: np.ndarray, k: int, on_map: in
     hits = index.search(vector, k)
     table = hits_ranking(dataset.info.name, hits, dataset.texts(hits.indices[0])).ranked(dataset.info.name)
     st.dataframe(table.drop(columns=["hit"]).rename(columns={"index": "row"}), hide_index=True,
-                 column_config={"score": st.column_config.NumberColumn(format="%.3f")})
+                 column_config={"score": THREE_DECIMALS})
     sample = (f"the map shows a sample of {on_map:,}, so some of these texts may not be on it"
               if on_map < len(dataset.vectors) else "every row is on the map")
     st.caption(f"Answered by {index.caption}. 'row' numbers the dataset's rows; {sample}.")
@@ -134,7 +134,7 @@ def full_set_neighbours(dataset: Dataset, vector: np.ndarray, k: int, on_map: in
 def query_table(placed: PlacedQuery, method: str) -> None:
     st.subheader("The query's nearest texts")
     st.dataframe(placed.neighbours, hide_index=True,
-                 column_config={"cosine": st.column_config.NumberColumn(format="%.3f")})
+                 column_config={"cosine": THREE_DECIMALS})
     st.caption("Nearest by cosine in the full space, best first. 'Rank on the map' counts from the point nearest "
                "to the star: where it is much larger than the full-space rank, the map misleads. " + PLACEMENT[method])
     csv_download(placed.neighbours, "map-query-neighbours.csv", index=False, key="map_query_csv")

@@ -70,7 +70,8 @@ def single_view(frame: pd.DataFrame, space: np.ndarray, projection: Projection, 
                "scroll to zoom (finer cluster labels appear as you zoom in), click a point or use Box or Lasso to "
                "select; the legend hides and shows categories. Only closeness means something: the axes have no "
                f"units, and far-apart clusters may not be far apart in the full space. {how_placed(projection)}"
-               + (" The star is the query, with lines to its nearest texts in the full space." if mark else ""))
+               + (" The star is the query, with lines to its nearest texts in the full space." if mark else "")
+               + (f" {canvas.note}" if canvas.note else ""))
     csv_download(map_points(texts, projection.coords, colouring, report.overlap), "map-points.csv",
                  index=False, key="map_points_csv")
     trust_col, selection_col = st.columns([1, 2])
@@ -145,7 +146,8 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
                f"{alignment} so that movement means something; point #i is the same text in both (hover shows the "
                "number). The two maps pan and zoom together, and points selected (click, Box or Lasso) on either "
                "side are selected on both: see where a region of A lands in B."
-               + (" The star is the query, placed by each configuration." if query else ""))
+               + (" The star is the query, placed by each configuration." if query else "")
+               + (f" {canvas.note}" if canvas.note else ""))
     csv_download(compare_points(texts, projection.coords, b_coords, colouring), "map-compare.csv",
                  index=False, key="map_compare_csv")
     movers_panel(texts, space, b_space, projection.coords, b_coords, alignment, params.seed)

@@ -1,21 +1,43 @@
 // One map: regl-scatterplot draws the points (WebGL) and pans and zooms; a 2-D canvas on top draws the query, its
 // lines and the cluster labels, and another the hover ring and the Box or Lasso (pointer.js); a legend beside it
 // toggles categories. Interactions stay here; a selection goes to Python as row numbers and a hover asks Python for
-// that one row's text.
+// that one row's text. What Python sends and gets back: contract.js.
 import createScatterplot, { createSpatialIndex } from "regl-scatterplot";
+import {
+  BACKGROUND, CLICK_SLOP_PX, FIT_MARGIN, HOVER_DELAY_MS, PICK_RADIUS_PX, RESET_VIEW_MS, RING_GAP_PX,
+  RING_MIN_RADIUS_PX, SELECTED_COLOUR, SELECTED_GROWTH_PX, SELECTED_OUTLINE_PX, SELECTION_WAIT_MS, TOOLTIP_OFFSET_PX,
+} from "./constants.js";
+import { HOVER, isHighlighted, positionsOf, SELECTION } from "./contract.js";
 import { Legend } from "./legend.js";
 import { drawOverlay } from "./overlay.js";
-import { inside, nearest, screenTransform, Sketch } from "./pointer.js";
+import { inside, nearest, screenTransform, Sketch, toScreen } from "./pointer.js";
 import { STYLE } from "./style.js";
 
-const HOVER_DELAY_MS = 120; // a pointer resting this long on a point asks Python for its text
-const SELECTION_WAIT_MS = 1500; // the longest a selection waits for Python's answer before it is drawn
 // Picking (hover, click, Box, Lasso) is pointer.js's, so regl-scatterplot's spatial index, which it builds before it
 // draws the first frame (0.85 s at 1,000,000 points), is an empty one.
 const NO_INDEX = createSpatialIndex([], false);
 const links = new Map(); // link group -> the maps whose views and selections move together
 
 const rgba = (hex, alpha) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).concat(alpha);
+
+const HTML = `<style>${STYLE}</style>
+  <div class="toolbar" role="toolbar" aria-label="Map tools">
+    <button type="button" data-mode="panZoom" aria-pressed="true" title="Drag to pan, scroll to zoom, click a point to select it">Pan &amp; zoom</button>
+    <button type="button" data-mode="rectangle" aria-pressed="false" title="Drag a box to select the points in it">Box</button>
+    <button type="button" data-mode="freeform" aria-pressed="false" title="Draw around points to select them">Lasso</button>
+    <button type="button" data-action="reset" title="Show every point">Reset view</button>
+    <button type="button" data-action="clear" title="Or double-click the map, or press Escape">Clear selection</button>
+    <span class="status" aria-live="polite"></span>
+  </div>
+  <div class="body">
+    <div class="stage">
+      <canvas class="points" role="img"></canvas>
+      <canvas class="overlay" aria-hidden="true"></canvas>
+      <canvas class="sketch" aria-hidden="true"></canvas>
+      <div class="tooltip" role="tooltip" hidden></div>
+    </div>
+    <div class="legend"></div>
+  </div>`;
 
 export class MapCanvas {
   constructor(parent, { setStateValue, setTriggerValue, columns }) {
@@ -24,26 +46,8 @@ export class MapCanvas {
     this.setTriggerValue = setTriggerValue;
     this.root = document.createElement("div");
     this.root.className = "explorer-map";
-    this.root.innerHTML = `<style>${STYLE}</style>
-      <div class="toolbar" role="toolbar" aria-label="Map tools">
-        <button type="button" data-mode="panZoom" aria-pressed="true" title="Drag to pan, scroll to zoom, click a point to select it">Pan &amp; zoom</button>
-        <button type="button" data-mode="rectangle" aria-pressed="false" title="Drag a box to select the points in it">Box</button>
-        <button type="button" data-mode="freeform" aria-pressed="false" title="Draw around points to select them">Lasso</button>
-        <button type="button" data-action="reset" title="Show every point">Reset view</button>
-        <button type="button" data-action="clear" title="Or double-click the map, or press Escape">Clear selection</button>
-        <span class="status" aria-live="polite"></span>
-      </div>
-      <div class="body">
-        <div class="stage">
-          <canvas class="points" role="img"></canvas>
-          <canvas class="overlay" aria-hidden="true"></canvas>
-          <canvas class="sketch" aria-hidden="true"></canvas>
-          <div class="tooltip" role="tooltip" hidden></div>
-        </div>
-        <div class="legend"></div>
-      </div>`;
+    this.root.innerHTML = HTML;
     parent.appendChild(this.root);
-    this.root.mapCanvas = this; // for the browser tests: screen positions, the drawn pixels
     this.stage = this.root.querySelector(".stage");
     this.canvas = this.root.querySelector("canvas.points");
     this.overlay = this.root.querySelector("canvas.overlay");
@@ -53,9 +57,9 @@ export class MapCanvas {
     this.sketch = new Sketch(this.root.querySelector("canvas.sketch"), (shape) => this.sketched(shape));
     this.selected = [];
     this.hovered = -1;
-    this.hoverTexts = new Map();
+    this.hoverTexts = new Map(); // row -> its text, for the view drawn now
     this.draws = 0;
-    this.lastEnded = 0;
+    this.lastDraw = { started: 0, ended: 0 };
     this.wireToolbar();
   }
 
@@ -65,8 +69,8 @@ export class MapCanvas {
       canvas: this.canvas,
       width: Math.max(1, Math.floor(width)),
       height: Math.max(1, Math.floor(height)),
-      backgroundColor: [1, 1, 1, 1],
-      pointColorActive: [0.84, 0.2, 0.42, 1],
+      backgroundColor: rgba(BACKGROUND, 1),
+      pointColorActive: rgba(SELECTED_COLOUR, 1),
       deselectOnDblClick: true,
       deselectOnEscape: true,
       pointScaleMode: "asinh",
@@ -90,7 +94,7 @@ export class MapCanvas {
     });
     this.canvas.addEventListener("click", (event) => { // a click, not the end of a pan, selects the point under it
       const [x, y] = this.pressedAt ?? [event.clientX, event.clientY];
-      if (Math.hypot(event.clientX - x, event.clientY - y) < 3) this.sketched([this.sketch.at(event)]);
+      if (Math.hypot(event.clientX - x, event.clientY - y) < CLICK_SLOP_PX) this.sketched([this.sketch.at(event)]);
     });
     new ResizeObserver(() => this.resize()).observe(this.stage);
   }
@@ -108,45 +112,67 @@ export class MapCanvas {
     this.root.querySelector("[data-action=clear]").addEventListener("click", () => this.plot?.deselect());
   }
 
+  /** Show `data` (MapData, contract.js): redrawn when its view changed, else only its hover text taken. */
   async update(data) {
-    const { hover, answered, ...drawn } = data;
-    // Python has answered a selection: it is drawn after this frame has shown the answer
-    if (this.pending && answered !== this.answered) requestAnimationFrame(() => setTimeout(() => this.drawSelection()));
-    this.answered = answered;
-    const same = JSON.stringify(drawn);
-    if (this.plot && same === this.drawnView) { // only the hover text is new (or nothing): no redraw
+    const { hover, answered, ...view } = data;
+    this.answerArrived(answered);
+    const viewJson = JSON.stringify(view);
+    if (this.plot && viewJson === this.drawnJson) {
       this.data = data;
-      if (hover) this.hoverTexts.set(hover.row, hover.text);
-      this.showTooltip();
+      this.hoverAnswered(hover);
       return;
     }
     const started = performance.now();
     this.data = data;
+    this.hoverTexts.clear(); // they were the view before's: another colouring or other points say other things
     this.stage.style.height = `${data.height}px`;
     this.canvas.setAttribute("aria-label", data.label);
     const [positions, codes, highlight] = await Promise.all(
       [data.positions, data.codes, data.highlight].map((key) => (key ? this.columns.blob(key) : null)));
-    if (this.data !== data) return; // a newer view arrived while these blobs were on their way
+    if (this.data !== data) return; // a newer view arrived while these columns were on their way
     if (!this.plot) this.createPlot();
-    const n = data.n;
-    const moved = positions !== this.positions;
-    if (moved) {
-      this.positions = positions;
-      this.x = new Float32Array(positions, 0, n);
-      this.y = new Float32Array(positions, 4 * n, n);
-      // regl-scatterplot's points as it holds them, [x, y, colour, size] each: made once per positions and
-      // changed in place, since it makes a million of them again from columns on every draw
-      this.points = Array.from({ length: n }, (_, i) => [this.x[i], this.y[i], 0, 0]);
-    }
+    const moved = this.decode(data.n, positions, codes);
+    this.style(data, highlight);
+    this.legend.show(data.legend, data.palette);
+    if (moved) this.fitView(false); // the camera first, so new points come up fitted in one frame, not two
+    await this.plot.draw(this.points, { zDataType: "categorical", wDataType: "categorical",
+      spatialIndex: await NO_INDEX, preventFilterReset: !moved });
+    if (this.data !== data) return;
+    this.drawnJson = viewJson;
+    this.restore(hover);
+    this.recordDraw(data, started);
+    this.joinLink(data.link);
+  }
+
+  // Python has answered a selection: it is drawn after this frame has shown the answer
+  answerArrived(answered) {
+    if (this.pending && answered !== this.answered) requestAnimationFrame(() => setTimeout(() => this.drawSelection()));
+    this.answered = answered;
+  }
+
+  /** The columns as arrays; true when the positions are new. */
+  decode(n, positions, codes) {
     this.codes = new Uint8Array(codes, 0, n);
+    if (positions === this.positions) return false;
+    this.positions = positions;
+    ({ x: this.x, y: this.y } = positionsOf(positions, n));
+    // regl-scatterplot's points as it holds them, [x, y, colour, size] each: made once per positions and changed in
+    // place, since it makes a million of them again from columns on every draw
+    this.points = Array.from({ length: n }, (_, i) => [this.x[i], this.y[i], 0, 0]);
+    return true;
+  }
+
+  /** Each point's colour and size; highlighted points in their colour, drawn larger and on top, the others dimmed. */
+  style(data, highlight) {
+    const n = data.n;
     let order = null;
-    if (highlight) { // highlighted: its colour, drawn larger and on top; the others dimmed
+    if (highlight) {
       const bits = new Uint8Array(highlight);
       order = new Array(n); // regl-scatterplot takes a plain array only
       let back = 0;
       let front = n - data.highlighted;
       for (let i = 0; i < n; i += 1) {
-        const on = (bits[i >> 3] >> (i & 7)) & 1;
+        const on = isHighlighted(bits, i);
         const point = this.points[i];
         point[2] = on ? this.codes[i] : data.dimmed;
         point[3] = on;
@@ -165,42 +191,43 @@ export class MapCanvas {
       pointSize: [data.pointSize, data.highlightSize],
       sizeBy: highlight ? "valueB" : null,
       pointOrder: order,
-      pointSizeSelected: 2,
-      pointOutlineWidth: 2,
+      pointSizeSelected: SELECTED_GROWTH_PX,
+      pointOutlineWidth: SELECTED_OUTLINE_PX,
     });
-    this.legend.show(data.legend, data.palette);
-    const options = { zDataType: "categorical", wDataType: "categorical", spatialIndex: await NO_INDEX,
-      preventFilterReset: !moved };
-    if (moved) this.fitView(false); // the camera first, so new points come up fitted in one frame, not two
-    await this.plot.draw(this.points, options);
-    if (this.data !== data) return;
+  }
+
+  /** After a draw: the legend's filter, the selection, the hover (asked again for this view), labels and status. */
+  restore(hover) {
     this.applyFilter();
     if (this.selected.length) this.plot.select(this.selected, { preventEvent: true });
     if (hover) this.hoverTexts.set(hover.row, hover.text);
-    this.showTooltip();
+    this.hovered = -1;
+    this.hoverPick(); // the point under the pointer now, and its text for this view
     this.paintOverlay();
+    const { n, highlight, highlighted } = this.data;
+    const lit = highlight ? `, ${highlighted.toLocaleString("en")} highlighted` : "";
+    this.status.textContent = `${n.toLocaleString("en")} points${lit}`;
+  }
+
+  // The hooks of the browser tests and `make bench`, all here: the canvas on its element, its draws counted, and the
+  // last draw's times (from the view's arrival, or its newest column's if that came later, until it was on screen).
+  recordDraw(data, started) {
     this.canvas.getContext("2d").getImageData(0, 0, 1, 1); // the frame is on the screen from here
-    // for make bench: when this view arrived (or its newest blob, if later it arrived first) and when it was drawn
-    const blobsAt = [data.positions, data.codes, data.highlight].filter(Boolean).map(this.columns.arrivedAt);
-    const fresh = blobsAt.filter((t) => t >= this.lastEnded);
+    const arrived = [data.positions, data.codes, data.highlight].filter(Boolean).map(this.columns.arrivedAt);
+    const fresh = arrived.filter((t) => t >= this.lastDraw.ended);
     this.lastDraw = { started: Math.min(started, ...fresh), ended: performance.now() };
-    this.drawnView = same;
-    this.lastEnded = this.lastDraw.ended;
     this.draws += 1;
-    this.root.dataset.draws = String(this.draws);
-    this.root.dataset.points = String(n);
-    this.root.dataset.highlight = data.highlight ?? "";
-    this.root.dataset.codes = data.codes;
-    this.status.textContent = `${n.toLocaleString("en")} points${data.highlight ? `, ${data.highlighted.toLocaleString("en")} highlighted` : ""}`;
-    this.joinLink(data.link);
+    this.root.mapCanvas = this;
+    Object.assign(this.root.dataset, { draws: String(this.draws), points: String(data.n),
+      highlight: data.highlight ?? "", codes: data.codes });
   }
 
   fitView(animated) {
     const [x0, y0, x1, y1] = this.data.bounds;
-    const pad = 0.04 * Math.max(x1 - x0, y1 - y0);
+    const pad = FIT_MARGIN * Math.max(x1 - x0, y1 - y0);
     const done = this.plot.zoomToArea(
       { x: x0 - pad, y: y0 - pad, width: x1 - x0 + 2 * pad, height: y1 - y0 + 2 * pad },
-      { transition: animated, transitionDuration: 300 });
+      { transition: animated, transitionDuration: RESET_VIEW_MS });
     if (!animated) this.fitted = this.plot.get("camera").view[0]; // zoom 1: labels' coarsest level
     return done;
   }
@@ -222,7 +249,7 @@ export class MapCanvas {
   // holds the page's thread: drawn first, it held back both the sending and the answer (lasso → answer 1.5 s).
   selectionMade(points, alsoOn = []) {
     this.selected = points;
-    this.setStateValue("selection", points);
+    this.setStateValue(SELECTION, points);
     clearTimeout(this.pending?.timer);
     this.pending = { points, maps: [...alsoOn, ...this.linked()],
       timer: setTimeout(() => this.drawSelection(), SELECTION_WAIT_MS) };
@@ -250,6 +277,10 @@ export class MapCanvas {
     return this.data.highlight ? this.data.highlightSize : this.data.pointSize;
   }
 
+  pickRadius() {
+    return Math.max(PICK_RADIUS_PX, this.drawnSize());
+  }
+
   transform() {
     const { width, height } = this.stage.getBoundingClientRect();
     return screenTransform(this.plot.get("camera").view, width, height);
@@ -259,14 +290,18 @@ export class MapCanvas {
     this.hoverFrame = 0;
     if (!this.plot || !this.x) return;
     const at = this.pointerAt;
-    const radius = Math.max(6, this.drawnSize());
-    const i = at ? nearest(this.x, this.y, this.visible(), this.transform(), at[0], at[1], radius) : -1;
+    const i = at ? nearest(this.x, this.y, this.visible(), this.transform(), at[0], at[1], this.pickRadius()) : -1;
     if (i === this.hovered) return;
     this.hovered = i;
     clearTimeout(this.hoverTimer);
     if (i >= 0 && !this.hoverTexts.has(i)) {
-      this.hoverTimer = setTimeout(() => this.setTriggerValue("hover", i), HOVER_DELAY_MS);
+      this.hoverTimer = setTimeout(() => this.setTriggerValue(HOVER, i), HOVER_DELAY_MS);
     }
+    this.showTooltip();
+  }
+
+  hoverAnswered(hover) {
+    if (hover) this.hoverTexts.set(hover.row, hover.text);
     this.showTooltip();
   }
 
@@ -280,7 +315,7 @@ export class MapCanvas {
     }
     // a click: the point under it (a click beside every point leaves the selection as it is)
     const [mx, my] = shape[shape.length - 1];
-    const i = nearest(this.x, this.y, this.visible(), t, mx, my, Math.max(6, this.drawnSize()));
+    const i = nearest(this.x, this.y, this.visible(), t, mx, my, this.pickRadius());
     if (i >= 0) this.selectionMade([i], [this]);
   }
 
@@ -292,27 +327,20 @@ export class MapCanvas {
       return;
     }
     const [sx, sy] = this.plot.getScreenPosition(i) ?? [0, 0];
-    this.sketch.showRing([sx, sy, Math.max(4, this.drawnSize() / 2 + 3)]);
+    this.sketch.showRing([sx, sy, Math.max(RING_MIN_RADIUS_PX, this.drawnSize() / 2 + RING_GAP_PX)]);
     this.tooltip.textContent = this.hoverTexts.get(i) ?? `#${i} …`;
     this.tooltip.hidden = false;
-    const { width } = this.stage.getBoundingClientRect();
-    this.tooltip.style.left = `${Math.min(sx + 12, width - 320)}px`;
-    this.tooltip.style.top = `${sy + 12}px`;
-  }
-
-  toScreen(x, y) {
-    // as regl-scatterplot places a point: projection (view aspect) x camera view x model (data aspect 1)
-    const view = this.plot.get("camera").view;
-    const { width, height } = this.stage.getBoundingClientRect();
-    const vx = view[0] * x + view[4] * y + view[12];
-    const vy = view[1] * x + view[5] * y + view[13];
-    return [(width * (vx / (width / height) + 1)) / 2, height * (0.5 - vy / 2)];
+    // kept inside the map: to the point's left near the map's right edge
+    const room = this.stage.getBoundingClientRect().width - this.tooltip.getBoundingClientRect().width;
+    this.tooltip.style.left = `${Math.max(0, Math.min(sx + TOOLTIP_OFFSET_PX, room))}px`;
+    this.tooltip.style.top = `${sy + TOOLTIP_OFFSET_PX}px`;
   }
 
   paintOverlay() {
     if (!this.plot || !this.data) return;
-    const zoom = this.plot.get("camera").view[0] / (this.fitted ?? this.plot.get("camera").view[0]);
-    drawOverlay(this.overlay, this.stage.getBoundingClientRect(), this.data, (x, y) => this.toScreen(x, y), zoom);
+    const view = this.plot.get("camera").view;
+    const t = this.transform();
+    drawOverlay(this.overlay, this.data, (x, y) => toScreen(t, x, y), view[0] / (this.fitted ?? view[0]));
     if (this.hovered >= 0) this.showTooltip();
   }
 

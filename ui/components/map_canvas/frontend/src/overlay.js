@@ -1,23 +1,21 @@
 // What the points canvas does not draw: the query star with lines to its nearest texts (full space), and cluster
 // labels placed by zoom level (coarse clusters far out, finer ones close in), none overlapping another.
-const QUERY = "#c2255c";
-const LEVEL_ZOOM = [0, 2.5, 6]; // the zoom (1 = every point in view) from which each level of labels shows
+import { context2d, haloText } from "./canvas2d.js";
+import {
+  ACCENT, INK, LABEL_HALF_HEIGHT_PX, LABEL_LEVEL_ZOOM, LABEL_PADDING_PX, QUERY_GAP_PX, QUERY_RING_PX, QUERY_STAR_PX,
+  QUERY_TEXT_CHARS, font,
+} from "./constants.js";
 
-export function drawOverlay(canvas, { width, height }, data, toScreen, zoom) {
-  const ratio = window.devicePixelRatio || 1;
-  if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
-    canvas.width = Math.round(width * ratio);
-    canvas.height = Math.round(height * ratio);
-  }
-  const ctx = canvas.getContext("2d");
-  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-  ctx.clearRect(0, 0, width, height);
+/** The query and the labels of `data` (MapData) on `canvas`; `toScreen(x, y)` gives pixels, `zoom` 1 is fitted. */
+export function drawOverlay(canvas, data, toScreen, zoom) {
+  const ctx = context2d(canvas);
   const placed = data.query ? [drawQuery(ctx, data.query, toScreen)] : [];
-  drawLabels(ctx, data.labels, toScreen, zoom, width, height, placed);
+  drawLabels(ctx, data.labels, toScreen, zoom, placed);
 }
 
-function drawLabels(ctx, labels, toScreen, zoom, width, height, placed) {
-  const level = LEVEL_ZOOM.filter((from) => zoom >= from).length - 1;
+function drawLabels(ctx, labels, toScreen, zoom, placed) {
+  const { clientWidth: width, clientHeight: height } = ctx.canvas;
+  const level = LABEL_LEVEL_ZOOM.filter((from) => zoom >= from).length - 1;
   // the current level's labels first (largest clusters first), then coarser ones where they still fit
   const order = labels.filter((l) => l.level <= level)
     .sort((a, b) => (b.level - a.level) || (b.size - a.size));
@@ -26,52 +24,44 @@ function drawLabels(ctx, labels, toScreen, zoom, width, height, placed) {
   for (const label of order) {
     const [x, y] = toScreen(label.x, label.y);
     if (x < 0 || y < 0 || x > width || y > height) continue;
-    const fine = label.level < level;
-    ctx.font = `${fine ? 600 : 700} ${fine ? 12 : 14}px "Source Sans Pro", "Source Sans 3", sans-serif`;
-    const w = ctx.measureText(label.text).width + 8;
-    const box = [x - w / 2, y - 10, x + w / 2, y + 10];
+    const coarser = label.level < level; // a level above the zoom's own: written smaller
+    ctx.font = coarser ? font(600, 12) : font(700, 14);
+    const w = ctx.measureText(label.text).width + LABEL_PADDING_PX;
+    const box = [x - w / 2, y - LABEL_HALF_HEIGHT_PX, x + w / 2, y + LABEL_HALF_HEIGHT_PX];
     if (placed.some((p) => box[0] < p[2] && box[2] > p[0] && box[1] < p[3] && box[3] > p[1])) continue;
     placed.push(box);
-    ctx.lineWidth = 4;
-    ctx.strokeStyle = "rgba(255,255,255,0.9)";
-    ctx.strokeText(label.text, x, y);
-    ctx.fillStyle = "#1f2328";
-    ctx.fillText(label.text, x, y);
+    haloText(ctx, label.text, x, y, INK);
   }
 }
 
 function drawQuery(ctx, query, toScreen) {
   const [qx, qy] = toScreen(query.x, query.y);
-  ctx.strokeStyle = QUERY;
-  ctx.lineWidth = 1.25;
+  ctx.strokeStyle = ACCENT;
   for (const [x, y] of query.neighbours) {
     const [sx, sy] = toScreen(x, y);
     ctx.beginPath();
     ctx.moveTo(qx, qy);
     ctx.lineTo(sx, sy);
+    ctx.lineWidth = 1.25;
     ctx.stroke();
     ctx.beginPath();
-    ctx.arc(sx, sy, 6, 0, 2 * Math.PI);
+    ctx.arc(sx, sy, QUERY_RING_PX, 0, 2 * Math.PI);
     ctx.lineWidth = 2;
     ctx.stroke();
-    ctx.lineWidth = 1.25;
   }
-  star(ctx, qx, qy, 11);
-  ctx.font = '600 13px "Source Sans Pro", "Source Sans 3", sans-serif';
-  ctx.textAlign = "left";
+  star(ctx, qx, qy, QUERY_STAR_PX);
+  ctx.font = font(600, 13);
   ctx.textBaseline = "middle";
-  const text = `query: ${query.text.length > 60 ? `${query.text.slice(0, 59)}…` : query.text}`;
+  const cut = query.text.length > QUERY_TEXT_CHARS ? `${query.text.slice(0, QUERY_TEXT_CHARS - 1)}…` : query.text;
+  const text = `query: ${cut}`;
   const width = ctx.measureText(text).width;
   // on the left where there is no room on the right (and room on the left)
-  const left = qx + 14 + width > ctx.canvas.clientWidth && qx - 14 - width >= 0;
+  const left = qx + QUERY_GAP_PX + width > ctx.canvas.clientWidth && qx - QUERY_GAP_PX - width >= 0;
   ctx.textAlign = left ? "right" : "left";
-  const tx = left ? qx - 14 : qx + 14;
-  ctx.lineWidth = 4;
-  ctx.strokeStyle = "rgba(255,255,255,0.9)";
-  ctx.strokeText(text, tx, qy);
-  ctx.fillStyle = QUERY;
-  ctx.fillText(text, tx, qy);
-  return left ? [tx - width, qy - 10, tx, qy + 10] : [tx, qy - 10, tx + width, qy + 10]; // where no label may go
+  const tx = left ? qx - QUERY_GAP_PX : qx + QUERY_GAP_PX;
+  haloText(ctx, text, tx, qy, ACCENT);
+  const [top, bottom] = [qy - LABEL_HALF_HEIGHT_PX, qy + LABEL_HALF_HEIGHT_PX];
+  return left ? [tx - width, top, tx, bottom] : [tx, top, tx + width, bottom]; // where no label may go
 }
 
 function star(ctx, x, y, r) {
@@ -82,7 +72,7 @@ function star(ctx, x, y, r) {
     ctx.lineTo(x + radius * Math.cos(angle), y + radius * Math.sin(angle));
   }
   ctx.closePath();
-  ctx.fillStyle = QUERY;
+  ctx.fillStyle = ACCENT;
   ctx.strokeStyle = "white";
   ctx.lineWidth = 1.5;
   ctx.fill();

@@ -4,6 +4,8 @@
 // its picking needs a spatial index built before the first frame (0.85 s at 1,000,000 points). Here a hover is a
 // scan of the points' screen positions (about 3 ms at 1,000,000) and a ring on a 2-D canvas, and a lasso is a path
 // on that canvas; regl-scatterplot then draws the selection once.
+import { context2d } from "./canvas2d.js";
+import { ACCENT, ACCENT_FILL, INK } from "./constants.js";
 
 // Screen pixels of a point at canvas units (x, y), as regl-scatterplot places it: projection (view aspect) × camera
 // view × model. The result is the affine map [ax, bx, cx, ay, by, cy]: sx = ax·x + bx·y + cx, sy = ay·x + by·y + cy.
@@ -13,6 +15,9 @@ export function screenTransform(view, width, height) {
   return [view[0] * sx, view[4] * sx, width / 2 + view[12] * sx,
     -view[1] * height / 2, -view[5] * height / 2, height / 2 - view[13] * height / 2];
 }
+
+/** Screen pixels of canvas units (x, y) under the affine map `t` of `screenTransform`. */
+export const toScreen = ([ax, bx, cx, ay, by, cy], x, y) => [ax * x + bx * y + cx, ay * x + by * y + cy];
 
 // The visible point nearest to (mx, my) within `radius` pixels, or -1.
 export function nearest(x, y, visible, t, mx, my, radius) {
@@ -58,8 +63,6 @@ function within(polygon, px, py) { // even-odd rule
   }
   return odd;
 }
-
-const INK = "#c2255c";
 
 // The top canvas: the hovered point's ring, and the Box or Lasso being drawn. In Box and Lasso modes it takes the
 // pointer, so regl-scatterplot sees no drag; `done(polygon)` gets the shape in pixels (a click: one point).
@@ -115,19 +118,13 @@ export class Sketch {
   }
 
   paint() {
-    const { width, height } = this.canvas.getBoundingClientRect();
-    const ratio = window.devicePixelRatio || 1;
-    if (this.canvas.width !== Math.round(width * ratio)) this.canvas.width = Math.round(width * ratio);
-    if (this.canvas.height !== Math.round(height * ratio)) this.canvas.height = Math.round(height * ratio);
-    const ctx = this.canvas.getContext("2d");
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, width, height);
+    const ctx = context2d(this.canvas);
     if (this.ring) {
       const [sx, sy, r] = this.ring;
       ctx.beginPath();
       ctx.arc(sx, sy, r, 0, 2 * Math.PI);
       ctx.lineWidth = 2;
-      ctx.strokeStyle = "#1f2328";
+      ctx.strokeStyle = INK;
       ctx.stroke();
     }
     const drawing = this.path && this.path.length > 1 ? this.path : null;
@@ -136,10 +133,10 @@ export class Sketch {
       ctx.beginPath();
       shape.forEach(([px, py], i) => (i ? ctx.lineTo(px, py) : ctx.moveTo(px, py)));
       ctx.closePath();
-      ctx.fillStyle = "rgba(194, 37, 92, 0.08)";
+      ctx.fillStyle = ACCENT_FILL;
       ctx.fill();
       ctx.lineWidth = 1.5;
-      ctx.strokeStyle = INK;
+      ctx.strokeStyle = ACCENT;
       ctx.stroke();
     }
   }

@@ -1,12 +1,14 @@
 // The component's own styles (it is mounted in a shadow root, so the page's do not reach it); colours chosen for
 // WCAG AA contrast on white.
+import { ACCENT, FONT_PX, INK, TOOLTIP_WIDTH_PX, font } from "./constants.js";
+
 export const STYLE = `
-.explorer-map { font: 14px "Source Sans Pro", "Source Sans 3", sans-serif; color: #1f2328; }
+.explorer-map { font: ${font(400, FONT_PX)}; color: ${INK}; }
 .toolbar { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin-bottom: 6px; }
 .toolbar button { font: inherit; padding: 3px 10px; border: 1px solid #adb5bd; border-radius: 6px;
-  background: white; color: #1f2328; cursor: pointer; }
-.toolbar button[aria-pressed="true"] { background: #1f2328; color: white; border-color: #1f2328; }
-.toolbar button:focus-visible, .legend-item:focus-visible { outline: 2px solid #c2255c; outline-offset: 1px; }
+  background: white; color: ${INK}; cursor: pointer; }
+.toolbar button[aria-pressed="true"] { background: ${INK}; color: white; border-color: ${INK}; }
+.toolbar button:focus-visible, .legend-item:focus-visible { outline: 2px solid ${ACCENT}; outline-offset: 1px; }
 .status { margin-left: auto; color: #495057; }
 .body { display: flex; flex-wrap: wrap; gap: 10px; } /* the legend goes below a narrow map */
 .stage { position: relative; flex: 1 1 420px; min-width: 0; border: 1px solid #dee2e6; border-radius: 6px;
@@ -14,9 +16,9 @@ export const STYLE = `
 .stage canvas { position: absolute; inset: 0; width: 100%; height: 100%; }
 .stage canvas.overlay, .stage canvas.sketch { pointer-events: none; }
 .stage canvas.sketch { cursor: crosshair; }
-.tooltip { position: absolute; max-width: 300px; padding: 6px 8px; background: rgba(255,255,255,0.96);
-  border: 1px solid #868e96; border-radius: 4px; pointer-events: none; white-space: pre-wrap; font-size: 13px;
-  box-shadow: 0 1px 4px rgba(0,0,0,0.15); }
+.tooltip { position: absolute; box-sizing: border-box; width: max-content; max-width: ${TOOLTIP_WIDTH_PX}px;
+  padding: 6px 8px; background: rgba(255,255,255,0.96); border: 1px solid #868e96; border-radius: 4px;
+  pointer-events: none; white-space: pre-wrap; font-size: 13px; box-shadow: 0 1px 4px rgba(0,0,0,0.15); }
 .legend { flex: 0 0 190px; max-height: 100%; overflow-y: auto; }
 .legend-title { font-weight: 700; margin-bottom: 2px; }
 .legend-hint { color: #495057; font-size: 12px; margin-bottom: 4px; }
