@@ -32,6 +32,8 @@ from core.data.datasets import Dataset
 from core.data.stsb import MAP_SAMPLE_SIZE, Split, stsb_corpus, stsb_sample
 from core.deployment import load_config
 from core.encoding.embedding_cache import cached_embeddings_with, cached_vectors, stored_vectors, vectors_key
+from core.encoding.late_cache import cached_token_matrix, late_key, stored_token_matrix
+from core.encoding.token_matrix import TokenMatrix
 from core.evaluation.rerank import DEPTHS, RerankSweep, cross_sts, rerank_task
 from core.evaluation.retrieval import RetrievalTask, Scored
 from core.hashing import array_digest
@@ -43,7 +45,7 @@ from core.progress import progress_text
 from core.settings import Settings
 from core.training.distill import Distilled, distill_static
 from ui.work.cache import cached_model, density_of, exact_index_of, projection_of
-from ui.work.progress import embed_corpus
+from ui.work.progress import embed_corpus, encode_late_corpus
 
 T = TypeVar("T")
 BACKGROUND_FROM = 1_000  # texts: a smaller corpus embeds in a second or two, inline
@@ -73,6 +75,16 @@ def corpus_job(model: LoadedModel, texts: Sequence[str], settings: Settings) -> 
                    lambda progress: cached_vectors(model, texts, settings, lambda: nullcontext(progress)),
                    stored=lambda: stored_vectors(model, texts, settings),
                    inline=(lambda: embed_corpus(model, texts, settings)) if len(texts) < BACKGROUND_FROM else None)
+
+
+def late_corpus_job(model: LoadedModel, texts: Sequence[str]) -> TokenMatrix | Job:
+    """A late-interaction model's token vectors of the corpus as documents when they are on disk already (a small
+    corpus is encoded at once), else the shared background job that encodes them."""
+    return _queued(("embed-late", late_key(model, texts, "document")),
+                   f"Encoding {len(texts):,} texts as documents with {model.model_id}",
+                   lambda progress: cached_token_matrix(model, texts, "document", lambda: nullcontext(progress)),
+                   stored=lambda: stored_token_matrix(model, texts),
+                   inline=(lambda: encode_late_corpus(model, texts)) if len(texts) < BACKGROUND_FROM else None)
 
 
 def rerank_job(reranker: LoadedReranker, query: str, indices: Sequence[int], scores: Sequence[float],
