@@ -83,7 +83,7 @@ class _Writer:
     """Writes the vectors as they come (after the header's room), keeps the small arrays until the end, and hashes
     every byte after the header in the order it is written."""
 
-    def __init__(self, handle: BinaryIO, width: int) -> None:
+    def __init__(self, handle: BinaryIO, width: int | None) -> None:
         self.handle, self.width = handle, width
         self.digest = hashlib.blake2b(digest_size=20)
         self.lengths: list[np.ndarray] = []
@@ -100,6 +100,11 @@ class _Writer:
 
     def add(self, part: TokenMatrix) -> None:
         vectors, offsets = part.rows()
+        if len(vectors):
+            if self.width is not None and vectors.shape[1] != self.width:
+                raise ValueError(f"The token vectors are of different widths ({self.width} and {vectors.shape[1]}); "
+                                 "embed the texts again with one model.")
+            self.width = vectors.shape[1]
         self._put(np.ascontiguousarray(vectors, "<f4").data)
         self.tokens += len(vectors)
         self.lengths.append(np.diff(offsets))
@@ -116,7 +121,7 @@ class _Writer:
 
         lengths, token_lengths = joined(self.lengths, "<i8"), joined(self.token_lengths, "<i8")
         data = b"".join(self.token_bytes)
-        header = {"key": key, "texts": len(lengths), "tokens": self.tokens, "width": self.width,
+        header = {"key": key, "texts": len(lengths), "tokens": self.tokens, "width": self.width or 0,
                   "token_bytes": len(data)}
         arrays = {"offsets": np.concatenate([[0], np.cumsum(lengths)]).astype("<i8"),
                   "token_starts": np.concatenate([[0], np.cumsum(token_lengths)]).astype("<i8"),
@@ -133,8 +138,9 @@ class _Writer:
         self.handle.write(line + b" " * (HEADER_BYTES - len(line) - 1) + b"\n")
 
 
-def write_token_matrix(path: Path, key: str, width: int, parts: Iterable[TokenMatrix]) -> None:
-    """The parts, one after another, as one file under `key` (written whole or not at all)."""
+def write_token_matrix(path: Path, key: str, width: int | None, parts: Iterable[TokenMatrix]) -> None:
+    """The parts, one after another, as one file under `key` (written whole or not at all); `width` None takes the
+    first part's (ValueError when a part's differs)."""
     def write(tmp: Path) -> None:
         with tmp.open("wb") as handle:
             writer = _Writer(handle, width)

@@ -27,8 +27,9 @@ from core.analysis.map.projection_cache import (
     read_stored,
 )
 from core.analysis.rerank import Reranked, rerank_hits
+from core.analysis.token_index import EXACT_UP_TO_TOKENS, LateIndex, stored_late_index
 from core.analysis.vector_index import IndexParams, VectorIndex
-from core.data.datasets import Dataset
+from core.data.datasets import Dataset, LateDataset
 from core.data.stsb import MAP_SAMPLE_SIZE, Split, stsb_corpus, stsb_sample
 from core.deployment import load_config
 from core.encoding.embedding_cache import cached_embeddings_with, cached_vectors, stored_vectors, vectors_key
@@ -139,6 +140,16 @@ def index_job(dataset: Dataset) -> VectorIndex | Job:
     inline = (lambda: exact_index_of(*key, dataset.vectors)) if params.kind == "exact" else None
     return _queued(("index", *key), f"Indexing the {info.rows:,} vectors of {info.name}",
                    lambda progress: stored_index(dataset.vectors, params, progress), inline=inline)
+
+
+def late_index_job(dataset: LateDataset, similarity: str) -> LateIndex | Job:
+    """A late-interaction dataset's search: exact MaxSim at once up to EXACT_UP_TO_TOKENS corpus tokens, else the
+    token graph read from disk or built in the shared background job (kept on disk, keyed by the dataset's files)."""
+    corpus = dataset.corpus
+    return _queued(("late-index", dataset.key, similarity),
+                   f"Indexing the {corpus.token_count:,} token vectors of {dataset.info.name}",
+                   lambda progress: stored_late_index(corpus, dataset.key, similarity, progress),
+                   inline=(lambda: LateIndex(corpus, similarity)) if corpus.token_count <= EXACT_UP_TO_TOKENS else None)
 
 
 def density_job(coords: np.ndarray, min_size: int) -> np.ndarray | Job:

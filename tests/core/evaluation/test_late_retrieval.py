@@ -1,8 +1,7 @@
-"""A late-interaction model on a retrieval task scores as sentence-transformers' MultiVectorInformationRetrievalEvaluator
-scores it (MaxSim or MeanMaxSim over its own encode_query / encode_document), on the same folder; fused and reranked
-stages take its list as they take a dense model's."""
+"""A late-interaction model on a retrieval task scores as sentence-transformers'
+MultiVectorInformationRetrievalEvaluator scores it (MaxSim or MeanMaxSim over its own encode_query / encode_document),
+on the same folder; a fused stage takes its list as it takes a dense model's."""
 
-import numpy as np
 import pytest
 from sentence_transformers import MultiVectorEncoder
 from sentence_transformers.multi_vector_encoder.evaluation import MultiVectorInformationRetrievalEvaluator
