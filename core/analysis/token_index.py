@@ -89,11 +89,16 @@ def measured_recall(index: LateIndex, *, queries: int = RECALL_QUERIES, seed: in
     return float(np.mean([len(set(a) & set(b)) / max(len(a), 1) for a, b in zip(exact.indices, found.indices)]))
 
 
+def searched_exactly(corpus: TokenMatrix, exact_up_to: int | None = None) -> bool:
+    """Whether the corpus is small enough for exact MaxSim (`exact_up_to` tokens, EXACT_UP_TO_TOKENS by default)."""
+    return corpus.token_count <= (EXACT_UP_TO_TOKENS if exact_up_to is None else exact_up_to)
+
+
 def build_late_index(corpus: TokenMatrix, similarity: str = "maxsim", progress: Progress | None = None, *,
-                     exact_up_to: int = EXACT_UP_TO_TOKENS) -> LateIndex:
-    """Exact MaxSim up to `exact_up_to` corpus tokens; past it, the token graph with the fewest NEIGHBOUR_STEPS that
-    reach TARGET_RECALL (the last step if none does)."""
-    if corpus.token_count <= exact_up_to:
+                     exact_up_to: int | None = None) -> LateIndex:
+    """Exact MaxSim up to `exact_up_to` corpus tokens (`searched_exactly`); past it, the token graph with the fewest
+    NEIGHBOUR_STEPS that reach TARGET_RECALL (the last step if none does)."""
+    if searched_exactly(corpus, exact_up_to):
         return LateIndex(corpus, similarity)
     index = LateIndex(corpus, similarity, hnsw_graph(corpus.rows()[0], PARAMS, progress))
     for neighbours in NEIGHBOUR_STEPS:
@@ -112,9 +117,9 @@ def late_index_key(corpus_key: str) -> str:
 
 
 def stored_late_index(corpus: TokenMatrix, corpus_key: str, similarity: str = "maxsim",
-                      progress: Progress | None = None, *, exact_up_to: int = EXACT_UP_TO_TOKENS) -> LateIndex:
+                      progress: Progress | None = None, *, exact_up_to: int | None = None) -> LateIndex:
     """`build_late_index`, its graph read from disk when this corpus was indexed before."""
-    if corpus.token_count <= exact_up_to:
+    if searched_exactly(corpus, exact_up_to):
         return LateIndex(corpus, similarity)
     key = late_index_key(corpus_key)
     found = read_graph(key)

@@ -27,7 +27,7 @@ from core.analysis.map.projection_cache import (
     read_stored,
 )
 from core.analysis.rerank import Reranked, rerank_hits
-from core.analysis.token_index import EXACT_UP_TO_TOKENS, LateIndex, stored_late_index
+from core.analysis.token_index import LateIndex, searched_exactly, stored_late_index
 from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import Dataset, LateDataset
 from core.data.stsb import MAP_SAMPLE_SIZE, Split, stsb_corpus, stsb_sample
@@ -143,13 +143,13 @@ def index_job(dataset: Dataset) -> VectorIndex | Job:
 
 
 def late_index_job(dataset: LateDataset, similarity: str) -> LateIndex | Job:
-    """A late-interaction dataset's search: exact MaxSim at once up to EXACT_UP_TO_TOKENS corpus tokens, else the
-    token graph read from disk or built in the shared background job (kept on disk, keyed by the dataset's files)."""
+    """A late-interaction dataset's search: exact MaxSim at once while the corpus is small enough, else the token graph
+    read from disk or built in the shared background job (kept on disk, keyed by the dataset's files)."""
     corpus = dataset.corpus
     return _queued(("late-index", dataset.key, similarity),
                    f"Indexing the {corpus.token_count:,} token vectors of {dataset.info.name}",
                    lambda progress: stored_late_index(corpus, dataset.key, similarity, progress),
-                   inline=(lambda: LateIndex(corpus, similarity)) if corpus.token_count <= EXACT_UP_TO_TOKENS else None)
+                   inline=(lambda: LateIndex(corpus, similarity)) if searched_exactly(corpus) else None)
 
 
 def density_job(coords: np.ndarray, min_size: int) -> np.ndarray | Job:
