@@ -8,7 +8,6 @@ from core.analysis.ranking import rank_query
 from core.data.corpus import CorpusError, corpus_texts, lines
 from core.data.stsb import stsb_corpus
 from core.data.uploads import column
-from core.encoding.token_matrix import TokenMatrix
 from core.models.catalog import LATE
 from ui.components.prompts import without_prompts
 from ui.components.sidebar import page
@@ -17,7 +16,7 @@ from ui.pages.retrieval import draw, hybrid_partner, rankers, rerank_section, si
 from ui.pages.retrieval_dataset import dataset_search
 from ui.pages.retrieval_late import model_matches
 from ui.state.persist import kept
-from ui.work.background import job_status, late_corpus_job
+from ui.work.background import job_status
 from ui.work.cache import listed_datasets_now
 
 BUILTIN, UPLOAD, PASTE = "STS-B sentences (7,977)", "Upload a file", "Paste texts"
@@ -90,8 +89,7 @@ def main() -> None:
     for job in jobs:
         job_status(job)
     ranking = rank_query(corpus, found, k=k, primary=model.model_id if model.model_id in found else next(iter(found)))
-    matrix = late_corpus_job(model, corpus) if model.kind == LATE and model.model_id in found else None
-    draw(ranking, threshold, model_matches(ranking, model, query, matrix) if isinstance(matrix, TokenMatrix) else None)
+    draw(ranking, threshold, model_matches(ranking, model, query, corpus) if model.kind == LATE else None)
     if model.model_id in found:
         why(ranking, query, corpus, settings, model, roles)
     rerank_section(found, query, corpus, settings, model)

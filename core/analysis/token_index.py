@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from core.analysis.index_store import read_graph, write_graph
 from core.analysis.maxsim import maxsim_scores, maxsim_top_k
@@ -55,6 +56,10 @@ class LateIndex:
         candidates alone, a row padded with -1 (score -inf) where fewer were found."""
         if self.graph is None:
             return maxsim_top_k(queries, self.corpus, k, similarity=self.similarity, exclude=exclude)
+        with threadpool_limits(1):  # small products: waking BLAS's and OpenMP's threads cost more than they add
+            return self._rescored(queries, k, exclude)
+
+    def _rescored(self, queries: TokenMatrix, k: int, exclude: Sequence[Collection[int]] | None) -> Hits:
         k = min(k, len(self.corpus))
         indices, scores = np.full((len(queries), k), -1, np.int64), np.full((len(queries), k), -np.inf, np.float32)
         for q, found in enumerate(self.candidates(queries)):

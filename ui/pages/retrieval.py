@@ -9,7 +9,6 @@ import streamlit as st
 from core.analysis.late_search import late_ranker, stored_sentence
 from core.analysis.ranking import SCORE_NAMES, AnyRanker, Hybrid, Listed, QueryRanking, Ranker, model_ranker, rank_query
 from core.encoding.prompts import role_prompts
-from core.encoding.token_matrix import TokenMatrix
 from core.evaluation.lexical import BASELINES, Baseline, shared_terms
 from core.jobs import Job
 from core.models.catalog import DEFAULT_MODEL_ID, LATE
@@ -23,7 +22,7 @@ from ui.components.explain import explanation_panel
 from ui.components.model_download import ready_or_download
 from ui.components.prompts import prompts_caption
 from ui.components.rerank import reranker_choice
-from ui.pages.retrieval_late import late_why
+from ui.pages.retrieval_late import encoded_corpus, late_why
 from ui.state.persist import kept, texts_key
 from ui.work.background import corpus_job, job_status, late_corpus_job, rerank_job
 from ui.work.cache import available_ids, cached_model, lexical_index
@@ -100,12 +99,11 @@ def rankers(query: str, corpus: list[str], roles: Sides, model: LoadedModel, par
 
 
 def _embedded_caption(model: LoadedModel, corpus: list[str], roles: Sides) -> str:
-    if model.kind == LATE:
-        matrix = late_corpus_job(model, corpus)  # on disk by now: read from the memo
-        held = stored_sentence(matrix) if isinstance(matrix, TokenMatrix) else "token vectors"
-        return (f"{len(corpus):,} texts encoded as documents with {model.model_id}: {held}; kept on disk for next "
-                "time. The query is encoded by the model's encode_query and scored against every text by its "
-                f"{SCORE_NAMES[model.late_pipeline.similarity]}, exact.")
+    matrix = encoded_corpus(model, corpus) if model.kind == LATE else None
+    if matrix is not None:
+        return (f"{len(corpus):,} texts encoded as documents with {model.model_id}: {stored_sentence(matrix)}; kept on "
+                "disk for next time. The query is encoded by the model's encode_query and scored against every text "
+                f"by its {SCORE_NAMES[model.late_pipeline.similarity]}, exact.")
     settings = roles[0]
     return (f"{len(corpus):,} texts embedded with {model.model_id}"
             + ("" if model.kind == "sparse" else f" ({settings.pooling} pooling, layer "
@@ -190,9 +188,7 @@ def why(ranking: QueryRanking, query: str, corpus: list[str], settings: Settings
     model_col, words_col = st.columns([3, 1])
     with model_col:
         if model.kind == LATE:
-            matrix = late_corpus_job(model, corpus)  # on disk by now: read from the memo
-            if isinstance(matrix, TokenMatrix):
-                late_why(model, query, matrix, int(hits.loc[rank - 1, "index"]), key="ret_why")
+            late_why(model, query, corpus, int(hits.loc[rank - 1, "index"]), key="ret_why")
         else:
             explanation_panel(model, settings, query, hits.loc[rank - 1, "text"], key="ret_why", sides=roles)
     with words_col:

@@ -25,7 +25,7 @@ from core.plots.token_matches import token_matches_figure
 from ui.components.downloads import csv_download
 from ui.components.model_download import ready_or_download
 from ui.state.persist import kept
-from ui.work.background import job_status, late_index_job
+from ui.work.background import job_status, late_corpus_job, late_index_job
 from ui.work.cache import cached_model, late_dataset_of
 
 
@@ -41,8 +41,18 @@ def hit_matches(ranking: QueryRanking, query: TokenVectors, corpus: TokenMatrix,
             for hit, alignment in zip(hits, hit_alignments(query, corpus, hits, similarity))}
 
 
-def model_matches(ranking: QueryRanking, model: LoadedModel, query: str, corpus: TokenMatrix) -> dict[int, str]:
-    return hit_matches(ranking, query_tokens(model, query), corpus, model.late_pipeline.similarity,
+def encoded_corpus(model: LoadedModel, corpus: list[str]) -> TokenMatrix | None:
+    """The corpus's token vectors once the model's list has been made (read from the memo), else None."""
+    matrix = late_corpus_job(model, corpus)
+    return matrix if isinstance(matrix, TokenMatrix) else None
+
+
+def model_matches(ranking: QueryRanking, model: LoadedModel, query: str, corpus: list[str]) -> dict[int, str] | None:
+    """The model's hits' strongest token matches, by corpus index (None while the corpus is being encoded)."""
+    matrix = encoded_corpus(model, corpus) if ranking.primary == model.model_id else None
+    if matrix is None:
+        return None
+    return hit_matches(ranking, query_tokens(model, query), matrix, model.late_pipeline.similarity,
                        special_tokens(model))
 
 
@@ -67,8 +77,10 @@ def matches_panel(alignment: Alignment, *, key: str) -> None:
     csv_download(table, "token_matches.csv", index=False, key=f"{key}_csv")
 
 
-def late_why(model: LoadedModel, query: str, corpus: TokenMatrix, hit: int, *, key: str) -> None:
-    matches_panel(align(query_tokens(model, query), corpus.text(hit), model.late_pipeline.similarity), key=key)
+def late_why(model: LoadedModel, query: str, corpus: list[str], hit: int, *, key: str) -> None:
+    matrix = encoded_corpus(model, corpus)
+    if matrix is not None:
+        matches_panel(align(query_tokens(model, query), matrix.text(hit), model.late_pipeline.similarity), key=key)
 
 
 def _dataset_query(dataset: LateDataset, query: str) -> tuple[TokenVectors, str, frozenset[str]]:

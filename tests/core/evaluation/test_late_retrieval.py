@@ -85,3 +85,15 @@ def test_a_late_stage_fuses_with_bm25_by_its_own_list(late_folders, small_task):
         if text:
             assert small_task.corpus.index(text) in set(late_list[q]) | set(bm25_list[q][bm25_list[q] >= 0])
     assert fused.score == "rrf"
+
+
+def test_a_late_stage_feeds_the_reranker_its_top_n_of_every_query(late_folders, small_task, reranker_folder):
+    from core.evaluation.rerank import rerank_task
+    from core.models.reranker import load_reranker
+
+    model = load_model(str(late_folders["colbert"]), "cpu")
+    stage = late_stage(model, small_task)
+    sweep = rerank_task(small_task, stage, load_reranker(str(reranker_folder), "cpu"), depths=[5], ks=KS)
+    assert sweep.first.metrics == evaluate_embeddings(model, small_task, Settings(model_id=model.model_id),
+                                                      ks=KS).metrics
+    assert sweep.pairs == 5 * len(small_task.queries)
