@@ -122,9 +122,9 @@ def bench_memory(rows: list[Row], corpus, documents) -> None:
     factors = ", ".join(map(str, POOL_FACTORS))
     rows.append(Row(f"Late interaction: float32 token vectors per document of the {texts:,}-text STS-B corpus "
                     f"({width} dims a token); HierarchicalTokenPooling pool factors {factors}",
-                    "; ".join(f"factor {f}: {tokens[f] / texts:.1f} tokens, {per_text[f] / 1024:.2f} KB"
+                    "; ".join(f"factor {f}: {tokens[f] / texts:.1f} tokens, {per_text[f] / 1e3:.2f} KB"
                               for f in POOL_FACTORS),
-                    f"one 384-dim float32 vector (all-MiniLM-L6-v2): {dense / 1024:.2f} KB; the corpus "
+                    f"one 384-dim float32 vector (all-MiniLM-L6-v2): {dense / 1e3:.2f} KB; the corpus "
                     f"{dense * texts / 1e6:.1f} MB against {per_text[1] * texts / 1e6:.1f} MB unpooled",
                     " / ".join(f"{per_text[f] / dense:.1f}×" for f in POOL_FACTORS) + " a dense vector (reported)",
                     raw={"texts": texts, "width": width, "dense_bytes": dense,

@@ -25,5 +25,6 @@ def late_ranker(model: LoadedModel, query: str, corpus: TokenMatrix, depth: int)
 def stored_sentence(corpus: TokenMatrix) -> str:
     """How many token vectors the corpus holds and what they take as float32, in all and per text."""
     texts = max(len(corpus), 1)
+    held = f"{corpus.nbytes / 1e6:,.1f} MB" if corpus.nbytes >= 1e6 else f"{corpus.nbytes / 1e3:,.1f} KB"
     return (f"{corpus.token_count:,} token vectors of {corpus.shape[1]} dimensions ({corpus.token_count / texts:.1f} "
-            f"a text), {corpus.nbytes / 1e6:,.1f} MB as float32 ({corpus.nbytes / texts / 1024:,.1f} KB a text)")
+            f"a text), {held} as float32 ({corpus.nbytes / texts / 1e3:,.1f} KB a text)")
