@@ -18,6 +18,7 @@ from bench.checks import bench_checks
 from bench.common import ROOT, Row, machine
 from bench.encoding import bench_decoder, bench_encoding
 from bench.explanation import bench_explanation
+from bench.late import bench_late
 from bench.map_canvas import bench_map_canvas
 from bench.map_projection import bench_map_projection
 from bench.maps import bench_map_scale, bench_tsne
@@ -34,7 +35,8 @@ SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": benc
             "map_projection": bench_map_projection,
             "memory": bench_memory, "explanation": bench_explanation,
             "checks": bench_checks, "ray": bench_ray, "index": bench_index,
-            "dataset_sessions": bench_dataset_sessions, "sparse": bench_sparse, "rerank": bench_rerank}
+            "dataset_sessions": bench_dataset_sessions, "sparse": bench_sparse, "rerank": bench_rerank,
+            "late": bench_late}
 
 
 def main() -> int:

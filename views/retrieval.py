@@ -8,11 +8,13 @@ from core.analysis.ranking import rank_query
 from core.data.corpus import CorpusError, corpus_texts, lines
 from core.data.stsb import stsb_corpus
 from core.data.uploads import column
+from core.models.catalog import LATE
 from ui.components.prompts import without_prompts
 from ui.components.sidebar import page
 from ui.components.upload import uploaded_corpus
 from ui.pages.retrieval import draw, hybrid_partner, rankers, rerank_section, sides, why
 from ui.pages.retrieval_dataset import dataset_search
+from ui.pages.retrieval_late import model_matches
 from ui.state.persist import kept
 from ui.work.background import job_status
 from ui.work.cache import listed_datasets_now
@@ -44,7 +46,8 @@ def read_corpus(source: str) -> list[str] | None:
 def main() -> None:
     settings, model = page("Retrieval")
     st.markdown("Search a corpus with a query: the model ranks every text by its similarity to the query (a dense "
-                "model by the cosine, a sparse one by its own score over shared terms). TF-IDF, bag of words and "
+                "model by the cosine, a sparse one by its own score over shared terms, a late-interaction one by "
+                "MaxSim over its token vectors). TF-IDF, bag of words and "
                 "BM25 rank the same corpus by shared words, so you can see what the model finds that word overlap "
                 "misses (and the reverse); a hybrid fuses the model's list with another's.")
     datasets, problems = listed_datasets_now()
@@ -60,6 +63,10 @@ def main() -> None:
     if model.kind == "sparse":  # its scores have no fixed scale: a text that shares a term with the query is a hit
         threshold = 0.0
         right.caption("A sparse model's hits are the texts that share a term with the query.")
+    elif model.kind == LATE:  # a MaxSim score sums over the query's tokens: no fixed scale either
+        threshold = -float("inf")
+        right.caption("A MaxSim score adds up each query token's best match, so it has no fixed scale: every hit of "
+                      "the top k is listed.")
     else:
         threshold = kept(right.slider, "Score threshold", key="ret_threshold", url=True, default=0.0, min_value=-1.0,
                          max_value=1.0, step=0.05, help="Model hits with a lower cosine similarity are hidden.")
@@ -76,13 +83,13 @@ def main() -> None:
         return
     if k > len(corpus):
         st.info(f"The corpus has only {len(corpus):,} texts, so all of them are ranked (k = {k} asked).")
-    prompts = not without_prompts(model, key="ret_no_prompts")
+    prompts = model.kind == LATE or not without_prompts(model, key="ret_no_prompts")  # encode_query applies them
     roles = sides(model, settings, prompts=prompts)
     found, jobs = rankers(query, corpus, roles, model, hybrid_partner(model), prompts=prompts)
     for job in jobs:
         job_status(job)
     ranking = rank_query(corpus, found, k=k, primary=model.model_id if model.model_id in found else next(iter(found)))
-    draw(ranking, threshold)
+    draw(ranking, threshold, model_matches(ranking, model, query, corpus) if model.kind == LATE else None)
     if model.model_id in found:
         why(ranking, query, corpus, settings, model, roles)
     rerank_section(found, query, corpus, settings, model)

@@ -28,21 +28,36 @@ def _files(key: str) -> tuple[Path, Path]:
     return folder / f"{key}.faiss", folder / f"{key}.json"
 
 
-def read_index(key: str, vectors: np.ndarray, params: IndexParams) -> VectorIndex | None:
-    """The stored index of these vectors under `key`, or None (nothing is built)."""
-    if params.kind == "exact":
-        return VectorIndex(unit_rows(vectors), params)
+def read_graph(key: str) -> tuple[Any, dict] | None:
+    """The FAISS index stored under `key` and what was measured of it, or None (missing or unreadable)."""
     graph_file, meta_file = _files(key)
     if not (graph_file.exists() and meta_file.exists()):
         return None
     import faiss
 
-    graph: Any  # an IndexHNSWFlat; faiss's stubs name only the base Index
     try:
-        graph = faiss.read_index(str(graph_file))
-        meta = json.loads(meta_file.read_text())
+        return faiss.read_index(str(graph_file)), json.loads(meta_file.read_text())
     except (RuntimeError, ValueError):
         return None
+
+
+def write_graph(key: str, graph: Any, meta: dict) -> None:
+    import faiss
+
+    graph_file, meta_file = _files(key)
+    atomic_write(graph_file, lambda tmp: faiss.write_index(graph, str(tmp)))
+    atomic_write(meta_file, lambda tmp: tmp.write_text(json.dumps(meta)))
+
+
+def read_index(key: str, vectors: np.ndarray, params: IndexParams) -> VectorIndex | None:
+    """The stored index of these vectors under `key`, or None (nothing is built)."""
+    if params.kind == "exact":
+        return VectorIndex(unit_rows(vectors), params)
+    found = read_graph(key)
+    if found is None:
+        return None
+    graph: Any  # an IndexHNSWFlat; faiss's stubs name only the base Index
+    graph, meta = found
     if graph.ntotal != len(vectors):
         return None
     tuned = replace(params, ef_search=int(graph.hnsw.efSearch))  # as build_index raised it, kept in the file
@@ -58,9 +73,5 @@ def stored_index(vectors: np.ndarray, params: IndexParams, progress: Progress | 
         return found
     index = build_index(vectors, params, progress)
     if index.graph is not None:
-        import faiss
-
-        graph_file, meta_file = _files(key)
-        atomic_write(graph_file, lambda tmp: faiss.write_index(index.graph, str(tmp)))
-        atomic_write(meta_file, lambda tmp: tmp.write_text(json.dumps({"recall_at_10": index.recall_at_10})))
+        write_graph(key, index.graph, {"recall_at_10": index.recall_at_10})
     return index

@@ -6,21 +6,32 @@ token of a few texts is a point of its own."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
 
 from core.encoding.encoder import Progress
+from core.encoding.late_cache import cached_token_matrix
 from core.encoding.multivector import encode_multivector
+from core.encoding.token_matrix import TokenMatrix
 from core.models.loading import LoadedModel
 
 
 def document_points(model: LoadedModel, texts: Sequence[str], *, progress: Progress | None = None) -> np.ndarray:
-    """(texts, width): each text's token vectors as encode_document keeps them, averaged."""
-    documents = encode_multivector(model, texts, role="document", progress=progress)
-    width = model.late_pipeline.width
-    return np.stack([document.vectors.mean(axis=0) if len(document.vectors) else np.zeros(width, np.float32)
-                     for document in documents]).astype(np.float32) if documents else np.zeros((0, width), np.float32)
+    """(texts, width): each text's token vectors as encode_document keeps them (from the corpus's token vectors on
+    disk, which Retrieval reads too), averaged; a text with no kept token is the origin."""
+    return token_means(cached_token_matrix(model, texts, "document", lambda: nullcontext(progress)))
+
+
+def token_means(matrix: TokenMatrix) -> np.ndarray:
+    vectors, offsets = matrix.rows()
+    lengths = np.diff(offsets)
+    sums = np.zeros((len(lengths), vectors.shape[1]), np.float64)
+    kept = lengths > 0
+    if kept.any():
+        sums[kept] = np.add.reduceat(vectors.astype(np.float64), offsets[:-1][kept], axis=0)
+    return (sums / np.maximum(lengths, 1)[:, None]).astype(np.float32)
 
 
 @dataclass(frozen=True)

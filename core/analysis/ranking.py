@@ -3,7 +3,8 @@ tidy table.
 
 A ranker scores the corpus by the dot product of its query row with each corpus row: a dense model's unit rows (the
 cosine), a sparse model's vectors (its own similarity), a baseline's rows (TF-IDF's cosine, BM25's score). A lexical
-score of 0 means the text shares no word with the query: such a row is listed but is no hit. A hybrid ranker fuses
+score of 0 means the text shares no word with the query: such a row is listed but is no hit. A late-interaction
+model's list is ranked by exact MaxSim over its token vectors and comes in whole (`Listed`). A hybrid ranker fuses
 two rankers' lists by reciprocal rank fusion.
 """
 
@@ -26,7 +27,7 @@ from core.settings import Settings
 
 COLUMNS = ["ranker", "rank", "index", "score", "hit", "text"]
 SCORE_NAMES = {"cosine": "cosine similarity", "dot": "dot product", "bm25": "BM25 score", "rrf": "RRF score",
-               "reranker": "reranker score"}
+               "reranker": "reranker score", "maxsim": "MaxSim score", "meanmaxsim": "MeanMaxSim score"}
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,16 @@ def model_ranker(model: LoadedModel, query: str, corpus_vectors: Matrix, setting
         return Ranker(scored_rows(model, query_rows), scored_rows(model, corpus_vectors), lexical=True,
                       score=model_score(model))
     return Ranker.dense(encode_with(model, [query], settings).vectors, np.asarray(corpus_vectors))
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A ranker whose list of one query was ranked elsewhere (a late-interaction model's exact MaxSim top k): corpus
+    indices and scores, (1, depth), best first."""
+
+    hits: Hits
+    score: str
+    lexical: bool = False
 
 
 @dataclass(frozen=True)
@@ -120,13 +131,16 @@ def _ranked(name: str, indices: np.ndarray, scores: np.ndarray, texts: Sequence[
                          "hit": scores > 0 if lexical else np.ones(len(indices), bool), "text": list(texts)})[COLUMNS]
 
 
-def _hits_of(hits: Hits, ranker: Ranker | Hybrid, depth: int) -> np.ndarray:
+AnyRanker = Ranker | Listed | Hybrid
+
+
+def _hits_of(hits: Hits, ranker: AnyRanker, depth: int) -> np.ndarray:
     """The first `depth` texts a ranker found (a lexical ranker's only where it scores above 0)."""
     indices, scores = hits.indices[0][:depth], hits.scores[0][:depth]
     return indices[scores > 0] if isinstance(ranker, Ranker) and ranker.lexical else indices
 
 
-def rank_query(corpus: Sequence[str], rankers: Mapping[str, Ranker | Hybrid], *, k: int,
+def rank_query(corpus: Sequence[str], rankers: Mapping[str, AnyRanker], *, k: int,
                primary: str) -> QueryRanking:
     """The top `k` (at most the corpus size) of each ranker, best first; ties keep the lower corpus index. A hybrid
     fuses the hits of the two rankers it names (a lexical ranker's only above 0)."""
@@ -135,7 +149,9 @@ def rank_query(corpus: Sequence[str], rankers: Mapping[str, Ranker | Hybrid], *,
     k = min(k, len(corpus))
     lists: dict[str, Hits] = {}
     for name, ranker in rankers.items():
-        if isinstance(ranker, Ranker):
+        if isinstance(ranker, Listed):
+            lists[name] = ranker.hits
+        elif isinstance(ranker, Ranker):
             fused = [h.depth for h in rankers.values() if isinstance(h, Hybrid) and name in (h.first, h.second)]
             lists[name] = top_k(ranker.query, ranker.corpus, min(max([k, *fused]), len(corpus)))
     frames = []
@@ -151,7 +167,7 @@ def rank_query(corpus: Sequence[str], rankers: Mapping[str, Ranker | Hybrid], *,
                         {name: ranker.score for name, ranker in rankers.items()})
 
 
-def hits_ranking(name: str, hits: Hits, texts: Sequence[str]) -> QueryRanking:
+def hits_ranking(name: str, hits: Hits, texts: Sequence[str], score: str = "cosine") -> QueryRanking:
     """One query's hits from a vector index as a ranking of one ranker; `texts` are the hits' own, in order."""
     return QueryRanking(_ranked(name, hits.indices[0], hits.scores[0], texts, False), name, len(texts),
-                        {name: "cosine"})
+                        {name: score})

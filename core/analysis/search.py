@@ -208,10 +208,10 @@ def top_k(queries: Matrix, corpus: Matrix, k: int, *, exclude: Sequence[Collecti
 
 
 def top_k_and_best_relevant(queries: Matrix, corpus: Matrix, k: int, relevant: Sequence[Collection[int]], *,
-                            exclude: Sequence[Collection[int]] | None = None,
-                            budget: int = DEFAULT_BUDGET) -> tuple[Hits, BestRelevant]:
+                            exclude: Sequence[Collection[int]] | None = None, budget: int = DEFAULT_BUDGET,
+                            score: BlockScore = dot_scores) -> tuple[Hits, BestRelevant]:
     """`top_k` and `best_relevant` together, computing each score block once instead of twice or three times."""
     ranking = _Ranking(queries.shape[0], _depth(k, corpus.shape[0], exclude))
     found = _Relevant(queries.shape[0], relevant, exclude)
-    _search(queries, corpus, ranking, found, exclude, budget)
+    _search(queries, corpus, ranking, found, exclude, budget, score)
     return ranking.hits(), found.result()

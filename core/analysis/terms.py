@@ -20,6 +20,7 @@ from core.encoding.encoder import Progress
 from core.encoding.prompts import resolve_prompt
 from core.encoding.sparse import encode_sparse
 from core.evaluation.metrics import SCORE
+from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.settings import Role, Settings
 
@@ -96,7 +97,10 @@ def sides_differ(model: LoadedModel) -> bool:
 
 
 def model_score(model: LoadedModel) -> str:
-    """What a model's rankings are by: the cosine for a dense model, a sparse model's own similarity."""
+    """What a model's rankings are by: the cosine for a dense model, a sparse or late-interaction model's own
+    similarity."""
+    if model.kind == LATE:
+        return model.late_pipeline.similarity
     return model.sparse_pipeline.similarity if model.kind == "sparse" else SCORE
 
 

@@ -13,15 +13,19 @@ from core.cli.options import (
     add_prompt_options,
     add_revision_option,
     chosen_prompt,
+    late_refusals,
     positive_int,
     sparse_refusals,
 )
 from core.cli.progress_line import ProgressLine
 from core.data.corpus import NoTexts
 from core.data.sparse_vectors import sparse_parquet
+from core.data.token_vectors import late_parquet
 from core.data.vectors import VectorCorpus, to_parquet
 from core.encoding.encoder import checked_layer, encode_with
+from core.encoding.multivector import encode_multivector
 from core.encoding.sparse import encode_sparse
+from core.models.catalog import LATE
 from core.models.loading import LoadedModel, load_model
 from core.settings import Settings
 
@@ -56,8 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                                        "or glob of .txt and .parquet files on any filesystem pyarrow "
                                                        "reads (s3://…)")
     parser.add_argument("--output", required=True, help=".npy or .parquet; a sparse model's .npz (a scipy CSR "
-                                                        "matrix) or .parquet (indices and values columns); with "
-                                                        "--engine ray, a folder")
+                                                        "matrix) or .parquet (indices and values columns); a "
+                                                        "late-interaction model's .parquet (tokens and token_vectors "
+                                                        "columns); with --engine ray, a folder")
     scale = parser.add_argument_group("Ray Data (--engine ray; install with `make scale`)")
     scale.add_argument("--engine", choices=("local", "ray"), default="local")
     scale.add_argument("--address", default=None, help="a running Ray cluster (host:6379 or ray://host:10001); "
@@ -72,6 +77,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def settings_of(model: LoadedModel, args: argparse.Namespace) -> Settings:
     if model.kind == "sparse":
         sparse_refusals(args)
+    elif model.kind == LATE:
+        late_refusals(args)
     else:
         checked_layer(model, args.layer)
     return Settings(model_id=args.model, pooling=args.pooling, layer=args.layer, normalize=args.normalize,
@@ -94,6 +101,21 @@ def write_sparse(texts: list[str], settings: Settings, model: LoadedModel, outpu
     if found.truncated:
         print(f"note: {len(found.truncated)} text(s) were longer than {found.limit} tokens and were cut at that "
               "limit.", file=sys.stderr)
+
+
+def write_late(texts: list[str], settings: Settings, model: LoadedModel, output: Path, batch_size: int) -> None:
+    """One row per text with its scored tokens and their vectors, as encode_query (--role query) or encode_document
+    gives them."""
+    if output.suffix.lower() != ".parquet":
+        raise ValueError(f"{model.model_id} is a late-interaction model: it gives one vector per kept token, not one "
+                         "per text, so write them as .parquet (text, tokens and token_vectors columns), not "
+                         f"{output.suffix or 'a file without a suffix'}.")
+    found = encode_multivector(model, texts, role=settings.role, batch_size=batch_size)
+    late_parquet(str(output), texts, found, model.late_pipeline.width)
+    cut = sum(text.truncated for text in found)
+    if cut:
+        print(f"note: {cut} text(s) were longer than the model's {settings.role} length and were cut at it.",
+              file=sys.stderr)
 
 
 def run_ray(args: argparse.Namespace, settings: Settings, kind: str) -> int:
@@ -133,6 +155,9 @@ def run(args: argparse.Namespace) -> int:
     settings, output = settings_of(model, args), Path(args.output)
     if model.kind == "sparse":
         write_sparse(texts, settings, model, output, args.batch_size)
+        return 0
+    if model.kind == LATE:
+        write_late(texts, settings, model, output, args.batch_size)
         return 0
     result = encode_with(model, texts, settings, batch_size=args.batch_size)
     if output.suffix.lower() == ".parquet":  # the layout Embedding Atlas and the map's import read

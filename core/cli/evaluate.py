@@ -12,6 +12,7 @@ from core.cli.options import (
     add_prompt_options,
     add_revision_option,
     chosen_prompt,
+    late_refusals,
     positive_int,
     retrieval_prompts,
     sparse_refusals,
@@ -26,13 +27,14 @@ from core.evaluation.retrieval import (
     Scored,
     TaskResult,
     evaluate_fused,
-    evaluate_task,
+    evaluate_stage,
     lexical_stage,
     model_stage,
     paraphrase_task,
 )
 from core.evaluation.sts import correlation, similarity_column, sts_frame
 from core.evaluation.variants import Embedded, quantized_row
+from core.models.catalog import LATE
 from core.models.loading import LoadedModel, NotAnEmbedder, load_model
 from core.models.reranker import load_reranker
 from core.settings import Settings
@@ -95,6 +97,8 @@ def run_sts(args: argparse.Namespace) -> int:
 
 
 def _model_stage(model: LoadedModel, task: RetrievalTask, args: argparse.Namespace) -> Scored:
+    if model.kind == LATE:
+        late_refusals(args)
     if model.kind == "sparse":
         sparse_refusals(args)
     settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer, device=args.device,
@@ -141,13 +145,13 @@ def run_retrieval(args: argparse.Namespace) -> int:
     elif args.quantize:
         if not isinstance(first.queries, np.ndarray) or not isinstance(first.corpus, np.ndarray):
             args.parser.error("--quantize stores a dense model's float vectors at lower precision; a sparse "
-                              "model's are already sparse")
+                              "model's are already sparse, and a late-interaction model's are one per token")
         row = quantized_row(task, Embedded(first.queries, first.corpus), args.quantize, args.k)
         print(json.dumps({key.replace(" ", "_"): value for key, value in row.items()}
                          | {"queries": len(task.queries), "corpus": len(task.corpus)}))
         return 0
     else:
-        result = evaluate_task(task, first.queries, first.corpus, ks=args.k, score=first.score)
+        result = evaluate_stage(task, first, ks=args.k)
     print(json.dumps({**{shown_name(key): value for key, value in result.metrics.items()}, **result.counts,
                       "score": result.score}))
     return 0

@@ -45,14 +45,10 @@ def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def sparse_refusals(args: argparse.Namespace) -> None:
-    """A sparse model's vector is its modules' own: the options that shape a dense vector do not apply to it. One
-    sentence names each option given, e.g. `--truncate-dim does not apply to a sparse model; leave it out.`"""
+def _refusals(args: argparse.Namespace, others: list[str], what: str) -> None:
+    """One sentence naming each option given that does not apply to `what`, with the remedy."""
     pooling = getattr(args, "pooling", "default")
     pooled = pooling not in (None, "default")  # --pooling is required by some commands: the remedy is its default
-    others = [name for name, given in (("--layer", getattr(args, "layer", None) is not None),
-                                       ("--normalize", getattr(args, "normalize", False)),
-                                       ("--truncate-dim", getattr(args, "truncate_dim", None) is not None)) if given]
     asked = ([f"--pooling {pooling}"] if pooled else []) + others
     if not asked:
         return
@@ -60,7 +56,29 @@ def sparse_refusals(args: argparse.Namespace) -> None:
         remedy = f"leave {'them' if len(others) > 1 else 'it'} out"
     else:
         remedy = "give --pooling default" + (f" and leave out {_listed(others)}" if others else "")
-    raise ValueError(f"{_listed(asked)} {'do' if len(asked) > 1 else 'does'} not apply to a sparse model; {remedy}.")
+    raise ValueError(f"{_listed(asked)} {'do' if len(asked) > 1 else 'does'} not apply to {what}; {remedy}.")
+
+
+def _given(args: argparse.Namespace, options: tuple[str, ...]) -> list[str]:
+    return [option for option in options if getattr(args, option.removeprefix("--").replace("-", "_"), None)
+            not in (None, False)]
+
+
+def sparse_refusals(args: argparse.Namespace) -> None:
+    """A sparse model's vector is its modules' own: the options that shape a dense vector do not apply to it. One
+    sentence names each option given, e.g. `--truncate-dim does not apply to a sparse model; leave it out.`"""
+    _refusals(args, _given(args, ("--layer", "--normalize", "--truncate-dim")), "a sparse model")
+
+
+LATE_REFUSED = ("--layer", "--normalize", "--max-length", "--truncate-dim", "--prompt", "--prompt-name", "--no-prompts",
+                "--quantize")
+
+
+def late_refusals(args: argparse.Namespace) -> None:
+    """A late-interaction model's token vectors are its encode_query / encode_document's own (its lengths, prompts or
+    markers, projection and normalisation): the options that shape a dense vector or a prompt do not apply to it."""
+    _refusals(args, _given(args, LATE_REFUSED), "a late-interaction model, whose token vectors are its own "
+                                                "encode_query and encode_document's")
 
 
 def chosen_prompt(pipeline, args: argparse.Namespace, role: Role) -> str:

@@ -1,5 +1,5 @@
-"""`python -m core search …`: one query ranked over a corpus by the model (dense or sparse), TF-IDF, bag of words and
-BM25, as JSON."""
+"""`python -m core search …`: one query ranked over a corpus by the model (dense, sparse, or late interaction by its
+own MaxSim), TF-IDF, bag of words and BM25, as JSON."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ import argparse
 import json
 from pathlib import Path
 
-from core.analysis.ranking import Ranker, model_ranker, rank_query
+from core.analysis.late_search import late_ranker
+from core.analysis.ranking import AnyRanker, Ranker, model_ranker, rank_query
 from core.cli.embed import read_lines
 from core.cli.options import (
     add_model_options,
     add_prompt_options,
     add_revision_option,
+    late_refusals,
     positive_int,
     retrieval_prompts,
     sparse_refusals,
@@ -20,8 +22,10 @@ from core.cli.options import (
 from core.data.corpus import corpus_texts
 from core.data.stsb import stsb_corpus
 from core.encoding.embedding_cache import cached_vectors
+from core.encoding.late_cache import cached_token_matrix
 from core.evaluation.lexical import BASELINES, fit_baseline
-from core.models.loading import load_model
+from core.models.catalog import LATE
+from core.models.loading import LoadedModel, load_model
 from core.settings import Settings
 
 
@@ -43,16 +47,24 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("The query is empty; give --query a text.")
     corpus = corpus_texts(read_lines(args.corpus)) if args.corpus else stsb_corpus()
     model = load_model(args.model, args.device, args.revision)
-    if model.kind == "sparse":
-        sparse_refusals(args)
-    settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer,
-                        truncate_dim=args.truncate_dim)
-    query_prompt, document_prompt = retrieval_prompts(model.pipeline, args)
-    documents = settings.with_(prompt=document_prompt, role="document")
-    vectors = cached_vectors(model, corpus, documents)
-    rankers = {model.model_id: model_ranker(model, query, vectors, settings.with_(prompt=query_prompt, role="query"))}
+    rankers = {model.model_id: _model_ranker(model, query, corpus, args)}
     rankers |= {label: Ranker.of_index(fit_baseline(kind, corpus), query) for kind, label in BASELINES.items()}
     ranking = rank_query(corpus, rankers, k=args.k, primary=model.model_id)
     print(json.dumps({"query": query, "k": ranking.k, "corpus": len(corpus),
                       "results": ranking.table.to_dict(orient="records")}))
     return 0
+
+
+def _model_ranker(model: LoadedModel, query: str, corpus: list[str], args: argparse.Namespace) -> AnyRanker:
+    """The model's list: a late-interaction model's by exact MaxSim over its corpus token vectors, any other's by
+    the dot product of its vectors (both kept on disk for the next run)."""
+    if model.kind == LATE:
+        late_refusals(args)
+        return late_ranker(model, query, cached_token_matrix(model, corpus, "document"), args.k)
+    if model.kind == "sparse":
+        sparse_refusals(args)
+    settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer,
+                        truncate_dim=args.truncate_dim)
+    query_prompt, document_prompt = retrieval_prompts(model.pipeline, args)
+    vectors = cached_vectors(model, corpus, settings.with_(prompt=document_prompt, role="document"))
+    return model_ranker(model, query, vectors, settings.with_(prompt=query_prompt, role="query"))

@@ -1,6 +1,7 @@
-"""Dataset folders: Parquet files of texts and vectors (the layout `to_parquet` writes, one row per text) with an
-`_embedding.json` saying how they were embedded. pyarrow's dataset readers skip names starting with "_" or ".",
-so the manifest and unfinished parts are never read as data."""
+"""Dataset folders: Parquet files of texts and vectors (the layout `to_parquet` writes, one row per text; a
+late-interaction model's tokens and token vectors instead) with an `_embedding.json` saying how they were embedded.
+pyarrow's dataset readers skip names starting with "_" or ".", so the manifest and unfinished parts are never read as
+data."""
 
 from __future__ import annotations
 
@@ -19,7 +20,10 @@ import pyarrow.fs as pafs
 
 from core.data.sampling import sample_indices
 from core.data.sparse_vectors import INDICES_COLUMN
+from core.data.token_vectors import TOKEN_VECTORS_COLUMN, TOKENS_COLUMN, matrix_of
 from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
+from core.encoding.late_cache import stored_file, write_token_matrix
+from core.encoding.token_matrix import TokenMatrix
 from core.hashing import texts_digest
 from core.paths import atomic_write, cache_dir
 from core.settings import Settings
@@ -73,13 +77,16 @@ class DatasetInfo:
     rows: int
     manifest: Manifest | None
     version: str  # folder_version when read: a server reopens the folder when it changes
+    late: bool = False  # a late-interaction model's tokens and token vectors, not one vector a text
 
     @property
     def label(self) -> str:
         if self.manifest is None:
-            return f"{self.name} ({self.rows:,} texts, vectors made elsewhere)"
+            made = "token vectors made elsewhere" if self.late else "vectors made elsewhere"
+            return f"{self.name} ({self.rows:,} texts, {made})"
         settings = self.manifest.settings
-        return f"{self.name} ({self.rows:,} texts, {settings.model_id}, {settings.pooling} pooling)"
+        how = "late interaction" if self.late else f"{settings.pooling} pooling"
+        return f"{self.name} ({self.rows:,} texts, {settings.model_id}, {how})"
 
 
 @dataclass(frozen=True)
@@ -143,7 +150,7 @@ def dataset_info(folder: Path) -> DatasetInfo:
                            "Retrieval and the map open dense dataset folders so far: read it with scipy or pyarrow, "
                            "or embed the corpus with a dense model to open it here.")
     return DatasetInfo(folder.name, folder, rows, read_manifest(pafs.LocalFileSystem(), str(folder)),
-                       folder_version(folder))
+                       folder_version(folder), VECTOR_COLUMN not in columns and TOKEN_VECTORS_COLUMN in columns)
 
 
 def listed_datasets(folders: Sequence[Path]) -> tuple[list[DatasetInfo], list[str]]:
@@ -184,6 +191,9 @@ def open_dataset(folder: Path, listed: Sequence[Path]) -> Dataset:
     """The dataset in a listed folder; its vectors are copied once into a cache file that is then memory-mapped."""
     folder = checked_folder(folder, listed)
     info = dataset_info(folder)
+    if info.late:
+        raise DatasetError(f"{folder} holds a late-interaction model's token vectors (one per token, not one a "
+                           "text): open it on Retrieval, or embed the corpus with a dense model to map it.")
     parquet = _parquet(folder)
     if VECTOR_COLUMN not in parquet.schema.names or TEXT_COLUMN not in parquet.schema.names:
         raise DatasetError(f"{folder} needs a “{TEXT_COLUMN}” and a “{VECTOR_COLUMN}” column (it has "
@@ -218,3 +228,45 @@ def dataset_sample(dataset: Dataset, size: int, seed: int = 0) -> tuple[np.ndarr
     frame = frame[[TEXT_COLUMN, *(c for c in frame.columns if c != TEXT_COLUMN)]]
     vectors = dataset.vectors if whole else np.asarray(dataset.vectors[rows], dtype=np.float32)
     return rows, frame.astype(str), vectors  # the whole dataset's vectors stay memory-mapped, not copied
+
+
+@dataclass(frozen=True)
+class LateDataset:
+    """A late-interaction dataset: texts and metadata as an Arrow table, every token vector as one memory-mapped
+    TokenMatrix (one copy per server), and the key its token vectors are stored under."""
+
+    info: DatasetInfo
+    table: pa.Table
+    corpus: TokenMatrix
+    key: str
+
+    def texts(self, rows: Sequence[int]) -> list[str]:
+        return [str(text) for text in self.table.column(TEXT_COLUMN).take(pa.array(rows, pa.int64())).to_pylist()]
+
+
+def open_late_dataset(folder: Path, listed: Sequence[Path]) -> LateDataset:
+    """The late-interaction dataset in a listed folder; its tokens and token vectors are copied once, a batch at a
+    time, into a token-vector cache file that is then memory-mapped."""
+    folder = checked_folder(folder, listed)
+    info = dataset_info(folder)
+    parquet = _parquet(folder)
+    needed = (TEXT_COLUMN, TOKENS_COLUMN, TOKEN_VECTORS_COLUMN)
+    if not info.late or any(name not in parquet.schema.names for name in needed):
+        raise DatasetError(f"{folder} needs “{TEXT_COLUMN}”, “{TOKENS_COLUMN}” and “{TOKEN_VECTORS_COLUMN}” columns "
+                           f"(it has {', '.join(parquet.schema.names)}).")
+    key = texts_digest(_file_stats(folder), prefix=f"late:{folder}".encode())
+    path = cache_dir() / "datasets" / f"{key}.tok"
+    corpus = stored_file(path, key)
+    if corpus is None:
+        batches = parquet.to_batches(columns=[TOKENS_COLUMN, TOKEN_VECTORS_COLUMN])
+        try:
+            write_token_matrix(path, key, None, (matrix_of(batch) for batch in batches))
+        except ValueError as err:  # TokenVectorsError, or widths that differ between files
+            raise DatasetError(f"{folder}: {err}") from err
+        corpus = stored_file(path, key)
+        if corpus is None:
+            raise DatasetError(f"The token vectors of {folder} did not read back from {path}; check the disk.")
+    table = parquet.to_table(columns=[name for name in parquet.schema.names
+                                      if name not in (TOKENS_COLUMN, TOKEN_VECTORS_COLUMN)])
+    return LateDataset(info, table, corpus, key)
+

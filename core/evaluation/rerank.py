@@ -22,7 +22,7 @@ from core.evaluation.retrieval import (
     RetrievalTask,
     Scored,
     TaskResult,
-    evaluate_task,
+    evaluate_stage,
     listed_result,
     ranking_depth,
 )
@@ -57,7 +57,7 @@ def rerank_task(task: RetrievalTask, stage: Scored, reranker: LoadedReranker, *,
     deepest = max(depths)
     depth = max(ranking_depth(ks), deepest)
     hits = stage.hits(task, depth)
-    first = evaluate_task(task, stage.queries, stage.corpus, ks=ks, score=stage.score)
+    first = evaluate_stage(task, stage, ks=ks)
     listed = hits.indices[:, :deepest]
     where = np.argwhere(listed >= 0)
     pairs = [(task.queries[q], task.corpus[listed[q, j]]) for q, j in where]

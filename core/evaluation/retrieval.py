@@ -12,15 +12,27 @@ import hashlib
 from collections.abc import Mapping, Sequence, Set
 from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from core.analysis.fusion import FUSE_DEPTH, fuse_rows
-from core.analysis.search import BestRelevant, Hits, Matrix, top_k, top_k_and_best_relevant, unit_rows
+from core.analysis.maxsim import matrix_scores
+from core.analysis.search import (
+    BestRelevant,
+    BlockScore,
+    Hits,
+    Matrix,
+    dot_scores,
+    top_k,
+    top_k_and_best_relevant,
+    unit_rows,
+)
 from core.analysis.terms import model_score, scored_rows
 from core.data.stsb import Split, load_stsb, stsb_corpus
 from core.encoding.embedding_cache import ProgressBar, cached_embeddings_with, cached_sparse_with
+from core.encoding.late_cache import cached_token_matrix
 from core.encoding.prompts import role_prompts
 from core.evaluation.lexical import Lexical
 from core.evaluation.metrics import (
@@ -33,6 +45,7 @@ from core.evaluation.metrics import (
     retrieval_metrics,
     shown_name,
 )
+from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.settings import Settings
 
@@ -110,18 +123,20 @@ def ranked_metrics(task: RetrievalTask, ranked: np.ndarray, ks: Sequence[int], s
 
 
 def evaluate_task(task: RetrievalTask, query_vectors: Matrix, corpus_vectors: Matrix, *,
-                  ks: Sequence[int] = DEFAULT_KS, score: str = SCORE) -> TaskResult:
+                  ks: Sequence[int] = DEFAULT_KS, score: str = SCORE, block: BlockScore = dot_scores) -> TaskResult:
     """Rank the corpus for every query by the dot product of their rows (chunked) and score the ranking.
 
     Dense vectors are scaled to unit length here, so the dot is the cosine; sparse rows arrive as they are scored
-    (a baseline's unit rows or BM25 weights, a sparse model's vectors). `score` names what the ranking is by."""
+    (a baseline's unit rows or BM25 weights, a sparse model's vectors); token vectors (TokenMatrix) are scored by
+    `block`, MaxSim. `score` names what the ranking is by."""
     if not task.queries:
         raise ValueError("The task has no queries with a relevant text.")
     if not isinstance(query_vectors, np.ndarray) or not isinstance(corpus_vectors, np.ndarray):
         queries, corpus = query_vectors, corpus_vectors
     else:
         queries, corpus = unit_rows(query_vectors), unit_rows(corpus_vectors)
-    hits, best = top_k_and_best_relevant(queries, corpus, ranking_depth(ks), task.relevant, exclude=task.exclude)
+    hits, best = top_k_and_best_relevant(queries, corpus, ranking_depth(ks), task.relevant, exclude=task.exclude,
+                                         score=block)
     counts = {"queries": len(task.queries), "corpus": len(task.corpus)}
     return TaskResult(ranked_metrics(task, hits.indices, ks, score), counts, per_query(task, hits, best), score)
 
@@ -132,8 +147,7 @@ def evaluate_embeddings(model: LoadedModel, task: RetrievalTask, settings: Setti
     """One model configuration on the task: queries and corpus embedded (or read from the embedding cache)
     with `settings` and the (query, document) `prompts` (None: the model's own, as encode_query and
     encode_document apply them), then ranked and scored (a sparse model by its own similarity)."""
-    stage = model_stage(model, task, settings, prompts=prompts, progress_bar=progress_bar)
-    return evaluate_task(task, stage.queries, stage.corpus, ks=ks, score=stage.score)
+    return evaluate_stage(task, model_stage(model, task, settings, prompts=prompts, progress_bar=progress_bar), ks=ks)
 
 
 def task_vectors(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
@@ -155,20 +169,22 @@ def task_vectors(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
 
 @dataclass(frozen=True)
 class Scored:
-    """One first stage's rows of the task, ready for the dot product: queries, corpus, what the score is, and
-    whether only a score above 0 finds a text (a lexical baseline or a sparse model: 0 shares nothing)."""
+    """One first stage's rows of the task, ready for `block` (the dot product, or a late-interaction model's MaxSim
+    of token vectors): queries, corpus, what the score is, and whether only a score above 0 finds a text (a lexical
+    baseline or a sparse model: 0 shares nothing)."""
 
     queries: Matrix
     corpus: Matrix
     score: str
     positive_only: bool
+    block: BlockScore = dot_scores
 
     def hits(self, task: RetrievalTask, depth: int) -> Hits:
         if isinstance(self.queries, np.ndarray) and isinstance(self.corpus, np.ndarray):
             queries, corpus = unit_rows(self.queries), unit_rows(self.corpus)
         else:
             queries, corpus = self.queries, self.corpus
-        found = top_k(queries, corpus, depth, exclude=task.exclude)
+        found = top_k(queries, corpus, depth, exclude=task.exclude, score=self.block)
         if self.positive_only:
             found.indices = np.where(found.scores > 0, found.indices, -1)
         return found
@@ -176,9 +192,28 @@ class Scored:
 
 def model_stage(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
                 prompts: tuple[str, str] | None = None, progress_bar: ProgressBar = nullcontext) -> Scored:
-    """A model configuration as a first stage of the task (its vectors from the embedding cache)."""
+    """A model configuration as a first stage of the task (its vectors from the embedding cache); a late-interaction
+    model's is `late_stage` (settings and prompts do not apply to it)."""
+    if model.kind == LATE:
+        return late_stage(model, task, progress_bar=progress_bar)
     queries, corpus = task_vectors(model, task, settings, prompts=prompts, progress_bar=progress_bar)
     return Scored(queries, corpus, model_score(model), model.kind == "sparse")
+
+
+def late_stage(model: LoadedModel, task: RetrievalTask, *, progress_bar: ProgressBar = nullcontext) -> Scored:
+    """A late-interaction model as a first stage of the task: its queries' token vectors as encode_query gives them
+    and its corpus's as encode_document does (both from the token-vector cache), ranked by exact MaxSim, or
+    MeanMaxSim, as its own similarity and MultiVectorInformationRetrievalEvaluator score them."""
+    corpus = cached_token_matrix(model, task.corpus, "document", progress_bar)
+    queries = cached_token_matrix(model, task.queries, "query", progress_bar)
+    similarity = model.late_pipeline.similarity
+    return Scored(queries, corpus, similarity, False,
+                  partial(matrix_scores, mean=similarity == "meanmaxsim"))
+
+
+def evaluate_stage(task: RetrievalTask, stage: Scored, *, ks: Sequence[int] = DEFAULT_KS) -> TaskResult:
+    """A first stage's ranking of the task, scored."""
+    return evaluate_task(task, stage.queries, stage.corpus, ks=ks, score=stage.score, block=stage.block)
 
 
 def lexical_stage(index: Lexical, task: RetrievalTask) -> Scored:
@@ -218,8 +253,7 @@ def best_listed(task: RetrievalTask, hits: Hits) -> BestRelevant:
 
 def evaluate_lexical(index: Lexical, task: RetrievalTask, *, ks: Sequence[int] = DEFAULT_KS) -> TaskResult:
     """A lexical baseline fitted on the task's corpus, on the task."""
-    stage = lexical_stage(index, task)
-    return evaluate_task(task, stage.queries, stage.corpus, ks=ks, score=stage.score)
+    return evaluate_stage(task, lexical_stage(index, task), ks=ks)
 
 
 def metrics_table(results: Mapping[str, TaskResult]) -> pd.DataFrame:

@@ -19,17 +19,21 @@ import pyarrow.parquet as pq
 
 from core.data.datasets import PARTIAL, Manifest, read_manifest, write_manifest
 from core.data.sparse_vectors import INDICES_COLUMN, VALUES_COLUMN, sparse_columns
+from core.data.token_vectors import LATE_SCHEMA, late_columns
 from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
+from core.models.catalog import LATE
 from core.scale.cluster import Cluster, ScaleError, connect, import_ray
 from core.scale.inputs import PATH_COLUMN, InputFile, filesystem, input_files
 from core.settings import Settings
 
 ROWS_PER_BATCH = 512  # texts an actor embeds per call; the encoder batches them further by its own batch size
 # The columns the actors add to each row: a dense model's list of floats, a sparse model's active dimensions and
-# their weights (as `python -m core embed … --output FILE.parquet` writes them)
+# their weights, a late-interaction model's tokens and token vectors (as `python -m core embed … --output
+# FILE.parquet` writes them)
 EMBEDDING_SCHEMAS: dict[str, pa.Schema] = {
     "dense": pa.schema([(VECTOR_COLUMN, pa.list_(pa.float32()))]),
     "sparse": pa.schema([(INDICES_COLUMN, pa.list_(pa.int32())), (VALUES_COLUMN, pa.list_(pa.float32()))]),
+    LATE: LATE_SCHEMA,
 }
 
 
@@ -57,7 +61,12 @@ class Embedder:
         from core.encoding.sparse import encode_sparse
 
         texts, settings = batch.column(TEXT_COLUMN).to_pylist(), self.settings
-        if self.model.kind == "sparse":
+        if self.model.kind == LATE:
+            from core.encoding.multivector import encode_multivector
+
+            found = encode_multivector(self.model, texts, role=settings.role, batch_size=self.batch_size)
+            columns = late_columns(found, self.model.late_pipeline.width)
+        elif self.model.kind == "sparse":
             columns = list(sparse_columns(encode_sparse(self.model, texts, role=settings.role, prompt=settings.prompt,
                                                         max_length=settings.max_length,
                                                         batch_size=self.batch_size).matrix))
@@ -155,8 +164,8 @@ def _quiet_ray_data(ray: ModuleType) -> None:
 def embed_files(location: str, output: str, settings: Settings, *, text_column: str = "text",
                 cluster: Cluster = Cluster(), batch_size: int = 32, say: Callable[[str], None] = print,
                 progress: Callable[[int, int], None] = lambda done, total: None, kind: str = "dense") -> list[str]:
-    """Embed every input file `location` names into `output` with a model of `kind` (dense or sparse: the columns
-    it adds); the output folders written by this run, each whole.
+    """Embed every input file `location` names into `output` with a model of `kind` (dense, sparse or late
+    interaction: the columns it adds); the output folders written by this run, each whole.
     `progress` hears the texts done of the texts to do as the rows come back. However the run ends, no folder is
     left half-written and the actors it started are stopped."""
     in_fs, files = input_files(location, text_column)

@@ -1,16 +1,17 @@
-"""The Retrieval page's parts: the rankers of a query (the model, dense or sparse; TF-IDF, bag of words, BM25; a
-hybrid of the model and a partner by reciprocal rank fusion), their lists drawn side by side, "why this hit?", and a
-first stage's top N reranked by a cross-encoder."""
+"""The Retrieval page's parts: the rankers of a query (the model, dense, sparse or late interaction; TF-IDF, bag of
+words, BM25; a hybrid of the model and a partner by reciprocal rank fusion), their lists drawn side by side, "why this
+hit?", and a first stage's top N reranked by a cross-encoder."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from core.analysis.ranking import SCORE_NAMES, Hybrid, QueryRanking, Ranker, model_ranker, rank_query
+from core.analysis.late_search import late_ranker, stored_sentence
+from core.analysis.ranking import SCORE_NAMES, AnyRanker, Hybrid, Listed, QueryRanking, Ranker, model_ranker, rank_query
 from core.encoding.prompts import role_prompts
 from core.evaluation.lexical import BASELINES, Baseline, shared_terms
 from core.jobs import Job
-from core.models.catalog import DEFAULT_MODEL_ID
+from core.models.catalog import DEFAULT_MODEL_ID, LATE
 from core.models.loading import LoadedModel
 from core.plots.labels import shorten
 from core.plots.rerank import moves_figure
@@ -21,12 +22,14 @@ from ui.components.explain import explanation_panel
 from ui.components.model_download import ready_or_download
 from ui.components.prompts import prompts_caption
 from ui.components.rerank import reranker_choice
+from ui.pages.retrieval_late import encoded_corpus, late_why
 from ui.state.persist import kept, texts_key
-from ui.work.background import corpus_job, job_status, rerank_job
+from ui.work.background import corpus_job, job_status, late_corpus_job, rerank_job
 from ui.work.cache import available_ids, cached_model, lexical_index
 
 NO_HYBRID = "no hybrid"
-Rankers = dict[str, Ranker | Hybrid]
+LATE_DEPTH = 200  # a late-interaction model's list: the page's largest Top k, deeper than a hybrid fuses
+Rankers = dict[str, AnyRanker]
 
 
 def full_texts(frame):
@@ -44,8 +47,11 @@ def sides(model: LoadedModel, settings: Settings, *, prompts: bool) -> Sides:
     return settings.with_(prompt=query, role="query"), settings.with_(prompt=document, role="document")
 
 
-def _model_ranker(model: LoadedModel, query: str, corpus: list[str], roles: Sides) -> Ranker | Job:
+def _model_ranker(model: LoadedModel, query: str, corpus: list[str], roles: Sides) -> Ranker | Listed | Job:
     """The model's ranker once the corpus is embedded, else the background job embedding it."""
+    if model.kind == LATE:
+        matrix = late_corpus_job(model, corpus)
+        return matrix if isinstance(matrix, Job) else late_ranker(model, query, matrix, LATE_DEPTH)
     vectors = corpus_job(model, corpus, roles[1])
     return vectors if isinstance(vectors, Job) else model_ranker(model, query, vectors, roles[0])
 
@@ -74,10 +80,7 @@ def rankers(query: str, corpus: list[str], roles: Sides, model: LoadedModel, par
                    "embedded.")
     else:
         found[model.model_id] = own
-        st.caption(f"{len(corpus):,} texts embedded with {model.model_id}"
-                   + ("" if model.kind == "sparse" else f" ({settings.pooling} pooling, layer "
-                      f"{settings.layer if settings.layer is not None else model.num_layers})")
-                   + "; kept on disk for next time. " + prompts_caption(model, (roles[0].prompt, roles[1].prompt)))
+        st.caption(_embedded_caption(model, corpus, roles))
     for kind, label in BASELINES.items():
         try:
             found[label] = Ranker.of_index(lexical_index(kind, corpus), query)
@@ -95,7 +98,21 @@ def rankers(query: str, corpus: list[str], roles: Sides, model: LoadedModel, par
     return found, jobs
 
 
-def _partner_ranker(partner: str, query: str, corpus: list[str], device: str, *, prompts: bool) -> Ranker | Job | None:
+def _embedded_caption(model: LoadedModel, corpus: list[str], roles: Sides) -> str:
+    matrix = encoded_corpus(model, corpus) if model.kind == LATE else None
+    if matrix is not None:
+        return (f"{len(corpus):,} texts encoded as documents with {model.model_id}: {stored_sentence(matrix)}; kept on "
+                "disk for next time. The query is encoded by the model's encode_query and scored against every text "
+                f"by its {SCORE_NAMES[model.late_pipeline.similarity]}, exact.")
+    settings = roles[0]
+    return (f"{len(corpus):,} texts embedded with {model.model_id}"
+            + ("" if model.kind == "sparse" else f" ({settings.pooling} pooling, layer "
+               f"{settings.layer if settings.layer is not None else model.num_layers})")
+            + "; kept on disk for next time. " + prompts_caption(model, (roles[0].prompt, roles[1].prompt)))
+
+
+def _partner_ranker(partner: str, query: str, corpus: list[str], device: str, *,
+                    prompts: bool) -> Ranker | Listed | Job | None:
     """The hybrid's partner model's ranker (or the job embedding the corpus for it); None, with why said, while it is
     still to download or when it cannot load."""
     if not ready_or_download(partner, key="ret_hybrid",
@@ -110,8 +127,11 @@ def _partner_ranker(partner: str, query: str, corpus: list[str], device: str, *,
                          sides(partner_model, Settings(model_id=partner, device=device), prompts=prompts))
 
 
-def draw(ranking: QueryRanking, threshold: float) -> None:
+def draw(ranking: QueryRanking, threshold: float, matches: dict[int, str] | None = None) -> None:
+    """The lists; `matches` adds each of the model's hits' strongest token matches (a late-interaction model)."""
     primary = ranking.side_by_side()
+    if matches is not None:
+        primary.insert(primary.columns.get_loc("text") + 1, "token matches", primary["index"].map(matches).fillna(""))
     shown = primary[(primary["score"] >= threshold) & primary["hit"]].drop(columns=["index", "hit"])
     score = SCORE_NAMES[ranking.scores[ranking.primary]]
     if shown.empty:
@@ -159,15 +179,18 @@ def _words(corpus: list[str], query: str, row: int) -> None:
 
 def why(ranking: QueryRanking, query: str, corpus: list[str], settings: Settings, model: LoadedModel,
         roles: Sides) -> None:
-    """"Why this hit?": the model's explanation of the query and one hit (a sparse model's: the terms they share),
-    with a baseline's shared words beside it."""
+    """"Why this hit?": the model's explanation of the query and one hit (a sparse model's: the terms they share; a
+    late-interaction model's: which hit token each query token matched), with a baseline's shared words beside it."""
     st.subheader("Why this hit?")
     hits = ranking.ranked(ranking.primary)
     rank = st.selectbox("Hit", hits["rank"].tolist(), key=f"ret_why_{texts_key([query, *hits['text']])}",
                         format_func=lambda r: f"{r}. {shorten(hits.loc[r - 1, 'text'], 90)}")
     model_col, words_col = st.columns([3, 1])
     with model_col:
-        explanation_panel(model, settings, query, hits.loc[rank - 1, "text"], key="ret_why", sides=roles)
+        if model.kind == LATE:
+            late_why(model, query, corpus, int(hits.loc[rank - 1, "index"]), key="ret_why")
+        else:
+            explanation_panel(model, settings, query, hits.loc[rank - 1, "text"], key="ret_why", sides=roles)
     with words_col:
         _words(corpus, query, int(hits.loc[rank - 1, "index"]))
 

@@ -15,6 +15,7 @@ from core.models.sources import availability
 from core.plots.retrieval import hits_figure
 from ui.components.downloads import csv_download
 from ui.components.model_download import ready_or_download
+from ui.pages.retrieval_late import late_dataset_search
 from ui.state.persist import kept
 from ui.work.background import index_job, job_status
 from ui.work.cache import cached_model, dataset_of
@@ -43,6 +44,9 @@ def dataset_query(dataset: Dataset, query: str) -> np.ndarray:
 
 
 def dataset_search(info: DatasetInfo, query: str, k: int, threshold: float) -> None:
+    if info.late:
+        late_dataset_search(info, query, k)
+        return
     try:
         dataset = dataset_of(str(info.folder), info.version)
     except (DatasetError, OSError) as err:

@@ -28,11 +28,14 @@ from core.analysis.map.projection_cache import (
     read_stored,
 )
 from core.analysis.rerank import Reranked, rerank_hits
+from core.analysis.token_index import LateIndex, searched_exactly, stored_late_index
 from core.analysis.vector_index import IndexParams, VectorIndex
-from core.data.datasets import Dataset
+from core.data.datasets import Dataset, LateDataset
 from core.data.stsb import MAP_SAMPLE_SIZE, Split, stsb_corpus, stsb_sample
 from core.deployment import load_config
 from core.encoding.embedding_cache import cached_embeddings_with, cached_vectors, stored_vectors, vectors_key
+from core.encoding.late_cache import cached_token_matrix, late_key, stored_token_matrix
+from core.encoding.token_matrix import TokenMatrix
 from core.evaluation.rerank import DEPTHS, RerankSweep, cross_sts, rerank_task
 from core.evaluation.retrieval import RetrievalTask, Scored
 from core.hashing import array_digest, texts_digest
@@ -44,7 +47,7 @@ from core.progress import progress_text
 from core.settings import Settings
 from core.training.distill import Distilled, distill_static
 from ui.work.cache import cached_model, density_of, exact_index_of, projection_of
-from ui.work.progress import embed_corpus
+from ui.work.progress import embed_corpus, encode_late_corpus
 
 T = TypeVar("T")
 BACKGROUND_FROM = 1_000  # texts: a smaller corpus embeds in a second or two, inline
@@ -83,6 +86,16 @@ def late_documents_job(model: LoadedModel, texts: Sequence[str]) -> np.ndarray |
                    f"Encoding {len(texts):,} texts as documents with {model.model_id}",
                    lambda progress: document_points(model, texts, progress=progress),
                    inline=(lambda: document_points(model, texts)) if len(texts) < BACKGROUND_FROM else None)
+
+
+def late_corpus_job(model: LoadedModel, texts: Sequence[str]) -> TokenMatrix | Job:
+    """A late-interaction model's token vectors of the corpus as documents when they are on disk already (a small
+    corpus is encoded at once), else the shared background job that encodes them."""
+    return _queued(("embed-late", late_key(model, texts, "document")),
+                   f"Encoding {len(texts):,} texts as documents with {model.model_id}",
+                   lambda progress: cached_token_matrix(model, texts, "document", lambda: nullcontext(progress)),
+                   stored=lambda: stored_token_matrix(model, texts),
+                   inline=(lambda: encode_late_corpus(model, texts)) if len(texts) < BACKGROUND_FROM else None)
 
 
 def rerank_job(reranker: LoadedReranker, query: str, indices: Sequence[int], scores: Sequence[float],
@@ -137,6 +150,16 @@ def index_job(dataset: Dataset) -> VectorIndex | Job:
     inline = (lambda: exact_index_of(*key, dataset.vectors)) if params.kind == "exact" else None
     return _queued(("index", *key), f"Indexing the {info.rows:,} vectors of {info.name}",
                    lambda progress: stored_index(dataset.vectors, params, progress), inline=inline)
+
+
+def late_index_job(dataset: LateDataset, similarity: str) -> LateIndex | Job:
+    """A late-interaction dataset's search: exact MaxSim at once while the corpus is small enough, else the token graph
+    read from disk or built in the shared background job (kept on disk, keyed by the dataset's files)."""
+    corpus = dataset.corpus
+    return _queued(("late-index", dataset.key, similarity),
+                   f"Indexing the {corpus.token_count:,} token vectors of {dataset.info.name}",
+                   lambda progress: stored_late_index(corpus, dataset.key, similarity, progress),
+                   inline=(lambda: LateIndex(corpus, similarity)) if searched_exactly(corpus) else None)
 
 
 def density_job(coords: np.ndarray, min_size: int) -> np.ndarray | Job:

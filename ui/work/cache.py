@@ -23,7 +23,15 @@ from core.analysis.map.projection_cache import cached_project
 from core.analysis.map.sparse_space import SparseReduction, reduce_sparse
 from core.analysis.search import unit_rows
 from core.analysis.vector_index import IndexParams, VectorIndex
-from core.data.datasets import Dataset, DatasetInfo, folder_version, listed_datasets, open_dataset
+from core.data.datasets import (
+    Dataset,
+    DatasetInfo,
+    LateDataset,
+    folder_version,
+    listed_datasets,
+    open_dataset,
+    open_late_dataset,
+)
 from core.data.stsb import Split, stsb_corpus
 from core.deployment import dataset_folders, load_config
 from core.encoding.embedding_cache import ProgressBar
@@ -74,6 +82,12 @@ def _listed(folders: tuple[Path, ...], versions: tuple[str, ...]) -> tuple[list[
 def dataset_of(folder: str, version: str) -> Dataset:
     """One copy per server, shared by every session; a new `version` (a file added or replaced) reopens it."""
     return open_dataset(Path(folder), dataset_folders(load_config()))
+
+
+@st.cache_resource(show_spinner="Opening the dataset's token vectors…", max_entries=4)
+def late_dataset_of(folder: str, version: str) -> LateDataset:
+    """As `dataset_of`, for a late-interaction model's dataset: its token vectors memory-mapped once per server."""
+    return open_late_dataset(Path(folder), dataset_folders(load_config()))
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

@@ -12,6 +12,8 @@ import streamlit as st
 
 from core.encoding.embedding_cache import cached_vectors
 from core.encoding.encoder import Progress
+from core.encoding.late_cache import cached_token_matrix
+from core.encoding.token_matrix import TokenMatrix
 from core.models.loading import LoadedModel
 from core.progress import progress_text
 from core.settings import Settings
@@ -38,3 +40,10 @@ def embed_corpus(model: LoadedModel, texts: Sequence[str], settings: Settings) -
     bar."""
     what = f"Embedding {len(texts):,} texts with {model.model_id} (kept on disk afterwards)"
     return cached_vectors(model, texts, settings, lambda: progress_bar(what))
+
+
+def encode_late_corpus(model: LoadedModel, texts: Sequence[str]) -> TokenMatrix:
+    """A late-interaction model's token vectors of the corpus as documents, from disk, else encoded under a
+    progress bar."""
+    what = f"Encoding {len(texts):,} texts as documents with {model.model_id} (kept on disk afterwards)"
+    return cached_token_matrix(model, texts, "document", lambda: progress_bar(what))
