@@ -18,8 +18,9 @@ from sklearn.metrics import ndcg_score
 DEFAULT_KS = (1, 5, 10, 20, 50)
 MRR_K = NDCG_K = 10
 SCORE = "cosine"  # what dense rankings here are by
-# the scores a ranking is by: a similarity (a sparse model's own may be the dot product), BM25, or rank fusion
-SCORES = ("cosine", "dot", "bm25", "rrf", "reranker")
+# the scores a ranking is by: a similarity (a sparse model's own may be the dot product, a late-interaction model's is
+# MaxSim or MeanMaxSim), BM25, or rank fusion
+SCORES = ("cosine", "dot", "bm25", "rrf", "reranker", "maxsim", "meanmaxsim")
 STS_PRIMARY = f"spearman_{SCORE}"
 
 

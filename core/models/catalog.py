@@ -164,11 +164,13 @@ def finetuned_entries() -> list[CatalogEntry]:
     for card in sorted(finetuned_dir().glob(f"[!.]*/{CARD}")):  # .NAME.* = a save under way
         meta = json.loads(card.read_text(encoding="utf-8"))
         kind = meta.get("kind")
+        trained = f"trained from {meta.get('base', '?')} on {meta.get('data', '?')}"
         made = (f"static model distilled from {meta.get('base', '?')} (model2vec)" if kind == "static"
-                else f"reranker (cross-encoder) trained from {meta.get('base', '?')} on {meta.get('data', '?')}"
-                if kind == "reranker" else f"fine-tuned from {meta.get('base', '?')} on {meta.get('data', '?')}")
+                else f"reranker (cross-encoder) {trained}" if kind == "reranker"
+                else f"late interaction (MultiVectorEncoder, one vector per token) {trained}" if kind == LATE
+                else f"fine-tuned from {meta.get('base', '?')} on {meta.get('data', '?')}")
         entries.append(CatalogEntry(card.parent.name, card.parent.name, "finetuned", made,
-                                    kind="reranker" if kind == "reranker" else None))
+                                    kind=kind if kind in ("reranker", LATE) else None))
     return entries
 
 

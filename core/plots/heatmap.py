@@ -88,9 +88,11 @@ def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *
 
 def similarity_heatmap(matrix: np.ndarray, texts: Sequence[str], *, metric: str = "cosine", fixed_range: bool = True,
                        order: Sequence[int] | None = None, title: str = "", height: int | None = None,
-                       compact: bool = False, columns: int = 1, clickable: bool = False) -> go.Figure:
+                       compact: bool = False, columns: int = 1, clickable: bool = False,
+                       value_name: str | None = None) -> go.Figure:
     """Cosine / dot product (diverging, [-1, 1] when `fixed_range`) or Euclidean distance (fitted, sequential);
-    `clickable`: a click on a cell selects it (its data: the row's and column's text numbers)."""
+    `clickable`: a click on a cell selects it (its data: the row's and column's text numbers); `value_name` names
+    another similarity on the diverging scale (a late-interaction model's MaxSim per query token)."""
     values = np.asarray(matrix, dtype=float)
     if metric == "euclidean":
         high = float(values.max()) if values.size else 1.0
@@ -103,7 +105,7 @@ def similarity_heatmap(matrix: np.ndarray, texts: Sequence[str], *, metric: str 
         low, high = float(values.min()), float(values.max())
         if high - low < 1e-9:
             low, high = low - 0.5, high + 0.5
-    name = "cosine" if metric == "cosine" else "dot"
+    name = value_name or ("cosine" if metric == "cosine" else "dot")
     return _heatmap(values, texts, order, zmin=low, zmax=high, colorscale="RdBu_r", value_name=name, title=title,
                     height=height, compact=compact, columns=columns, clickable=clickable)
 

@@ -225,7 +225,8 @@ def render_sidebar() -> tuple[Settings, LoadedModel]:
 
 
 # the pages that show a late-interaction model so far; the others say so and stop rather than treat it as dense
-LATE_PAGES: frozenset[str] = frozenset({"Embedding Explorer"})
+# (Fine-tune trains from a dense model whatever the sidebar holds, and shows a late-interaction model it trained)
+LATE_PAGES: frozenset[str] = frozenset({"Embedding Explorer", "Fine-tune"})
 
 
 def page(title: str) -> tuple[Settings, LoadedModel]:
