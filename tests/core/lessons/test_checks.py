@@ -219,3 +219,24 @@ def test_one_vector_or_one_per_token_compares_the_three_families_as_their_librar
     assert numbers["storage ratio"] == round(late_bytes / (384 * 4), 2)
     assert check.holds is bool(late_bytes > 384 * 4)  # the alignment adds up, so the storage decides
     assert f"({maxsim.max():.3f}) is the sum of its query tokens' best matches" in check.finding
+    assert f"ranks “{texts[int(np.argmax(maxsim))]}” first" in check.finding and "[CLS]→" not in check.finding
+
+
+def test_the_fine_tuning_check_reads_only_runs_measured_on_sts(minilm):
+    """A late-interaction run is measured on retrieval alone: the Fine-tuning lesson passes over its card."""
+    import json
+
+    from core.models.catalog import finetuned_dir
+
+    folder = finetuned_dir() / "lesson-late"
+    folder.mkdir(parents=True)
+    (folder / "explorer-card.json").write_text(json.dumps({
+        "kind": "late interaction", "base": "x", "data": "d", "steps": 2, "before": {"spearman": 0.8, "recall@1": 0.8},
+        "after": {"recall@1": 0.7}}))
+    try:
+        check = CHECKS["finetune"](context(minilm, "finetune"))
+        assert check.holds is None and "No fine-tuned model" in check.finding
+    finally:
+        import shutil
+
+        shutil.rmtree(folder)
