@@ -24,8 +24,7 @@ OBJECTIVE_NAMES = {"cosine": "cosine-similarity regression (CosineSimilarityLoss
                    "mnrl": "multiple-negatives ranking (MultipleNegativesRankingLoss)",
                    "reranker": "a cross-encoder reranker: each pair read together, its score as the label "
                                "(BinaryCrossEntropyLoss)",
-                   "multi-vector": "a late-interaction model (MultiVectorEncoder): one vector per token, positives "
-                                   "ranked against the batch's other texts by MaxSim "
+                   "multi-vector": "late interaction, a vector per token, ranked by MaxSim "
                                    "(MultiVectorMultipleNegativesRankingLoss)"}
 SCORED: tuple[Objective, ...] = ("cosine", "reranker")  # the objectives that learn each pair's score
 STS_MAX = 5.0
