@@ -82,6 +82,8 @@ def retrained_tiny_folder(tiny_sentence_transformer_folder, tmp_path_factory) ->
 CATALOG_SPARSE = "opensearch-project/opensearch-neural-sparse-encoding-doc-v3-distill"
 CATALOG_RERANKER = "cross-encoder/ms-marco-MiniLM-L6-v2"
 CATALOG_DENSE = "thenlper/gte-small"
+CATALOG_LATE = "answerdotai/answerai-colbert-small-v1"  # a Stanford ColBERT checkpoint on the hub
+CATALOG_PYLATE = "lightonai/GTE-ModernColBERT-v1"  # a PyLate one
 LARGE_PADDING_BYTES = 100_000_000  # about 3 s from olah on loopback: progress to watch, a download to cancel
 
 
@@ -132,13 +134,14 @@ def carded_model_folder(tiny_sentence_transformer_folder, tmp_path_factory) -> P
 
 @pytest.fixture(scope="session")
 def hub(tmp_path_factory, tiny_sentence_transformer_folder, retrained_tiny_folder, large_model_folder,
-        carded_model_folder, sparse_folders, reranker_folder):
+        carded_model_folder, sparse_folders, reranker_folder, late_folders):
     """A hub-protocol server on loopback (olah, tests/hubserver.py) serving the packaged all-MiniLM-L6-v2, the tiny
     SentenceTransformer, the tiny one and then its retrained weights as two commits of one repo, the tiny one with a
     large file beside it, the tiny one with a model card, the tiny one again under an owner its rules refuse and twice
     with code of its own (tests/own_code.py), the tiny inference-free SparseEncoder and CrossEncoder under the hub
-    ids of the catalog's sparse model and reranker, and the tiny one with its large file under the hub id of one of
-    the catalog's dense models; skipped without `make hub-server`."""
+    ids of the catalog's sparse model and reranker, the tiny one with its large file under the hub id of one of
+    the catalog's dense models, and the tiny Stanford and PyLate ColBERT checkpoints under the hub ids of the catalog's
+    late-interaction models of those formats; skipped without `make hub-server`."""
     from core.models.packages import packaged_minilm_folder
     from tests.hubserver import OLAH, REFUSED_ORG, hub_server
     from tests.own_code import with_auto_map, with_custom_module
@@ -157,7 +160,8 @@ def hub(tmp_path_factory, tiny_sentence_transformer_folder, retrained_tiny_folde
                                                                     own_code / "own-module")],
               CATALOG_SPARSE: [sparse_folders["inference-free"]],
               CATALOG_RERANKER: [reranker_folder],
-              CATALOG_DENSE: [large_model_folder]}
+              CATALOG_DENSE: [large_model_folder],
+              CATALOG_LATE: [late_folders["stanford"]], CATALOG_PYLATE: [late_folders["pylate"]]}
     with hub_server(tmp_path_factory.mktemp("hub"), models) as server:
         yield server
 

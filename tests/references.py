@@ -85,3 +85,30 @@ class _EvaluatedModel(LookupModel):
 
     class model_card_data:  # noqa: N801 - the evaluator records its metrics here
         set_evaluation_metrics = staticmethod(lambda *a, **k: None)
+
+
+def multi_vector_information_retrieval(folder, task: RetrievalTask, ks: Sequence[int]) -> dict[str, float]:
+    """MultiVectorInformationRetrievalEvaluator on `task` with the MultiVectorEncoder saved in `folder`, scored by its
+    own similarity (MaxSim or MeanMaxSim) with each query's excluded texts masked; keys as the evaluator names them
+    (`maxsim_recall@k`)."""
+    from sentence_transformers import MultiVectorEncoder
+    from sentence_transformers.multi_vector_encoder.evaluation import MultiVectorInformationRetrievalEvaluator
+    from sentence_transformers.util.similarity import SimilarityFunction
+
+    reference = MultiVectorEncoder(str(folder), device="cpu", local_files_only=True)
+    name = reference.similarity_fn_name
+    exclude = torch.zeros(len(task.queries), len(task.corpus), dtype=torch.bool)
+    for q, texts in enumerate(task.exclude):
+        exclude[q, list(texts)] = True
+    similarity = SimilarityFunction.to_similarity_fn(name)
+    evaluator = MultiVectorInformationRetrievalEvaluator(
+        {f"q{i}": text for i, text in enumerate(task.queries)},
+        {f"c{i:06d}": text for i, text in enumerate(task.corpus)},
+        {f"q{i}": {f"c{d:06d}" for d in docs} | {f"missing{j}" for j in range(len(task.missing[i]))}
+         for i, docs in enumerate(task.relevant)},
+        precision_recall_at_k=list(ks), accuracy_at_k=[1], mrr_at_k=[10], ndcg_at_k=[10], map_at_k=[10],
+        corpus_chunk_size=len(task.corpus) + 1, batch_size=32, write_csv=False,  # one chunk: the mask stays aligned
+        score_functions={name: lambda a, b: similarity(a, b).masked_fill(exclude[: len(a)], float("-inf"))})
+    scores = evaluator.compute_all_metrics(reference)[name]
+    return ({f"{name}_recall@{k}": scores["recall@k"][k] for k in ks}
+            | {f"{name}_mrr@10": scores["mrr@k"][10], f"{name}_ndcg@10": scores["ndcg@k"][10]})

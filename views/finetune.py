@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.data.pairs import OBJECTIVE_NAMES, OBJECTIVES, PAIR_FILE_TYPES, PairsError, PairSet, read_pairs, stsb_train
-from core.models.catalog import DEFAULT_MODEL_ID, ModelUnavailable, finetuned_entries
+from core.models.catalog import DEFAULT_MODEL_ID, LATE, ModelUnavailable, finetuned_entries
 from core.plots.finetune import METRIC_LABELS, before_after_bars, comparison_frame, loss_curve, loss_frame
 from core.training.finetune import (
     FinetuneError,
@@ -14,6 +14,7 @@ from core.training.finetune import (
     TrainOptions,
     check_name,
     read_card,
+    recall_comparison,
     start_in_background,
     suggest_name,
 )
@@ -54,11 +55,18 @@ def run_options(settings) -> RunRequest | None:
                          format_func=OBJECTIVE_NAMES.__getitem__,
                          help="Cosine: predict each pair's score as its cosine. Ranking: pairs scored ≥ 4/5 are "
                               "positives; the other texts in the batch serve as negatives. Reranker: a cross-encoder "
-                              "from the model's transformer reads each pair together and learns its score.")
+                              "from the model's transformer reads each pair together and learns its score. "
+                              "Multi-vector: a late-interaction model (ColBERT style) from the model's transformer "
+                              "keeps a vector per token and learns to rank the positives by MaxSim.")
         if objective == "reranker":
             st.info("A reranker (cross-encoder) is measured on STS-B test beside the model it started from, and is "
                     "used under Rerank on Retrieval and Evaluation. It needs about an epoch to become useful: set Max "
                     "steps to 0 (360 steps at batch 16, a few minutes on a laptop CPU).")
+        if objective == "multi-vector":
+            st.info("A late-interaction model (sentence-transformers' MultiVectorEncoder): the model's pooling is "
+                    "dropped and a token projection to 128 dimensions, drawn at random from the seed, is added; "
+                    "MultiVectorEncoderTrainer then trains both on the positive pairs. It is measured on the STS-B "
+                    "paraphrase retrieval task by MaxSim, beside the dense model it started from (its cosine).")
         suggested = suggest_name(base, "stsb" if data == "stsb" else getattr(upload, "name", "pairs"), objective)
         name = kept(st.text_input, "Name of the new model", key="ft_name", default="", placeholder=suggested,
                     help="Leave empty to use the name shown. Letters, digits, dots, dashes, underscores.")
@@ -99,9 +107,11 @@ def run_status() -> None:
         elif control.result is not None:
             ss.ft_pick = control.result.model_id
             stopped = " (stopped early)" if control.result.card["stopped"] else ""
+            kind = control.result.card.get("kind")
             st.success(f"Saved {control.result.model_id}{stopped}; " + (
-                "a reranker: use it under Rerank on Retrieval and Evaluation." if control.result.card.get("kind") ==
-                "reranker" else "choose it in the sidebar on any page."))
+                "a reranker: use it under Rerank on Retrieval and Evaluation." if kind == "reranker" else
+                "a late-interaction model: choose it in the sidebar." if kind == LATE else
+                "choose it in the sidebar on any page."))
 
 
 def results(settings) -> None:
@@ -131,9 +141,13 @@ def results(settings) -> None:
             compared = comparison_frame(card["before"], card["after"], split)
             st.plotly_chart(before_after_bars(card["before"], card["after"], base_name=card["base"],
                                               tuned_name=pick, split=split), key="ft_bars")
+            late = recall_comparison(pick, card)
             if card.get("kind") == "reranker":
                 st.caption(f"STS-B {card['split']} Spearman: grey is {card['base']} comparing two vectors by their "
                            f"cosine, blue the reranker reading both sentences together; higher is better.")
+            elif late is not None:
+                st.caption(f"Grey is {card['base']} (one vector per text, cosine), blue {pick} (a vector per token, "
+                           f"MaxSim), on the STS-B paraphrase retrieval task; higher is better. {late}")
             else:
                 st.caption(f"Measured before and after: {', '.join(compared.index)}. Grey is the base model, blue the "
                            "fine-tuned one; higher is better." + ("" if METRIC_LABELS["recall@1"] in compared.index

@@ -17,13 +17,15 @@ from core.data.corpus import CorpusError, NoTexts
 from core.data.stsb import load_stsb
 from core.data.uploads import check_size, decode_text, parse_table
 
-Objective = Literal["cosine", "mnrl", "reranker"]
-OBJECTIVES: tuple[Objective, ...] = ("cosine", "mnrl", "reranker")
+Objective = Literal["cosine", "mnrl", "reranker", "multi-vector"]
+OBJECTIVES: tuple[Objective, ...] = ("cosine", "mnrl", "reranker", "multi-vector")
 PAIR_FILE_TYPES = ("csv", "jsonl")  # a pairs file is a table: two text columns and an optional score
 OBJECTIVE_NAMES = {"cosine": "cosine-similarity regression (CosineSimilarityLoss)",
                    "mnrl": "multiple-negatives ranking (MultipleNegativesRankingLoss)",
                    "reranker": "a cross-encoder reranker: each pair read together, its score as the label "
-                               "(BinaryCrossEntropyLoss)"}
+                               "(BinaryCrossEntropyLoss)",
+                   "multi-vector": "late interaction, a vector per token, ranked by MaxSim "
+                                   "(MultiVectorMultipleNegativesRankingLoss)"}
 SCORED: tuple[Objective, ...] = ("cosine", "reranker")  # the objectives that learn each pair's score
 STS_MAX = 5.0
 POSITIVE_MIN = 4.0 / STS_MAX  # an STS-B score of 4.0 or more counts as a paraphrase
@@ -46,8 +48,8 @@ class PairSet:
         return len(self.first)
 
     def for_objective(self, objective: Objective) -> PairSet:
-        """Cosine and the reranker need scores; ranking takes positives only (pairs scored 0.8 or more when
-        scored)."""
+        """Cosine and the reranker need scores; ranking, dense or multi-vector, takes positives only (pairs scored 0.8
+        or more when scored)."""
         if objective not in OBJECTIVES:
             raise PairsError(f"Unknown objective {objective!r}; choose one of {', '.join(OBJECTIVES)}.")
         if objective in SCORED:

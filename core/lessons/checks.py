@@ -10,6 +10,7 @@ from itertools import combinations
 
 import numpy as np
 
+from core.analysis import families
 from core.analysis.explanation import explain_pair
 from core.analysis.layers import Drift, find_word, layer_drift
 from core.analysis.similarity import closest_pair, mean_off_diagonal, similarity_matrix, text_similarity
@@ -51,9 +52,10 @@ from core.evaluation.variants import (
 from core.lessons.lessons import BANK
 from core.models.anatomy import parameter_breakdown
 from core.models.card import matryoshka_dims
-from core.models.catalog import DEFAULT_MODEL_ID, SPLADE_ID, UNTRAINED_ID, finetuned_entries
+from core.models.catalog import DEFAULT_MODEL_ID, HUB_ENTRIES, LATE, SPLADE_ID, UNTRAINED_ID, finetuned_entries
+from core.models.hub import cached_folder
 from core.models.loading import LoadedModel
-from core.models.reranker import load_reranker
+from core.models.reranker import LoadedReranker, load_reranker
 from core.settings import Settings
 from core.training.distill import static_models_of, teacher_of
 from core.training.finetune import read_card
@@ -235,7 +237,7 @@ def pipeline(ctx: Context) -> Check:
 
 def finetune(ctx: Context) -> Check:
     cards = [read_card(entry.id) for entry in finetuned_entries()]
-    measured = [card for card in cards if "after" in card]
+    measured = [card for card in cards if "spearman" in card.get("after", {})]  # a late-interaction run has no STS
     if not measured:
         return Check(None, "No fine-tuned model on this machine yet: start a run on the Fine-tune page.")
     card = measured[-1]
@@ -415,9 +417,62 @@ def rerank(ctx: Context) -> Check:
                            ": here it does not help the weaker first stage more."), numbers)
 
 
+def _late_here(ctx: Context) -> LoadedModel | None:
+    """A late-interaction model that is here: the sidebar's, else the last one trained on this machine, else one of the
+    catalog's from the hub that the cache holds (none is downloaded for a check); None when there is none."""
+    if ctx.model.kind == LATE:
+        return ctx.model
+    trained = [entry.id for entry in finetuned_entries() if entry.kind == LATE]
+    cached = [entry.id for entry in HUB_ENTRIES if entry.kind == LATE and cached_folder(str(entry.repo)) is not None]
+    return ctx.load([*trained[-1:], *cached][0]) if trained or cached else None
+
+
+def _reranker_here(ctx: Context) -> LoadedReranker | None:
+    """The last reranker trained on this machine, else one of the catalog's that the cache holds; None when none is."""
+    trained = [entry.id for entry in finetuned_entries() if entry.kind == "reranker"]
+    cached = [entry.id for entry in HUB_ENTRIES if entry.kind == "reranker" and cached_folder(str(entry.repo))]
+    return load_reranker([*trained[-1:], *cached][0], ctx.settings.device) if trained or cached else None
+
+
+def one_per_token(ctx: Context) -> Check:
+    query, *texts = ctx.texts("sim_texts")
+    late_model = _late_here(ctx)
+    if late_model is None:
+        return Check(None, "No late-interaction model on this machine yet: train one on Fine-tune (objective: "
+                           "multi-vector, a few minutes) or pick a ColBERT from the hub in the sidebar, then check "
+                           "again.")
+    dense_model = _of_kind(ctx, "dense", DEFAULT_MODEL_ID)
+    settings = ctx.settings if ctx.model is dense_model else Settings(model_id=dense_model.model_id,
+                                                                      device=ctx.settings.device)
+    late_family, aligned = families.late(late_model, query, texts)
+    reranker = _reranker_here(ctx)
+    compared = [families.dense(dense_model, query, texts, settings), late_family,
+                *([families.cross(reranker, query, texts)] if reranker is not None else [])]
+    dense_family = compared[0]
+    ratio = late_family.bytes_per_text / dense_family.bytes_per_text
+    special = set(late_model.tokenizer.all_special_tokens)
+    typed = [(aligned.query.tokens[i], aligned.document.tokens[j], float(aligned.grid[i, j]))
+             for i, j in enumerate(aligned.best) if aligned.query.typed[i] and aligned.query.tokens[i] not in special]
+    strongest = sorted(typed, key=lambda match: -match[2])[:3]
+    exact = abs(aligned.score - float(late_family.scores[late_family.best])) < 1e-4
+    holds = ratio > 1 and exact
+    said = "; ".join(f"{f.model_id} ({f.name}) ranks “{texts[f.best]}” first, {f.bytes_per_text:,.0f} bytes kept "
+                     f"per text, {f.passes} network pass{'es' if f.passes > 1 else ''} and {1000 * f.seconds:.0f} ms "
+                     "for the query" for f in compared)
+    return Check(holds, f"Query “{query}”: {said}. Late interaction keeps {ratio:.1f}× the dense vector's bytes; its "
+                        f"score for its first text ({aligned.score:.3f}) is the sum of its query tokens' best matches, "
+                        f"the strongest of its words {', '.join(f'{q}→{d} {s:.2f}' for q, d, s in strongest)}"
+                        + ("" if reranker is not None else "; no cross-encoder is here to compare (train one on "
+                                                            "Fine-tune: objective reranker)") + ".",
+                 {"storage ratio": round(ratio, 2),
+                  **{f"{f.name} best": f.best + 1 for f in compared},
+                  **{f"{f.name} ms": round(1000 * f.seconds, 1) for f in compared},
+                  **{f"{f.name} bytes per text": round(f.bytes_per_text) for f in compared}})
+
+
 CHECKS: dict[str, Callable[[Context], Check]] = {
     "tokenizer": tokenizer, "anatomy": anatomy, "bank": bank, "weather": weather, "travel": travel,
     "idiom": idiom, "untrained": untrained, "pooling": pooling, "lexical": lexical, "pipeline": pipeline,
     "finetune": finetune, "why": why, "prompts": prompts, "dimensions": dimensions, "quantisation": quantisation,
-    "static": static, "expansion": expansion, "who_finds": who_finds, "rerank": rerank,
+    "static": static, "expansion": expansion, "who_finds": who_finds, "rerank": rerank, "one_per_token": one_per_token,
 }

@@ -17,6 +17,8 @@ IDIOM = ("He decided to bite the bullet and pay the fine.", "He bit down hard on
          "He accepted the unpleasant situation and paid the fine.")
 CERTAINTY = ("The project will definitely succeed.", "The project might succeed.", "The project failed.")
 PAIR = ("A man is playing a guitar on stage.", "Someone performs music with an instrument.")
+GUITAR = ("A man is playing a guitar.", "Someone performs music on an instrument.", "A man is playing a flute.",
+          "An old guitar lies on the floor of an empty room.", "Stocks fell sharply today.")  # a query, then texts
 
 
 @dataclass(frozen=True)
@@ -185,4 +187,19 @@ LESSONS: tuple[Lesson, ...] = (
            ("Why can a bi-encoder search millions of texts while a cross-encoder cannot?",
             "When would you rerank the top 50 rather than the top 10?"),
            "Train the reranker for three epochs, or from another base model, and see where it turns.", heavy=True),
+    Lesson(20, "One vector, or one per token", "What does keeping a vector for every token buy, and what does it "
+           "cost?",
+           "Open Similarity with a query (the first line) and four texts, and read the query's row with the dense "
+           "model: one cosine per text. Then pick a late-interaction model in the sidebar (train one on Fine-tune with "
+           "the multi-vector objective, or a ColBERT from the hub) and read the same row: MaxSim, where each query "
+           "token finds its best match in the text and the matches add up to the score. The check puts a "
+           "cross-encoder beside them where one is here.", "similarity",
+           {"sim_texts": "\n".join(GUITAR), "sim_pair": "1,2"},
+           "Late interaction keeps several times a dense vector's bytes for every text (a vector per kept token), and "
+           "its score splits exactly into each query token's best match, which says why a text ranks where it does. "
+           "The cross-encoder keeps nothing ahead but reads the query with every text, one network pass each, so its "
+           "cost grows with the texts it scores; the two bi-encoders encode the query once.", "one_per_token",
+           ("Why does MaxSim reward a text that shares the query's rarest word, and when is that wrong?",
+            "Which of the three would you use to search a million texts, and which to rerank the top 20?"),
+           "Add a text that holds the query's words in another order: which family notices?", heavy=True),
 )

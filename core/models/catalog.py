@@ -134,6 +134,20 @@ HUB_ENTRIES: tuple[CatalogEntry, ...] = (
     # https://sbert.net/docs/cross_encoder/pretrained_models.html, https://huggingface.co/cross-encoder/ms-marco-MiniLM-L-6-v2
     # (90.9 MB float32)
     _hub("cross-encoder/ms-marco-MiniLM-L6-v2", "reranker", HubFacts(22.7, 91_800_000, "Apache-2.0")),
+    # Late interaction (MultiVectorEncoder, one vector per token). https://huggingface.co/answerdotai/answerai-colbert-
+    # small-v1/tree/main: a Stanford ColBERT checkpoint (config.json names HF_ColBERT; artifact.metadata holds its
+    # markers and lengths, 96-dimension projection inline), model.safetensors 134 MB float32, tokenizer.json 711 kB,
+    # vocab.txt 232 kB; 33M parameters and Apache-2.0 in its card. Some of its commits also held a PyLate copy
+    # (0_Transformer/, a second 134 MB, modules.json naming pylate.models.Dense, which sentence-transformers does not
+    # read as its own: refused here as code of its own) and later ones deleted it; which layout main holds today was not
+    # seen, and sentence-transformers' own pull request #18 on it (2026) says it loads as a MultiVectorEncoder as it is.
+    _hub("answerdotai/answerai-colbert-small-v1", LATE, HubFacts(33.4, 135_000_000, "Apache-2.0")),
+    # https://huggingface.co/lightonai/GTE-ModernColBERT-v1/tree/main: a PyLate checkpoint (modules.json 216 B, 1_Dense
+    # 768 -> 128; config_sentence_transformers.json), model.safetensors 596 MB float32, tokenizer.json 3.58 MB, README
+    # 384 kB; Apache-2.0 in its card; 149M parameters (ModernBERT-base: the weights' bytes over 4). Its config.json was
+    # not seen: its PyLate-trained derivatives name ModernBertModel with no auto_map, and sentence-transformers' own
+    # docs load it with MultiVectorEncoder.
+    _hub("lightonai/GTE-ModernColBERT-v1", LATE, HubFacts(149, 600_000_000, "Apache-2.0")),
 )
 
 
@@ -164,11 +178,13 @@ def finetuned_entries() -> list[CatalogEntry]:
     for card in sorted(finetuned_dir().glob(f"[!.]*/{CARD}")):  # .NAME.* = a save under way
         meta = json.loads(card.read_text(encoding="utf-8"))
         kind = meta.get("kind")
+        trained = f"trained from {meta.get('base', '?')} on {meta.get('data', '?')}"
         made = (f"static model distilled from {meta.get('base', '?')} (model2vec)" if kind == "static"
-                else f"reranker (cross-encoder) trained from {meta.get('base', '?')} on {meta.get('data', '?')}"
-                if kind == "reranker" else f"fine-tuned from {meta.get('base', '?')} on {meta.get('data', '?')}")
+                else f"reranker (cross-encoder) {trained}" if kind == "reranker"
+                else f"late interaction (MultiVectorEncoder, one vector per token) {trained}" if kind == LATE
+                else f"fine-tuned from {meta.get('base', '?')} on {meta.get('data', '?')}")
         entries.append(CatalogEntry(card.parent.name, card.parent.name, "finetuned", made,
-                                    kind="reranker" if kind == "reranker" else None))
+                                    kind=kind if kind in ("reranker", LATE) else None))
     return entries
 
 

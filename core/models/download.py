@@ -27,9 +27,10 @@ from core.models.remote_code import refuse_own_code_before_download
 if TYPE_CHECKING:
     from huggingface_hub.errors import HfHubHTTPError
 
-# what loading reads: configs, tokenizer files, safetensors weights, a Pooling or Dense module's folder; a snapshot
-# that holds these loads (the cache look-up asks for these alone, so a model downloaded without its card still loads)
-LOADED_FILES = ["*.json", "*.txt", "*.safetensors", "*.model", "1_*/*"]
+# what loading reads: configs, tokenizer files, safetensors weights, a Pooling or Dense module's folder, a Stanford
+# ColBERT checkpoint's artifact.metadata (its query and document markers and lengths); a snapshot that holds these loads
+# (the cache look-up asks for these alone, so a model downloaded without its card still loads)
+LOADED_FILES = ["*.json", "*.txt", "*.safetensors", "*.model", "1_*/*", "artifact.metadata"]
 CARD_FILE = "README.md"  # the model card (huggingface_hub's REPOCARD_NAME): its front matter is what the hub shows
 DOWNLOADED_FILES = [*LOADED_FILES, CARD_FILE]
 BYTES_BAR = "huggingface_hub.snapshot_download"  # the name of snapshot_download's bar of bytes written to disk

@@ -5,7 +5,11 @@ progress and honours a stop request after the step in flight), save atomically i
 `models_dir()/finetuned/NAME` with `explorer-card.json`, measure the result. The reranker objective
 trains a cross-encoder from the base model's transformer (its CrossEncoder trainer, binary
 cross-entropy on each pair's score), as its STS-B cross-encoder training example does, and measures
-it on STS-B test beside the bi-encoder it started from.
+it on STS-B test beside the bi-encoder it started from. The multi-vector objective trains a
+late-interaction model (a MultiVectorEncoder converted from the base model, as sentence-transformers
+converts one: its pooling dropped, a seeded random 128-dimensional token projection, a MultiVectorMask
+and token normalisation added) with its MultiVectorEncoderTrainer and in-batch MaxSim ranking loss, and
+measures it on the STS-B paraphrase retrieval task beside the dense model it started from.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from core.evaluation.rerank import cross_correlation, cross_sts
 from core.evaluation.retrieval import evaluate_embeddings, paraphrase_task
 from core.evaluation.sts import correlation, sts_frame
 from core.jobs import JOBS, Job, Progress
-from core.models.catalog import CARD, ModelUnavailable, find_entry, finetuned_dir
+from core.models.catalog import CARD, LATE, ModelUnavailable, find_entry, finetuned_dir
 from core.models.devices import resolve_device
 from core.models.loading import LoadedModel, load_model, refusing_code, sentence_transformer
 from core.models.reranker import load_reranker
@@ -40,6 +44,7 @@ from core.paths import atomic_folder, atomic_write, cache_dir
 from core.settings import Settings
 
 RETRIEVAL_KS = (1, 10)
+RANKING: tuple[Objective, ...] = ("mnrl", "multi-vector")  # in-batch negatives: no text twice in a batch
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
@@ -199,6 +204,17 @@ def read_card(model_id: str) -> dict:
     return json.loads((finetuned_dir() / model_id / CARD).read_text(encoding="utf-8"))
 
 
+def recall_comparison(model_id: str, card: dict) -> str | None:
+    """A late-interaction model's Recall@1 beside the dense model it was trained from, saying which is better; None
+    for any other card, or one not measured afterwards."""
+    if card.get("kind") != LATE or "recall@1" not in card.get("after", {}):
+        return None
+    before, after = card["before"]["recall@1"], card["after"]["recall@1"]
+    verdict = ("higher than" if after > before else "lower than" if after < before else "the same as")
+    return (f"Recall@1 on the STS-B paraphrase retrieval task (dev): {after:.3f} for {model_id}, by MaxSim over a "
+            f"vector per token, {verdict} {before:.3f} for {card['base']}, by the cosine of one vector per text.")
+
+
 def delete_model(model_id: str) -> None:
     folder = finetuned_dir() / model_id
     if find_entry(model_id).source != "finetuned" or not folder.is_dir():
@@ -234,35 +250,41 @@ def _progress_callback(control: RunControl, started: float):
     return ProgressCallback()
 
 
-def train(model, pairs: PairSet, objective: Objective, options: TrainOptions, control: RunControl) -> int:
-    """Train `model` (a SentenceTransformer, or a CrossEncoder for the reranker objective) in place with
-    sentence-transformers' trainer for it; returns the steps finished."""
-    from datasets import Dataset
-    from sentence_transformers import (
-        CrossEncoderTrainer,
-        CrossEncoderTrainingArguments,
-        SentenceTransformerTrainer,
-        SentenceTransformerTrainingArguments,
-    )
-    from sentence_transformers.cross_encoder.losses import BinaryCrossEntropyLoss
+def _trainer_parts(model, objective: Objective) -> tuple[Any, Any, Any]:
+    """sentence-transformers' trainer, its training arguments and the loss for `objective`."""
+    if objective == "reranker":
+        from sentence_transformers import CrossEncoderTrainer, CrossEncoderTrainingArguments
+        from sentence_transformers.cross_encoder.losses import BinaryCrossEntropyLoss
+
+        return CrossEncoderTrainer, CrossEncoderTrainingArguments, BinaryCrossEntropyLoss(model)
+    if objective == "multi-vector":
+        from sentence_transformers import MultiVectorEncoderTrainer, MultiVectorEncoderTrainingArguments
+        from sentence_transformers.multi_vector_encoder.losses import MultiVectorMultipleNegativesRankingLoss
+
+        return (MultiVectorEncoderTrainer, MultiVectorEncoderTrainingArguments,
+                MultiVectorMultipleNegativesRankingLoss(model))
+    from sentence_transformers import SentenceTransformerTrainer, SentenceTransformerTrainingArguments
     from sentence_transformers.sentence_transformer.losses import CosineSimilarityLoss, MultipleNegativesRankingLoss
+
+    return (SentenceTransformerTrainer, SentenceTransformerTrainingArguments,
+            CosineSimilarityLoss(model) if objective == "cosine" else MultipleNegativesRankingLoss(model))
+
+
+def train(model, pairs: PairSet, objective: Objective, options: TrainOptions, control: RunControl) -> int:
+    """Train `model` (a SentenceTransformer; a CrossEncoder for the reranker objective, a MultiVectorEncoder for the
+    multi-vector one) in place with sentence-transformers' trainer for it; returns the steps finished."""
+    from datasets import Dataset
     from transformers.trainer_callback import PrinterCallback
 
     pairs = pairs.prepared(objective, options.batch_size)
-    cross = objective == "reranker"
-    loss = (BinaryCrossEntropyLoss(model) if cross else CosineSimilarityLoss(model) if objective == "cosine"
-            else MultipleNegativesRankingLoss(model))
+    trainer_class, arguments_class, loss = _trainer_parts(model, objective)
     with tempfile.TemporaryDirectory(dir=cache_dir(), prefix="finetune-run-") as scratch:
         arguments: dict[str, Any] = dict(
             output_dir=scratch, num_train_epochs=options.epochs, per_device_train_batch_size=options.batch_size,
             learning_rate=options.learning_rate, warmup_steps=float(options.warmup_ratio),
             max_steps=options.max_steps or -1, seed=options.seed, data_seed=options.seed, save_strategy="no",
             logging_steps=1, report_to="none", disable_tqdm=True, use_cpu=str(model.device) == "cpu",
-            batch_sampler="no_duplicates" if objective == "mnrl" else "batch_sampler", dataloader_num_workers=0)
-        trainer_class: Any
-        arguments_class: Any
-        trainer_class, arguments_class = ((CrossEncoderTrainer, CrossEncoderTrainingArguments) if cross else
-                                          (SentenceTransformerTrainer, SentenceTransformerTrainingArguments))
+            batch_sampler="no_duplicates" if objective in RANKING else "batch_sampler", dataloader_num_workers=0)
         trainer = trainer_class(model=model, args=arguments_class(**arguments),
                                 train_dataset=Dataset.from_pandas(pairs.frame()), loss=loss,
                                 callbacks=[_progress_callback(control, time.monotonic())])
@@ -290,12 +312,37 @@ def cross_encoder_from(base: str, device: str) -> Iterator[Any]:
                                                        device=device, local_files_only=True, trust_remote_code=False))
 
 
+@contextmanager
+def multi_vector_from(base: str, device: str, seed: int) -> Iterator[Any]:
+    """A MultiVectorEncoder converted from the base model as sentence-transformers converts a SentenceTransformer
+    checkpoint: the base (untrained-bert with its seeded random weights) is written out and read back as a
+    MultiVectorEncoder, which drops its pooling and adds a token projection drawn from `seed`, a MultiVectorMask and
+    token normalisation (held while the run uses it)."""
+    import torch
+    from sentence_transformers import MultiVectorEncoder
+
+    encoder = sentence_transformer(base, device)
+    if not hasattr(encoder[0], "auto_model"):
+        raise FinetuneError(f"{base} has no transformer to give each token its own vector in context (a static model "
+                            "looks each token up alone); start a multi-vector model from a transformer model.")
+    with tempfile.TemporaryDirectory(dir=cache_dir(), prefix="multi-vector-base-") as folder:
+        encoder.save(folder)
+
+        def converted():
+            torch.manual_seed(seed)
+            return MultiVectorEncoder(folder, device=device, local_files_only=True, trust_remote_code=False)
+
+        yield refusing_code(base, converted)
+
+
 def evaluate(model: LoadedModel, *, retrieval: bool = False, split: Split = "dev",
              progress: Callable[[int, int], None] | None = None) -> dict[str, float]:
     """STS-B Spearman (cosine, the model's default pooling) on `split` and, with `retrieval`, the paraphrase
-    retrieval task's Recall@1/10 and MRR@10."""
-    figures = {"spearman": correlation(sts_frame(model, split, progress=progress))[STS_PRIMARY]}
-    if retrieval:
+    retrieval task's Recall@1/10 and MRR@10; a late-interaction model gives the retrieval figures alone, by its own
+    MaxSim (sentence-transformers has no STS evaluator for one: MaxSim is not symmetric)."""
+    late = model.kind == LATE
+    figures = {} if late else {"spearman": correlation(sts_frame(model, split, progress=progress))[STS_PRIMARY]}
+    if retrieval or late:
         result = evaluate_embeddings(model, paraphrase_task("dev"), Settings(model_id=model.model_id),
                                      ks=RETRIEVAL_KS, progress_bar=lambda: nullcontext(progress))
         figures |= {shown_name(key): value for key, value in result.metrics.items() if not key.endswith("ndcg@10")}
@@ -342,8 +389,10 @@ def _trained(request: RunRequest, device: str, control: RunControl, name: str,
              card_of: Callable[[int, float], dict]) -> tuple[Path, dict]:
     """Train the run's model (a bi-encoder, or a cross-encoder for the reranker objective) and save it with the
     card `card_of(steps finished, seconds of training)` gives; its folder and card."""
-    with cross_encoder_from(request.base, device) if request.objective == "reranker" else \
-            nullcontext(sentence_transformer(request.base, device)) as model:
+    building = (cross_encoder_from(request.base, device) if request.objective == "reranker" else
+                multi_vector_from(request.base, device, request.options.seed) if request.objective == "multi-vector"
+                else nullcontext(sentence_transformer(request.base, device)))
+    with building as model:
         started = time.monotonic()
         steps = train(model, request.pairs, request.objective, request.options, control)
         card = card_of(steps, time.monotonic() - started)
@@ -361,11 +410,12 @@ def run(request: RunRequest, control: RunControl | None = None, *, lock: Trainin
         name = check_name(request.name)
         require_available(request.base)
         device = resolve_device(request.device)
-        pairs, cross = request.pairs, request.objective == "reranker"
+        pairs, cross, late = request.pairs, request.objective == "reranker", request.objective == "multi-vector"
         split: Split = "test" if cross else "dev"  # a reranker is reported on STS-B test beside its bi-encoder
         control.update(phase="before")
-        before = evaluate(load_model(request.base, device), retrieval=request.retrieval and not cross, split=split,
-                          progress=control.encoding)
+        # a late-interaction model is measured on retrieval alone, so its base is too
+        before = evaluate(load_model(request.base, device), retrieval=(request.retrieval or late) and not cross,
+                          split=split, progress=control.encoding)
 
         def card_of(steps: int, seconds: float) -> dict:
             snapshot = control.snapshot()
@@ -374,7 +424,7 @@ def run(request: RunRequest, control: RunControl | None = None, *, lock: Trainin
                     "date": datetime.now(UTC).isoformat(timespec="seconds"), "steps": steps,
                     "total_steps": snapshot.total, "stopped": control.stop_requested.is_set(),
                     "seconds": round(seconds, 1), "losses": snapshot.losses, "before": before, "split": split,
-                    **({"kind": "reranker"} if cross else {})}
+                    **({"kind": "reranker"} if cross else {"kind": LATE} if late else {})}
 
         path, card = _trained(request, device, control, name, card_of)
         control.update(phase="after")

@@ -1,12 +1,15 @@
 import threading
 
+import numpy as np
 import pytest
 
 from core.data.pairs import PairSet
 from core.jobs import JOBS
 from core.training.finetune import RunRequest, TrainingLock, TrainOptions, delete_model, finetuned_dir, read_card, run
 from tests.conftest import CATALOG_DENSE, app_test
+from tests.figures import figure
 from tests.views.download_asked import assert_download_offered
+from ui.work.cache import cached_catalog
 
 PAGE = "views/finetune.py"
 PAIRS = PairSet("toy pairs", tuple(f"sentence {i}" for i in range(8)), tuple(f"line {i}" for i in range(8)),
@@ -132,3 +135,84 @@ def test_a_server_can_switch_deleting_off(tiny_bert_folder, monkeypatch):
         monkeypatch.delenv("EXPLORER_ALLOW_MODEL_DELETION")
         load_config.cache_clear()
         delete_model("tiny-kept")
+
+
+def test_the_multi_vector_objective_says_what_it_trains_and_how_it_is_measured():
+    at = app_test(PAGE)
+    at.radio(key="ft_objective").set_value("multi-vector").run()
+    assert not at.exception
+    assert any("MultiVectorEncoderTrainer then trains both" in box.value for box in at.info)
+    assert at.text_input(key="ft_name").placeholder == "all-MiniLM-L6-v2-stsb-multi-vector"
+
+
+@pytest.fixture
+def late_card(tiny_sentence_transformer_folder, monkeypatch):
+    """A late-interaction model trained from the tiny SentenceTransformer for two steps, measured on a small task."""
+    from core.data.stsb import load_stsb, stsb_corpus
+    from core.evaluation.retrieval import build_task
+
+    corpus = stsb_corpus()[:80]
+    task = build_task("small", {"A man plays a guitar.": {corpus[3]}, "Stocks fell.": {corpus[11]}}, corpus)
+    monkeypatch.setattr("core.training.finetune.paraphrase_task", lambda split: task)
+    monkeypatch.setattr("core.evaluation.sts.load_stsb", lambda split: load_stsb(split)[:32])
+    positives = PairSet("toy positives", PAIRS.first, PAIRS.second)
+    run(RunRequest(str(tiny_sentence_transformer_folder), positives, "multi-vector",
+                   TrainOptions(batch_size=4, max_steps=2), "tiny-late-shown"))
+    cached_catalog.clear()  # as the page does when its own run ends: the sidebar lists the new model
+    yield "tiny-late-shown"
+    delete_model("tiny-late-shown")
+
+
+def test_a_late_interaction_model_shows_its_recall_beside_its_base_and_its_maxsim_heatmap(late_card):
+    from sentence_transformers import MultiVectorEncoder
+
+    from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
+
+    at = app_test(PAGE)
+    assert not at.exception
+    assert at.selectbox(key="ft_pick").value == late_card
+    card = read_card(late_card)
+    assert list(figure(at, "ft_bars").data[0].x) == ["Recall@1", "Recall@10", "MRR@10"]  # no STS: measured alike
+    said = next(c.value for c in at.caption if "on the STS-B paraphrase retrieval task" in c.value)
+    assert f"{card['after']['recall@1']:.3f} for {late_card}" in said
+    assert any("MaxSim per query token" in c.value for c in at.caption)
+    texts = EXAMPLES[PARAPHRASE_CLUSTERS]
+    reference = MultiVectorEncoder(str(finetuned_dir() / late_card), device="cpu", local_files_only=True)
+    queries = reference.encode_query(texts)
+    expected = reference.similarity(queries, reference.encode_document(texts)).numpy() / \
+        np.array([len(q) for q in queries])[:, None]
+    shown = np.array(figure(at, f"ft_heat_{late_card}").data[0].z, dtype=float)
+    np.testing.assert_allclose(shown, expected, rtol=1e-5, atol=1e-6)
+    assert late_card in at.sidebar.selectbox(key="sb_model").options
+    assert late_card not in at.selectbox(key="ft_base").options  # training starts from a dense model
+
+
+def test_the_page_shows_with_a_late_interaction_model_in_the_sidebar(late_card):
+    at = app_test(PAGE)
+    at.sidebar.selectbox(key="sb_model").set_value(late_card).run()
+    assert not at.exception and not at.error
+    assert not any("does not show" in box.value for box in at.info)
+    assert at.selectbox(key="ft_base").value == "all-MiniLM-L6-v2"
+    assert at.button(key="ft_start")
+
+
+@pytest.mark.slow
+def test_a_multi_vector_run_from_the_page_goes_through_the_queue_and_is_listed(quick_measures):
+    at = app_test(PAGE)
+    at.selectbox(key="ft_base").set_value("paraphrase-MiniLM-L3-v2")
+    at.radio(key="ft_objective").set_value("multi-vector")
+    at.text_input(key="ft_name").set_value("l3-late-page-run")
+    at.number_input(key="ft_batch").set_value(4)
+    at.number_input(key="ft_steps").set_value(2)
+    at.button(key="ft_start").click().run()
+    assert not at.exception and not at.error
+    control = at.session_state["ft_control"]
+    assert control.finished.wait(300)
+    assert control.error is None
+    at.run()
+    assert "Saved l3-late-page-run; a late-interaction model" in at.success[0].value
+    card = read_card("l3-late-page-run")
+    assert card["kind"] == "late interaction" and card["steps"] == 2 and [s for s, _ in card["losses"]] == [1, 2]
+    at.run()
+    assert "l3-late-page-run" in at.sidebar.selectbox(key="sb_model").options
+    delete_model("l3-late-page-run")

@@ -97,3 +97,10 @@ def test_while_downloads_are_off_a_typed_hub_reranker_is_refused_with_the_switch
         f"cache, and {OFFLINE[:-1]}, or choose a model that is already here."]
     assert not [button for button in at.button if button.label.startswith("Download")]
     assert not DOWNLOADS.unfinished()
+
+
+def test_the_late_interaction_models_from_the_hub_are_offered_with_their_kind_size_and_licence(online):
+    at = app_test()
+    assert not at.exception
+    assert {"answerai-colbert-small-v1 (late interaction) · 33.4M · 135 MB · Apache-2.0",
+            "GTE-ModernColBERT-v1 (late interaction) · 149M · 600 MB · Apache-2.0"} <= set(picker(at))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.analysis.late_matrix import VALUE_NAME, per_token_matrix
 from core.analysis.similarity import matrix_frame, similarity_matrix
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.encoding.encoder import encode
 from core.jobs import JOBS
-from core.models.catalog import ModelUnavailable
+from core.models.catalog import LATE, ModelUnavailable
 from core.plots.finetune import loss_curve
 from core.plots.heatmap import similarity_heatmap
 from core.progress import time_left
@@ -52,10 +53,12 @@ def live_progress(control: RunControl) -> None:
 
 
 def heatmaps(device: str, *model_ids: str) -> None:
-    """The example set's cosine heatmap for each model, side by side, with its numbers as CSV."""
+    """The example set's cosine heatmap for each model (a late-interaction model's MaxSim per query token), side by
+    side, with its numbers as CSV."""
     example = kept(st.selectbox, "Example set", key="ft_example", options=list(EXAMPLES),
                    default=PARAPHRASE_CLUSTERS)
     texts = EXAMPLES[example]
+    late_drawn = False
     for panel, model_id in zip(st.columns(2), model_ids):
         with panel:
             if not ready_or_download(model_id, key=f"ft_heat_{model_id}",
@@ -66,12 +69,21 @@ def heatmaps(device: str, *model_ids: str) -> None:
             except (ModelUnavailable, OSError) as err:
                 st.warning(f"Cannot load {model_id} to draw its heatmap: {err}")
                 continue
-            matrix = similarity_matrix(encode(other, texts).vectors)
-            st.plotly_chart(similarity_heatmap(matrix, texts, title=model_id, columns=2), key=f"ft_heat_{model_id}")
+            late = other.kind == LATE
+            late_drawn |= late
+            matrix = per_token_matrix(other, texts) if late else similarity_matrix(encode(other, texts).vectors)
+            st.plotly_chart(similarity_heatmap(matrix, texts, title=model_id, columns=2,
+                                               value_name=VALUE_NAME if late else None), key=f"ft_heat_{model_id}")
             csv_download(matrix_frame(matrix, texts), f"{model_id.replace('/', '_')}-similarity.csv",
                          key=f"ft_heat_csv_{model_id}")
     st.caption("Cosine similarity of every pair of example texts (red close, blue far), with each model's own "
                "pooling: after training, paraphrases should stay red while unrelated texts turn blue.")
+    if late_drawn:
+        st.caption("A late-interaction model's cells are its MaxSim per query token: each row's text read as a query, "
+                   "each of its tokens matched to its best token of the column's text read as a document, the "
+                   "matches averaged (MaxSim over the query's token count: a row orders its columns as the score "
+                   "does). Read as a query and as a document, a text is not scored the same both ways, so the matrix "
+                   "is not symmetric.")
 
 
 def _delete(pick: str) -> None:

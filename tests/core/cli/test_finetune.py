@@ -112,3 +112,36 @@ def test_evaluate_retrieval_reranks_the_first_stages_top_n(reranker_folder, caps
                            load_reranker(str(reranker_folder), "cpu"), depths=[20], ks=(1, 10)).reranked[20]
     assert printed["score"] == "reranker" and printed["mrr@10"] == pytest.approx(
         expected.metrics["reranker_mrr@10"])
+
+
+def test_multi_vector_prints_recall_beside_the_dense_base_and_lists_a_late_interaction_model(
+        tiny_sentence_transformer_folder, tmp_path, capsys, monkeypatch):
+    from core.data.stsb import stsb_corpus
+    from core.evaluation.retrieval import build_task
+    from core.models.catalog import LATE
+
+    corpus = stsb_corpus()[:100]
+    task = build_task("small", {"A man plays a guitar.": {corpus[3]}, "Stocks fell.": {corpus[11], corpus[12]}},
+                      corpus)
+    monkeypatch.setattr("core.training.finetune.paraphrase_task", lambda split: task)
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text("a,b\n" + "".join(f"text {i},other {i}\n" for i in range(8)), encoding="utf-8")
+    assert main(["finetune", "--multi-vector", "--model", str(tiny_sentence_transformer_folder), "--data", str(pairs),
+                 "--batch-size", "4", "--max-steps", "2", "--name", "cli-late"]) == 0
+    result = json.loads(capsys.readouterr().out)  # stdout holds the JSON object and nothing else
+    assert set(result) == {"model", "path", "before", "after", "steps", "seconds", "split"}
+    card = read_card("cli-late")
+    assert set(result["before"]) == set(result["after"]) == {"recall@1", "recall@10", "mrr@10"}
+    assert result["after"] == card["after"] and result["before"]["recall@1"] == card["before"]["recall@1"]
+    assert "spearman" in card["before"]  # the dense base's STS is on its card, not in the comparison
+    entry = next(entry for entry in catalog() if entry.id == "cli-late")
+    assert entry.kind == LATE and entry.description.startswith("late interaction")
+    delete_model("cli-late")
+
+
+def test_multi_vector_from_pairs_without_enough_positives_is_one_line(tmp_path, capsys):
+    pairs = tmp_path / "scored.csv"
+    pairs.write_text("a,b,score\n" + "".join(f"text {i},other {i},{i % 5}\n" for i in range(8)), encoding="utf-8")
+    assert main(["finetune", "--multi-vector", "--model", "all-MiniLM-L6-v2", "--data", str(pairs)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "fewer than one batch of 16" in err

@@ -175,3 +175,68 @@ def test_the_rerank_check_says_when_no_reranker_exists_and_measures_one_that_doe
         assert check.holds in (True, False)
     finally:
         shutil.rmtree(finetuned_dir() / "lesson-reranker")
+
+
+def test_one_vector_or_one_per_token_says_when_no_late_interaction_model_is_here(minilm):
+    check = CHECKS["one_per_token"](context(minilm, "one_per_token"))
+    assert check.holds is None and "objective: multi-vector" in check.finding
+
+
+def test_one_vector_or_one_per_token_compares_the_three_families_as_their_libraries_score(late_folders,
+                                                                                        reranker_folder):
+    """The sidebar's model is late interaction; a reranker was trained here: each family's ranking is its own
+    library's (SentenceTransformer's cosine, MultiVectorEncoder.similarity, CrossEncoder.predict), the bytes kept per
+    text are its vectors' and the alignment adds up to the late score."""
+    import shutil
+
+    from sentence_transformers import CrossEncoder, MultiVectorEncoder, SentenceTransformer
+    from sentence_transformers.util import cos_sim
+
+    from core.lessons.lessons import GUITAR
+    from core.models.catalog import finetuned_dir
+    from core.models.packages import packaged_minilm_folder
+
+    query, *texts = GUITAR
+    folder = late_folders["colbert"]
+    shutil.copytree(reranker_folder, finetuned_dir() / "lesson-cross")
+    (finetuned_dir() / "lesson-cross" / "explorer-card.json").write_text('{"kind": "reranker", "base": "x"}')
+    try:
+        check = CHECKS["one_per_token"](context(load_model(str(folder), "cpu"), "one_per_token"))
+    finally:
+        shutil.rmtree(finetuned_dir() / "lesson-cross")
+    dense = SentenceTransformer(str(packaged_minilm_folder()), device="cpu")
+    cosines = cos_sim(dense.encode([query]), dense.encode(texts))[0].numpy()
+    late = MultiVectorEncoder(str(folder), device="cpu", local_files_only=True)
+    documents = late.encode_document(texts)
+    maxsim = late.similarity(late.encode_query([query]), documents)[0].numpy()
+    crossed = CrossEncoder(str(reranker_folder), device="cpu").predict([(query, text) for text in texts])
+    numbers = check.numbers
+    assert (numbers["dense best"], numbers["late interaction best"], numbers["cross-encoder best"]) == (
+        int(np.argmax(cosines)) + 1, int(np.argmax(maxsim)) + 1, int(np.argmax(crossed)) + 1)
+    late_bytes = np.mean([len(document) * document.shape[1] * 4 for document in documents])
+    assert numbers["dense bytes per text"] == 384 * 4 and numbers["cross-encoder bytes per text"] == 0
+    assert numbers["late interaction bytes per text"] == round(late_bytes)
+    assert numbers["storage ratio"] == round(late_bytes / (384 * 4), 2)
+    assert check.holds is bool(late_bytes > 384 * 4)  # the alignment adds up, so the storage decides
+    assert f"({maxsim.max():.3f}) is the sum of its query tokens' best matches" in check.finding
+    assert f"ranks “{texts[int(np.argmax(maxsim))]}” first" in check.finding and "[CLS]→" not in check.finding
+
+
+def test_the_fine_tuning_check_reads_only_runs_measured_on_sts(minilm):
+    """A late-interaction run is measured on retrieval alone: the Fine-tuning lesson passes over its card."""
+    import json
+
+    from core.models.catalog import finetuned_dir
+
+    folder = finetuned_dir() / "lesson-late"
+    folder.mkdir(parents=True)
+    (folder / "explorer-card.json").write_text(json.dumps({
+        "kind": "late interaction", "base": "x", "data": "d", "steps": 2, "before": {"spearman": 0.8, "recall@1": 0.8},
+        "after": {"recall@1": 0.7}}))
+    try:
+        check = CHECKS["finetune"](context(minilm, "finetune"))
+        assert check.holds is None and "No fine-tuned model" in check.finding
+    finally:
+        import shutil
+
+        shutil.rmtree(folder)

@@ -10,12 +10,13 @@ import json
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from tests.conftest import CATALOG_RERANKER, CATALOG_SPARSE, ROOT
+from tests.conftest import CATALOG_LATE, CATALOG_PYLATE, CATALOG_RERANKER, CATALOG_SPARSE, ROOT
 from tests.hubserver import REFUSED_ORG, hub_env
 from tests.own_code import AUTO_MAP_SAID, MODULE_SAID, refusal
 from tests.ports import free_port
@@ -140,3 +141,39 @@ def test_the_catalogs_reranker_downloads_and_scores_as_cross_encoder_predicts(hu
     expected = CrossEncoder(str(hub.sources[CATALOG_RERANKER]), device="cpu").predict([(query, text) for text in TEXTS])
     assert [row["text"] for row in ranked] == [TEXTS[i] for i in np.argsort(-expected, kind="stable")]
     np.testing.assert_allclose([row["score"] for row in ranked], np.sort(expected)[::-1], atol=1e-5)
+
+
+ENCODED = """import json, sys
+from core.encoding.multivector import encode_multivector
+from core.models.loading import load_model
+model = load_model(sys.argv[1], "cpu")
+texts = json.loads(sys.argv[2])
+vectors = {role: [text.vectors.tolist() for text in encode_multivector(model, texts, role=role)]
+           for role in ("query", "document")}
+print(json.dumps({"kind": model.kind, **vectors}))
+"""
+
+
+@pytest.mark.parametrize("repo_id", [CATALOG_LATE, CATALOG_PYLATE])
+def test_the_catalogs_late_interaction_models_download_and_encode_as_multi_vector_encoder_does(hub, tmp_path, repo_id):
+    """The tiny Stanford ColBERT and PyLate checkpoints served under the catalog's late-interaction models' hub ids:
+    downloaded with no switch set (a Stanford checkpoint's artifact.metadata, its markers and lengths, with the rest),
+    then loaded by catalog id from the cache with downloads off, each role's token vectors equal to
+    MultiVectorEncoder's own on the served folder."""
+    from sentence_transformers import MultiVectorEncoder
+
+    env = hub_env(hub.url, tmp_path / "hf-home")
+    found = resolved(repo_id, env)
+    assert found["message"] == "" and found["folder"]
+    source = hub.sources[repo_id]
+    assert sorted(path.name for path in Path(found["folder"]).glob("*.metadata")) == sorted(
+        path.name for path in source.glob("*.metadata"))
+    done = subprocess.run([sys.executable, "-c", ENCODED, repo_id, json.dumps(TEXTS)], cwd=ROOT, capture_output=True,
+                          env=env | {"HF_HUB_OFFLINE": "1"}, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    assert printed["kind"] == "late interaction"
+    reference = MultiVectorEncoder(str(source), device="cpu", local_files_only=True)
+    for role, encode in (("query", reference.encode_query), ("document", reference.encode_document)):
+        for ours, theirs in zip(printed[role], encode(TEXTS), strict=True):
+            np.testing.assert_allclose(np.array(ours, np.float32), theirs.numpy(), atol=1e-6)

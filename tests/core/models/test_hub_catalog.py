@@ -1,7 +1,7 @@
 """The catalog's models from the Hugging Face hub: each says its kind, size and licence, and its kind decides how it
-loads (SentenceTransformer, SparseEncoder or CrossEncoder), whatever its folder says, and a static model in model2vec's
-format (as potion-base-8M ships) embeds as model2vec does. Nothing is downloaded here: the hub's folder is a local one
-(the download itself is tested against a hub server in test_hub.py)."""
+loads (SentenceTransformer, SparseEncoder, CrossEncoder or MultiVectorEncoder), whatever its folder says, and a static
+model in model2vec's format (as potion-base-8M ships) embeds as model2vec does. Nothing is downloaded here: the hub's
+folder is a local one (the download itself is tested against a hub server in test_hub.py)."""
 
 import re
 
@@ -11,11 +11,11 @@ from sentence_transformers import CrossEncoder, SparseEncoder
 
 from core.analysis.rerank import pair_scores
 from core.encoding.sparse import encode_sparse
-from core.models.catalog import Availability, catalog, find_entry
+from core.models.catalog import LATE, Availability, catalog, find_entry
 from core.models.loading import NotAnEmbedder, load_model
 from core.models.reranker import load_reranker
 from core.models.sources import folder_kind
-from tests.conftest import CATALOG_RERANKER, CATALOG_SPARSE
+from tests.conftest import CATALOG_LATE, CATALOG_PYLATE, CATALOG_RERANKER, CATALOG_SPARSE
 
 HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
 SPARSE, RERANKER = CATALOG_SPARSE, CATALOG_RERANKER
@@ -29,7 +29,7 @@ def hub_entries():
 def test_every_hub_model_says_its_kind_size_and_licence():
     assert hub_entries()
     for entry in hub_entries():
-        assert entry.kind in ("dense", "sparse", "reranker"), entry.id
+        assert entry.kind in ("dense", "sparse", "reranker", LATE), entry.id
         assert entry.repo is not None and HUB_ID.match(entry.repo), entry.id
         assert entry.facts is not None, entry.id
         assert entry.facts.parameters_m > 0 and entry.facts.download_bytes > 0 and entry.facts.licence, entry.id
@@ -40,11 +40,13 @@ def test_ids_and_repos_are_unique_and_each_kind_has_a_model_from_the_hub():
     ids = [entry.id for entry in catalog()]
     repos = [entry.repo for entry in hub_entries()]
     assert len(ids) == len(set(ids)) and len(repos) == len(set(repos))
-    assert {entry.kind for entry in hub_entries()} == {"dense", "sparse", "reranker"}  # a fresh machine has a reranker
+    # a fresh machine has a reranker, and a late-interaction model besides the one it can train
+    assert {entry.kind for entry in hub_entries()} == {"dense", "sparse", "reranker", LATE}
 
 
 def test_a_typed_hub_id_of_a_catalog_model_is_the_catalog_entry():
-    for repo, kind in ((SPARSE, "sparse"), (RERANKER, "reranker")):  # the ids test_hub.py serves stand-ins under
+    for repo, kind in ((SPARSE, "sparse"), (RERANKER, "reranker"), (CATALOG_LATE, LATE), (CATALOG_PYLATE, LATE)):
+        # the ids test_hub.py serves stand-ins under
         entry = find_entry(repo)
         assert entry.source == "hub" and entry.kind == kind and entry.repo == repo
 
@@ -116,3 +118,17 @@ def test_a_static_model_in_model2vecs_format_loads_and_embeds_as_model2vec_does(
     assert model.static and model.kind == "dense"
     np.testing.assert_allclose(encode(model, TEXTS).vectors, StaticModel.from_pretrained(str(tmp_path / "potion"))
                                .encode(TEXTS), atol=1e-6)
+
+
+@pytest.mark.parametrize("repo, fixture", [(CATALOG_LATE, "stanford"), (CATALOG_PYLATE, "pylate")])
+def test_a_late_interaction_catalog_model_loads_as_a_multi_vector_encoder(served, late_folders, repo, fixture):
+    from sentence_transformers import MultiVectorEncoder
+
+    from core.encoding.multivector import encode_multivector
+
+    served[repo] = late_folders[fixture]
+    model = load_model(repo, "cpu")
+    assert model.kind == LATE and type(model.multivector).__name__ == "MultiVectorEncoder"
+    reference = MultiVectorEncoder(str(late_folders[fixture]), device="cpu", local_files_only=True)
+    for ours, theirs in zip(encode_multivector(model, TEXTS, role="query"), reference.encode_query(TEXTS), strict=True):
+        np.testing.assert_allclose(ours.vectors, theirs.numpy(), atol=1e-6)

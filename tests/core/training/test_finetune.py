@@ -18,7 +18,9 @@ from core.training.finetune import (
     delete_model,
     evaluate,
     finetuned_dir,
+    multi_vector_from,
     read_card,
+    recall_comparison,
     run,
     start_in_background,
     suggest_name,
@@ -160,3 +162,81 @@ def test_the_card_is_json_beside_the_weights(tiny_bert_folder):
     assert (result.path / CARD).is_file() and (result.path / "model.safetensors").is_file()
     assert result.card["pairs"] == 2  # the toy pairs scored 0.8 or more
     delete_model("tiny-card")
+
+
+LATE_PAIRS = PairSet("toy positives", tuple(f"a sentence about topic {i}" for i in range(12)),
+                     tuple(f"another line on subject {i}" for i in range(12)))
+
+
+def test_multi_vector_training_equals_sentence_transformers_converting_and_training_it(tiny_sentence_transformer_folder,
+                                                                                      tmp_path):
+    """The same conversion (the projection drawn from the seed), trainer, loss and arguments give the same weights."""
+    from datasets import Dataset
+    from sentence_transformers import MultiVectorEncoder, MultiVectorEncoderTrainer, MultiVectorEncoderTrainingArguments
+    from sentence_transformers.multi_vector_encoder.losses import MultiVectorMultipleNegativesRankingLoss
+
+    torch.manual_seed(FEW.seed)
+    reference = MultiVectorEncoder(str(tiny_sentence_transformer_folder), device="cpu", local_files_only=True)
+    with multi_vector_from(str(tiny_sentence_transformer_folder), "cpu", FEW.seed) as ours:
+        assert [type(m).__name__ for m in ours] == ["Transformer", "Dense", "MultiVectorMask", "Normalize"]
+        start = weights(ours)
+        assert all(torch.equal(start[k], v) for k, v in weights(reference).items())
+        arguments = MultiVectorEncoderTrainingArguments(
+            output_dir=str(tmp_path), per_device_train_batch_size=FEW.batch_size, learning_rate=FEW.learning_rate,
+            warmup_steps=FEW.warmup_ratio, max_steps=FEW.max_steps, seed=FEW.seed, data_seed=FEW.seed,
+            batch_sampler="no_duplicates", use_cpu=True, report_to="none", save_strategy="no",
+            dataloader_num_workers=0)
+        MultiVectorEncoderTrainer(model=reference, args=arguments, train_dataset=Dataset.from_dict(
+            {"anchor": list(LATE_PAIRS.first), "positive": list(LATE_PAIRS.second)}),
+            loss=MultiVectorMultipleNegativesRankingLoss(reference)).train()
+        control = RunControl()
+        assert train(ours, LATE_PAIRS, "multi-vector", FEW, control) == 3
+        trained = weights(ours)
+    assert not torch.equal(trained["1.linear.weight"], start["1.linear.weight"])
+    for name, value in weights(reference).items():
+        torch.testing.assert_close(trained[name], value, rtol=1e-5, atol=1e-6, msg=name)
+    assert [step for step, _ in control.snapshot().losses] == [1, 2, 3]
+
+
+def test_a_multi_vector_run_saves_a_late_interaction_model_measured_beside_its_dense_base(
+        tiny_sentence_transformer_folder, monkeypatch):
+    from core.data.stsb import stsb_corpus
+    from core.evaluation.retrieval import build_task
+    from core.models.catalog import LATE
+    from tests.references import multi_vector_information_retrieval
+
+    corpus = stsb_corpus()[:150]
+    task = build_task("small", {corpus[5]: {corpus[6]}, "A man plays a guitar.": {corpus[3], corpus[40]},
+                                "Stocks fell.": {corpus[11]}}, corpus)
+    monkeypatch.setattr("core.training.finetune.paraphrase_task", lambda split: task)
+    base = str(tiny_sentence_transformer_folder)
+    result = run(RunRequest(base, LATE_PAIRS, "multi-vector", FEW, "tiny-late"))
+    card = read_card("tiny-late")
+    assert card["kind"] == LATE and card["objective"] == "multi-vector" and card["steps"] == 3
+    entry = find_entry("tiny-late")
+    assert entry.kind == LATE and entry.source == "finetuned" and "late interaction" in entry.description
+    tuned = load_model("tiny-late", "cpu")
+    assert tuned.kind == LATE and tuned.late_pipeline.similarity == "maxsim" and tuned.dimensions == 128
+    assert card["before"] == pytest.approx(evaluate(load_model(base, "cpu"), retrieval=True))  # the dense base
+    expected = multi_vector_information_retrieval(result.path, task, (1, 10))
+    assert set(card["after"]) == {"recall@1", "recall@10", "mrr@10"}  # no STS: MaxSim is not symmetric
+    for key in card["after"]:
+        assert card["after"][key] == pytest.approx(expected[f"maxsim_{key}"], abs=1e-9)
+    said = recall_comparison("tiny-late", card)
+    assert f"{card['after']['recall@1']:.3f} for tiny-late" in said and f"{card['before']['recall@1']:.3f}" in said
+    assert recall_comparison("tiny-late", card | {"kind": None}) is None
+    delete_model("tiny-late")
+
+
+def test_a_static_model_cannot_become_a_multi_vector_one(tmp_path):
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import StaticEmbedding
+    from tokenizers import Tokenizer
+
+    from core.models.packages import packaged_minilm_folder
+
+    tokenizer = Tokenizer.from_file(str(packaged_minilm_folder() / "tokenizer.json"))
+    SentenceTransformer(modules=[StaticEmbedding(tokenizer, embedding_dim=8)]).save(str(tmp_path / "static"))
+    with pytest.raises(FinetuneError, match="no transformer to give each token its own vector"):
+        with multi_vector_from(str(tmp_path / "static"), "cpu", 1):
+            pass
