@@ -2,7 +2,9 @@
 HF_ENDPOINT, HF_HOME and HF_HUB_OFFLINE once, when it is imported, so a process of its own is the only reliable way to
 point it at a test's server, cache and switches. Resolves the id (at the revision) as the app does (availability, then
 the folder: from the cache or downloaded) and prints one JSON object: the folder, or the sentence that refused it, the
-seconds it took, and where the folder came from on the hub as the pages show it (core.models.hub_origin)."""
+seconds it took (huggingface_hub's modules, which the app imports on first use, are imported before the clock
+starts: on a busy machine their import took longer than the hub's answer), and where the folder came from on the hub
+as the pages show it (core.models.hub_origin)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ from core.models.sources import resolve
 
 
 def main(model_id: str, revision: str | None) -> None:
+    import huggingface_hub.hf_api  # noqa: F401  (see above)
+
     started = time.perf_counter()
     try:
         folder, message = str(resolve(model_id, revision).folder), ""

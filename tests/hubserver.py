@@ -6,15 +6,19 @@ for each, in order, the last on main."""
 
 from __future__ import annotations
 
+import http.client
 import os
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from tests.conftest import ROOT
 from tests.ports import free_port
@@ -117,3 +121,102 @@ def hub_env(endpoint: str, hf_home: Path, **variables: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items()
            if key not in dropped and not key.lower().endswith("_proxy")}
     return env | {"HF_ENDPOINT": endpoint, "HF_HOME": str(hf_home), "NO_PROXY": "*"} | variables
+
+
+HELD_AFTER = 1_000_000  # bytes of a body that pass before a held gate slows it to a trickle
+HOP_HEADERS = {"connection", "keep-alive", "transfer-encoding", "host", "proxy-connection", "upgrade", "te"}
+
+
+class HubGate:
+    """A loopback HTTP proxy in front of a hub server (`url` is its address, the app's HF_ENDPOINT): it passes every
+    request on and every answer back (a redirect to the hub made a redirect to itself). While it is held, each body
+    stops after its first HELD_AFTER bytes and trickles on a byte a second (so the client's read timeout never
+    fires) until it is let go: a download stays under way, with its progress and its Cancel, for as long as a test
+    needs, as a held job does in the AppTest tests."""
+
+    def __init__(self, upstream: str) -> None:
+        self.upstream = upstream
+        self._open = threading.Event()
+        self._open.set()
+        forward = self._forward
+
+        class Forward(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:
+                forward(self)
+
+            do_HEAD = do_GET
+
+            def log_message(self, format: str, *args: object) -> None:  # quiet
+                pass
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+
+            def handle_error(self, request, client_address) -> None:  # a client gone (a cancelled download)
+                pass
+
+        self._server = Server(("127.0.0.1", 0), Forward)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def hold(self) -> None:
+        self._open.clear()
+
+    def release(self) -> None:
+        self._open.set()
+
+    def serve(self) -> threading.Thread:
+        thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        thread.start()
+        return thread
+
+    def close(self) -> None:
+        self.release()
+        self._server.shutdown()
+        self._server.server_close()
+
+    def _forward(self, handler: BaseHTTPRequestHandler) -> None:
+        target = urlsplit(self.upstream)
+        upstream = http.client.HTTPConnection(target.hostname or "", target.port, timeout=120)
+        try:
+            headers = {key: value for key, value in handler.headers.items() if key.lower() not in HOP_HEADERS}
+            upstream.request(handler.command, handler.path, headers=headers)
+            answer = upstream.getresponse()
+            handler.send_response_only(answer.status, answer.reason)
+            for key, value in answer.getheaders():
+                if key.lower() not in HOP_HEADERS:
+                    handler.send_header(key, value.replace(self.upstream, self.url) if key.lower() == "location"
+                                        else value)
+            chunked = answer.getheader("content-length") is None and handler.command != "HEAD"
+            if chunked:
+                handler.send_header("Transfer-Encoding", "chunked")
+            handler.end_headers()
+
+            def send(data: bytes) -> None:
+                handler.wfile.write(b"%x\r\n%b\r\n" % (len(data), data) if chunked else data)
+                handler.wfile.flush()
+
+            sent = 0
+            while handler.command != "HEAD" and (part := answer.read1(65536)):
+                while part and sent >= HELD_AFTER and not self._open.wait(1):
+                    send(part[:1])
+                    part, sent = part[1:], sent + 1
+                if part:
+                    send(part)
+                    sent += len(part)
+            if chunked:
+                send(b"")
+        finally:
+            upstream.close()
+
+
+@contextmanager
+def hub_gate(upstream: str) -> Iterator[HubGate]:
+    """A HubGate in front of the hub server at `upstream`, open, until the block ends."""
+    gate = HubGate(upstream)
+    gate.serve()
+    try:
+        yield gate
+    finally:
+        gate.close()

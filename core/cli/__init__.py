@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from typing import NoReturn
 
-from core.cli import distill, embed, evaluate, explain, finetune, models, project, rerank, search
 from core.cli.download import download_named_models
 from core.models.catalog import ModelUnavailable
 
-COMMANDS = [models, embed, project, evaluate, search, rerank, explain, finetune, distill]
+# The modules of this package that hold the commands, in the order `--help` lists them. Only the command named is
+# imported: each pulls in its own libraries (`project` the map's, openTSNE and scikit-learn; `evaluate` and
+# `distill` sentence-transformers' training code), and `embed` needs none of the others'.
+COMMANDS = ("models", "embed", "project", "evaluate", "search", "rerank", "explain", "finetune", "distill")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -22,10 +25,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     parser = _Parser(prog="core", description="Embedding Explorer without a browser.")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for command in COMMANDS:
-        command.register(subparsers)
+    named = argv[:1] if argv[:1] and argv[0] in COMMANDS else COMMANDS  # the command comes first; else all, for help
+    for name in named:
+        importlib.import_module(f"core.cli.{name}").register(subparsers)
     args = parser.parse_args(argv)
     try:
         download_named_models(args, sys.stderr)

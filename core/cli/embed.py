@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from core.cli.ctrl_c import CtrlC
 from core.cli.options import (
     add_model_options,
     add_prompt_options,
@@ -125,12 +126,14 @@ def run_ray(args: argparse.Namespace, settings: Settings, kind: str) -> int:
     cluster = Cluster(args.address, args.workers, args.cpus_per_worker, args.gpus_per_worker)
     line = ProgressLine(sys.stderr)
     try:
-        embed_files(args.input, args.output, settings, text_column=args.text_column, cluster=cluster,
-                    batch_size=args.batch_size, say=line.say, progress=line.update, kind=kind)
-    except KeyboardInterrupt:
-        line.say(f"Interrupted: the files listed above are complete in {args.output}; run the same command again "
-                 "to embed the rest.")
-        return 130
+        with CtrlC() as ctrl_c:  # from before Ray starts until it has stopped
+            embed_files(args.input, args.output, settings, text_column=args.text_column, cluster=cluster,
+                        batch_size=args.batch_size, say=line.say, progress=line.update, kind=kind,
+                        stop=lambda: ctrl_c.asked)
+        if ctrl_c.asked:
+            line.say(f"Interrupted: the files listed above are complete in {args.output}; run the same command "
+                     "again to embed the rest.")
+            return 130
     finally:
         line.close()
     return 0

@@ -92,11 +92,32 @@ def _hidden(model: LoadedModel, batch, layers: Sequence[int]) -> torch.Tensor:
     return torch.stack([out.last_hidden_state if layer == last else out.hidden_states[layer] for layer in layers])
 
 
+def _padded(model: LoadedModel, rows: list[dict], indices: list[int]) -> dict[str, torch.Tensor]:
+    """The rows' ids, attention mask and token types (where the tokenizer gives them) padded to the longest, on the
+    tokenizer's side with its pad ids, as its `pad` does, but filled in numpy: `pad` walks Python lists, 13 ms for a
+    batch of 128 passages of 160 tokens on this project's CPU against 0.4 ms, where an H200 runs MiniLM on the batch
+    in about 18 ms."""
+    tokenizer = model.tokenizer
+    pads = {"input_ids": tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0, "attention_mask": 0,
+            "token_type_ids": tokenizer.pad_token_type_id}
+    width = max(len(rows[i]["input_ids"]) for i in indices)
+    left = tokenizer.padding_side == "left"
+    batch = {}
+    for key in (key for key in pads if key in rows[indices[0]]):
+        padded = np.full((len(indices), width), pads[key], dtype=np.int64)
+        for j, i in enumerate(indices):
+            values = rows[i][key]
+            if left:
+                padded[j, width - len(values):] = values
+            else:
+                padded[j, :len(values)] = values
+        batch[key] = torch.from_numpy(padded)
+    return batch
+
+
 def _forward(model: LoadedModel, rows: list[dict], indices: list[int], notices: list[str],
              layers: Sequence[int]) -> _Batch:
-    features = [{k: rows[i][k] for k in ("input_ids", "attention_mask", "token_type_ids") if k in rows[i]}
-                for i in indices]
-    batch = model.tokenizer.pad(features, padding=True, return_tensors="pt")  # on the tokenizer's side
+    batch = _padded(model, rows, indices)
     try:
         hidden = _hidden(model, batch, layers)
     except RuntimeError as err:

@@ -163,11 +163,13 @@ def _quiet_ray_data(ray: ModuleType) -> None:
 
 def embed_files(location: str, output: str, settings: Settings, *, text_column: str = "text",
                 cluster: Cluster = Cluster(), batch_size: int = 32, say: Callable[[str], None] = print,
-                progress: Callable[[int, int], None] = lambda done, total: None, kind: str = "dense") -> list[str]:
+                progress: Callable[[int, int], None] = lambda done, total: None, kind: str = "dense",
+                stop: Callable[[], bool] = lambda: False) -> list[str]:
     """Embed every input file `location` names into `output` with a model of `kind` (dense, sparse or late
     interaction: the columns it adds); the output folders written by this run, each whole.
-    `progress` hears the texts done of the texts to do as the rows come back. However the run ends, no folder is
-    left half-written and the actors it started are stopped."""
+    `progress` hears the texts done of the texts to do as the rows come back; `stop` is asked after each batch is
+    written, and when it says True the run ends there, with the files completed so far. However the run ends, no
+    folder is left half-written and the actors it started are stopped."""
     in_fs, files = input_files(location, text_column)
     out_fs, out = filesystem(output)
     manifest = Manifest(settings.with_(device="auto"))
@@ -206,7 +208,9 @@ def embed_files(location: str, output: str, settings: Settings, *, text_column: 
                         finish(outputs[path])
                 done += batch.num_rows
                 progress(done, total)
-            if len(written) < len(todo):
+                if stop():
+                    break
+            if len(written) < len(todo) and not stop():
                 raise ScaleError("Ray Data gave fewer rows than the input files hold; run the same command again.")
         finally:
             for each in outputs.values():

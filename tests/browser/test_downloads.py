@@ -3,18 +3,21 @@ the sidebar says its size, then its progress, and Cancel stops it; typed again, 
 On Retrieval the catalog's reranker (a tiny stand-in served under its hub id) is offered, downloads when asked, and
 reranks; on Similarity's compare mode a catalog hub model as model B (a stand-in with a large file) downloads when
 asked, with its progress, while configuration A is shown alone, and then B is compared. The app server of this module
-reaches the hub, with a fresh Hugging Face cache; the pages meanwhile keep the model in use."""
+reaches the hub through a gate (tests/hubserver.py's HubGate), with a fresh Hugging Face cache; a test that must see
+a download under way holds the gate, so the download cannot end before the test lets it go."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlencode
 
 import pytest
 
 from tests.browser.harness import SHOTS, check_and_shoot, fill, open_page, start_server, wait_for_idle
 from tests.conftest import CATALOG_DENSE, CATALOG_RERANKER
-from tests.hubserver import hub_env
+from tests.hubserver import HubGate, hub_env, hub_gate
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -23,12 +26,28 @@ PROGRESS = re.compile(rf"Downloading {LARGE} \((\d+) MB\): ([\d.]+ [kM]?B) / (\d
 
 
 @pytest.fixture(scope="module")
-def server(chromium, hub, tmp_path_factory):
-    """The app, online against the loopback hub (this module's own server: the session's runs offline)."""
+def gate(hub) -> Iterator[HubGate]:
+    with hub_gate(hub.url) as gate:
+        yield gate
+
+
+@pytest.fixture(scope="module")
+def server(chromium, gate, tmp_path_factory):
+    """The app, online against the loopback hub through the gate (this module's own server: the session's runs
+    offline)."""
     home = tmp_path_factory.mktemp("hf-home")
-    app = start_server(SHOTS / "server-downloads.log", env=hub_env(hub.url, home, HF_HUB_OFFLINE="0"))
+    app = start_server(SHOTS / "server-downloads.log", env=hub_env(gate.url, home, HF_HUB_OFFLINE="0"))
     yield app
     app.stop()
+
+
+@contextmanager
+def held(gate: HubGate) -> Iterator[None]:
+    gate.hold()
+    try:
+        yield
+    finally:
+        gate.release()
 
 
 def progress_line(page) -> re.Match:
@@ -39,22 +58,28 @@ def progress_line(page) -> re.Match:
     return found
 
 
-def test_a_typed_hub_id_shows_its_size_and_progress_can_be_cancelled_and_then_downloads_and_loads(page, server):
+def test_a_typed_hub_id_shows_its_size_and_progress_can_be_cancelled_and_then_downloads_and_loads(page, server,
+                                                                                                  gate):
     open_page(page, server, "")
-    fill(page, "Other model", LARGE)
-    first = progress_line(page)
-    assert first.group(1) == first.group(3) == "105"  # the size, from the hub's file list, before the bytes
-    page.get_by_role("button", name="Cancel download").click()
+    with held(gate):
+        fill(page, "Other model", LARGE)
+        first = progress_line(page)
+        assert first.group(1) == first.group(3) == "105"  # the size, from the hub's file list, before the bytes
+        cancel = page.get_by_role("button", name="Cancel download")
+        cancel.click()
+        cancel.wait_for(state="detached", timeout=30_000)  # the server took the click ("Cancelling…" replaces it)
+    # let go, the next bytes reach the download's progress, which ends it as cancelled
     page.get_by_text(f"Could not load {LARGE}: The download of '{LARGE}' was cancelled. Still showing "
-                     "all-MiniLM-L6-v2.").wait_for(timeout=30_000)
+                     "all-MiniLM-L6-v2.").wait_for(timeout=60_000)
     page.get_by_text("The model typed above is not loaded").wait_for(timeout=10_000)
 
     fill(page, "Other model", "")
     wait_for_idle(page, 60)
-    fill(page, "Other model", LARGE)
-    progress_line(page)
-    page.screenshot(path=str(SHOTS / "sidebar-download.png"))
-    page.get_by_text(f"{LARGE}: 2 layers, 32 dims").wait_for(timeout=60_000)
+    with held(gate):
+        fill(page, "Other model", LARGE)
+        progress_line(page)
+        page.screenshot(path=str(SHOTS / "sidebar-download.png"))
+    page.get_by_text(f"{LARGE}: 2 layers, 32 dims").wait_for(timeout=120_000)
     assert page.locator("[class*='st-key-model-download']").count() == 0
 
 
@@ -72,16 +97,18 @@ def test_the_catalogs_reranker_is_offered_downloads_when_asked_and_reranks(page,
     check_and_shoot(page, "rerank-downloaded")
 
 
-def test_compare_mode_downloads_a_hub_model_b_when_asked_with_its_progress_then_compares(page, server):
+def test_compare_mode_downloads_a_hub_model_b_when_asked_with_its_progress_then_compares(page, server, gate):
     open_page(page, server, f"similarity?{urlencode({'sim_compare': '1', 'sim_b_model': CATALOG_DENSE})}")
     page.get_by_text(f"'{CATALOG_DENSE}' is not on this machine yet: it downloads from the Hugging Face hub "
                      "(67.8 MB) when asked.").wait_for(timeout=30_000)
     page.get_by_text(f"Configuration A is shown alone until {CATALOG_DENSE} is here.").wait_for(timeout=10_000)
     check_and_shoot(page, "similarity-compare-download-offered")
-    page.get_by_role("button", name=f"Download {CATALOG_DENSE}").click()
-    line = page.locator("[class*='st-key-sim_b_model-download'] [data-testid='stProgress']").first
-    line.wait_for(timeout=30_000)
-    assert re.search(rf"Downloading {CATALOG_DENSE} \(105 MB\): [\d.]+ [kM]?B / 105 MB", line.inner_text())
+    with held(gate):
+        page.get_by_role("button", name=f"Download {CATALOG_DENSE}").click()
+        line = page.locator("[class*='st-key-sim_b_model-download'] [data-testid='stProgress']").first
+        line.wait_for(timeout=30_000)
+        assert re.search(rf"Downloading {CATALOG_DENSE} \(105 MB\): [\d.]+ [kM]?B / 105 MB", line.inner_text())
+        page.get_by_text(f"Configuration A is shown alone until {CATALOG_DENSE} is here.").wait_for(timeout=10_000)
     page.get_by_text(f"B: {CATALOG_DENSE} · default pooling · layer 2 (last)").wait_for(timeout=120_000)
     wait_for_idle(page)
     check_and_shoot(page, "similarity-compare-downloaded")

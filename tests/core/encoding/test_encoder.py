@@ -1,9 +1,12 @@
+import copy
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 import torch
 
 from core.data.stsb import stsb_sentences
-from core.encoding.encoder import encode, encode_tokens, pooled_layers
+from core.encoding.encoder import _padded, encode, encode_tokens, pooled_layers, tokenize
 from core.models.packages import packaged_minilm_folder
 from tests import stsb_counts
 
@@ -139,3 +142,17 @@ def test_the_memo_holds_compact_vectors_not_views_into_a_batch_of_hidden_states(
     for value in held:
         owner = value.base if value.base is not None else value
         assert owner.flags.c_contiguous and owner.nbytes <= 8 * value.nbytes
+
+
+@pytest.mark.parametrize("side", ["right", "left"])
+def test_a_batch_is_padded_as_the_tokenizers_own_pad_pads_it(minilm, side):
+    tokenizer = copy.deepcopy(minilm.tokenizer)
+    tokenizer.padding_side = side
+    rows, _ = tokenize(minilm, ["a short one", "", "a much longer text, of many more tokens than the others"], 128)
+    features = [{key: row[key] for key in ("input_ids", "attention_mask", "token_type_ids")} for row in rows]
+    expected = tokenizer.pad(features, padding=True, return_tensors="pt")
+    padded = _padded(SimpleNamespace(tokenizer=tokenizer), rows, [2, 0, 1])
+    reordered = {key: value[[2, 0, 1]] for key, value in expected.items()}
+    assert padded.keys() == reordered.keys()
+    for key, value in reordered.items():
+        assert torch.equal(padded[key], value), key

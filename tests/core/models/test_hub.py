@@ -10,6 +10,9 @@ import json
 import socket
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -85,18 +88,47 @@ def test_a_hub_nobody_listens_on_fails_within_seconds_in_one_sentence(tmp_path):
     answer = resolved(TINY, hub_env(endpoint, tmp_path))
     assert answer["message"] == (f"Could not download '{TINY}' from the hub at {endpoint} (ConnectError); check the "
                                  "network, or choose a model that is already here.")
-    assert answer["seconds"] < 5
+    # the refused connection alone, imports left out (tests/hubclient.py): milliseconds, where huggingface_hub's
+    # backoff would wait 1 + 2 + 4 + 8 + 8 s between retries
+    assert answer["seconds"] < 15
+
+
+@contextmanager
+def silent_server(patience: float) -> Iterator[str]:
+    """A server on loopback that takes connections and never answers, closing each after `patience` seconds; its
+    address. A client without a timeout of its own then fails with another error, instead of hanging."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    timers: list[threading.Timer] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:  # the listener was shut
+                return
+            timers.append(threading.Timer(patience, connection.close))
+            timers[-1].start()
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        listener.shutdown(socket.SHUT_RDWR)
+        listener.close()
+        thread.join()
+        for timer in timers:
+            timer.cancel()
+            timer.function()
 
 
 def test_a_hub_that_never_answers_fails_after_the_metadata_timeout_instead_of_hanging(tmp_path):
-    with socket.socket() as silent:  # takes connections (the kernel's backlog) and never answers
-        silent.bind(("127.0.0.1", 0))
-        silent.listen()
-        endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
+    with silent_server(patience=60) as endpoint:
         answer = resolved(TINY, hub_env(endpoint, tmp_path, HF_HUB_ETAG_TIMEOUT="2"))
+    # its own read timeout, not the server closing the connection after 60 s (that would be a RemoteProtocolError)
     assert answer["message"] == (f"Could not download '{TINY}' from the hub at {endpoint} (ReadTimeout); check the "
                                  "network, or choose a model that is already here.")
-    assert 2 <= answer["seconds"] < 6
+    assert answer["seconds"] >= 2  # the metadata timeout, waited out
 
 
 @pytest.mark.parametrize("repo_id, said", [("explorer-tests/tiny-auto-map", AUTO_MAP_SAID),

@@ -6,6 +6,8 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -150,7 +152,9 @@ def test_an_address_that_does_not_answer_is_said_at_once(tmp_path, capsys):
 
 
 def test_ctrl_c_leaves_only_whole_folders_and_stops_the_ray_it_started(tmp_path):
-    """The command as its own process, starting Ray inside itself as it does without --address."""
+    """The command as its own process, starting Ray inside itself as it does without --address. Ctrl-C comes when
+    the command says what it will embed, before Ray starts: it stops once its first batch is written (file a, and
+    b where the batch holds it whole), never later; the Ray processes it started are watched while it runs."""
     texts = stsb_corpus()[:1050]
     sizes = {"a": 50, "b": 500, "c": 500}
     start = 0
@@ -162,23 +166,39 @@ def test_ctrl_c_leaves_only_whole_folders_and_stops_the_ray_it_started(tmp_path)
     run = subprocess.Popen([sys.executable, "-m", "core", "embed", "--engine", "ray", "--model", "all-MiniLM-L6-v2",
                             "--pooling", "default", "--input", str(tmp_path / "*.txt"), "--output",
                             str(tmp_path / "out")], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    started: dict[psutil.Process, str] = {}  # Ray's processes, the actors among them, with their command lines
+    watcher = threading.Thread(target=watch_children, args=(run, started))
+    watcher.start()
     said = []
     assert run.stderr is not None
     for line in run.stderr:
         said.append(line)
-        if line.startswith("[1/3]"):
-            started = psutil.Process(run.pid).children(recursive=True)  # Ray's processes, the actors among them
-            commands = [" ".join(process.cmdline()) for process in started]
+        if line.startswith("0 of 3 input file(s) already embedded"):
             run.send_signal(signal.SIGINT)  # what Ctrl-C sends
             break
     said += run.stderr.readlines()
     assert run.wait(timeout=120) == 130, "".join(said)[-3000:]
+    watcher.join()
+    assert "Ctrl-C: stopping once the batch under way is written; press it again to stop at once.\n" in said
     assert any(line.startswith("Interrupted: the files listed above are complete") for line in said)
-    assert any("MapWorker" in command for command in commands)
-    gone, alive = psutil.wait_procs(started, timeout=30)
-    assert not alive, f"still running after Ctrl-C: {[process.cmdline() for process in alive]}"
+    assert any("MapWorker" in command for command in started.values())
+    gone, alive = psutil.wait_procs(list(started), timeout=30)
+    assert not alive, f"still running after Ctrl-C: {[started[process] for process in alive]}"
     out = tmp_path / "out"
     finished = sorted(path.name for path in out.iterdir() if not path.name.startswith("_"))
-    assert finished[0] == "a" and len(finished) < 3 and not (out / "_partial").exists()
+    assert finished[0] == "a" and "c" not in finished and not (out / "_partial").exists()
     for name in finished:
         assert len(read_folder(out / name)[0]) == sizes[name]
+
+
+def watch_children(run: subprocess.Popen, seen: dict[psutil.Process, str]) -> None:
+    """Every process below `run`, with its latest command line (a Ray worker names its actor in it once the actor
+    starts), until `run` ends."""
+    parent = psutil.Process(run.pid)
+    while run.poll() is None:
+        try:
+            for child in parent.children(recursive=True):
+                seen[child] = " ".join(child.cmdline()) or seen.get(child, "")
+        except psutil.Error:  # a process that ended meanwhile
+            pass
+        time.sleep(0.2)
