@@ -1,0 +1,41 @@
+"""Two configurations (a model and its settings) of the same texts compared: the vectors each gives, their agreement,
+and CKA between every layer of one and every layer of the other."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from core.analysis.agreement import cka_matrix
+from core.analysis.layers import sentence_vectors_by_layer
+from core.encoding.encoder import Progress
+from core.models.loading import LoadedModel
+from core.settings import Settings
+
+
+def dense_only(model: LoadedModel) -> None:
+    """ValueError with one sentence for a model whose vectors the measures do not compare (core.analysis.agreement)."""
+    if model.kind == "sparse":
+        raise ValueError(f"{model.model_id} is a sparse model: its vectors are {model.dimensions:,} wide and mostly "
+                         "zero, and CKA and Procrustes compare dense spaces; compare two dense models (or one dense "
+                         "model's layers or poolings).")
+    if model.kind != "dense":
+        raise ValueError(f"{model.model_id} is a {model.kind} model, not a dense one; compare two dense models.")
+
+
+def layer_vectors(model: LoadedModel, texts: Sequence[str], settings: Settings,
+                  progress: Progress | None = None) -> np.ndarray:
+    """Every layer's pooled vectors of the texts, (layers + 1, texts, dims), from one forward pass: the settings'
+    pooling, token limit and prompt, each layer treated alike (sentence_vectors_by_layer)."""
+    dense_only(model)
+    return sentence_vectors_by_layer(model, texts, pooling=settings.pooling, max_length=settings.max_length,
+                                     prompt=settings.prompt, progress=progress)
+
+
+def layer_cka(a: tuple[LoadedModel, Settings], b: tuple[LoadedModel, Settings] | None, texts: Sequence[str],
+              progress: Progress | None = None) -> np.ndarray:
+    """Linear CKA of every layer of configuration A (rows, 0 = embeddings) against every layer of B (columns); without
+    B, A against itself."""
+    a_layers = layer_vectors(a[0], texts, a[1], progress)
+    return cka_matrix(list(a_layers), None if b is None else list(layer_vectors(b[0], texts, b[1], progress)))
