@@ -34,8 +34,10 @@ def layer_vectors(model: LoadedModel, texts: Sequence[str], settings: Settings,
 
 
 def layer_cka(a: tuple[LoadedModel, Settings], b: tuple[LoadedModel, Settings] | None, texts: Sequence[str],
-              progress: Progress | None = None) -> np.ndarray:
-    """Linear CKA of every layer of configuration A (rows, 0 = embeddings) against every layer of B (columns); without
-    B, A against itself."""
+              progress: Progress | None = None, *, b_texts: Sequence[str] | None = None) -> np.ndarray:
+    """Linear CKA of every layer of configuration A (rows, 0 = embeddings) against every layer of B (columns), B
+    reading `b_texts` where given (row i the counterpart of text i); without B, A against itself."""
     a_layers = layer_vectors(a[0], texts, a[1], progress)
-    return cka_matrix(list(a_layers), None if b is None else list(layer_vectors(b[0], texts, b[1], progress)))
+    if b is None:
+        return cka_matrix(list(a_layers))
+    return cka_matrix(list(a_layers), list(layer_vectors(b[0], texts if b_texts is None else b_texts, b[1], progress)))

@@ -7,11 +7,11 @@ import argparse
 import sys
 from typing import NoReturn
 
-from core.cli import distill, embed, evaluate, explain, finetune, models, project, rerank, search
+from core.cli import compare, distill, embed, evaluate, explain, finetune, models, project, rerank, search
 from core.cli.download import download_named_models
 from core.models.catalog import ModelUnavailable
 
-COMMANDS = [models, embed, project, evaluate, search, rerank, explain, finetune, distill]
+COMMANDS = [models, embed, project, evaluate, search, rerank, explain, finetune, distill, compare]
 
 
 class _Parser(argparse.ArgumentParser):
