@@ -107,10 +107,13 @@ def rsa_spearman(a: np.ndarray, b: np.ndarray, *, max_texts: int = RSA_TEXTS, se
 
 @dataclass(frozen=True)
 class Overlap:
-    """Each text's k nearest other texts by cosine in A and in B (n, k), and the share of them both spaces agree
-    on. `recall` is None for exact search, else the measured recall@10 of A's and B's HNSW indexes."""
+    """For each text of `rows` (all `texts`, or a sample), its k nearest other texts by cosine in A and in B
+    (rows, k), searched among all texts, and the share of them both spaces agree on (`per_text`, by row). `recall`
+    is None for exact search, else the measured recall@10 of A's and B's HNSW indexes."""
 
     k: int
+    rows: np.ndarray
+    texts: int
     per_text: np.ndarray
     neighbours_a: np.ndarray
     neighbours_b: np.ndarray
@@ -121,13 +124,24 @@ class Overlap:
         return float(self.per_text.mean())
 
     @property
+    def sampled(self) -> bool:
+        return len(self.rows) < self.texts
+
+    def everywhere(self) -> np.ndarray:
+        """`per_text` for every text, NaN for those left out of a sample."""
+        values = np.full(self.texts, np.nan)
+        values[self.rows] = self.per_text
+        return values
+
+    @property
     def caption(self) -> str:
-        searched = f"each text's {self.k} nearest others by cosine in each space"
+        measured = (f"each of a seeded sample of {len(self.rows):,} texts" if self.sampled else "each text")
+        searched = f"{measured}: its {self.k} nearest others by cosine in each space"
         if self.recall is None:
-            return f"{searched}, found exactly among all {len(self.per_text):,} texts"
-        return (f"{searched}, found through FAISS HNSW indexes over all {len(self.per_text):,} texts whose "
-                f"recall@10 against exact search was measured at {self.recall[0]:.3f} (A) and {self.recall[1]:.3f} "
-                "(B) on sampled texts")
+            return f"{searched}, found exactly among all {self.texts:,} texts"
+        return (f"{searched}, found through FAISS HNSW indexes over all {self.texts:,} texts whose recall@10 "
+                f"against exact search was measured at {self.recall[0]:.3f} (A) and {self.recall[1]:.3f} (B) on "
+                "sampled texts")
 
 
 def _without_self(hits: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -140,21 +154,23 @@ def _without_self(hits: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return hits[keep].reshape(len(rows), hits.shape[1] - 1)
 
 
-def _exact_neighbours(vectors: np.ndarray, k: int) -> np.ndarray:
+def _exact_neighbours(vectors: np.ndarray, rows: np.ndarray, k: int) -> np.ndarray:
     units = unit_rows(vectors)
-    return _without_self(top_k(units, units, k + 1).indices, np.arange(len(units)))
+    return _without_self(top_k(units[rows], units, k + 1).indices, rows)
 
 
-def _hnsw_neighbours(vectors: np.ndarray, k: int, progress: Progress | None) -> tuple[np.ndarray, float]:
-    """Each row's k nearest other rows through an HNSW index (stored on disk for the next run), and its measured
-    recall@10."""
+def _hnsw_neighbours(vectors: np.ndarray, rows: np.ndarray, k: int,
+                     progress: Progress | None) -> tuple[np.ndarray, float]:
+    """The k nearest other rows of each of `rows` through an HNSW index of all of them (stored on disk for the next
+    run), and the index's measured recall@10."""
     from core.analysis.index_store import stored_index
 
     index = stored_index(vectors, IndexParams("hnsw"), progress)
-    found = np.empty((len(vectors), k), np.int64)
-    for start in range(0, len(vectors), SEARCH_AT_ONCE):
-        rows = np.arange(start, min(start + SEARCH_AT_ONCE, len(vectors)))
-        found[rows] = _without_self(index.search(np.asarray(vectors[rows]), k + 1).indices, rows)
+    found = np.empty((len(rows), k), np.int64)
+    for start in range(0, len(rows), SEARCH_AT_ONCE):
+        chunk = rows[start:start + SEARCH_AT_ONCE]
+        found[start:start + len(chunk)] = _without_self(index.search(np.asarray(vectors[chunk]), k + 1).indices,
+                                                        chunk)
     return found, index.recall_at_10
 
 
@@ -164,21 +180,23 @@ def _shared(near_a: np.ndarray, near_b: np.ndarray) -> np.ndarray:
         axis=(1, 2)) for s in range(0, len(near_a), SEARCH_AT_ONCE)]).astype(np.float64)
 
 
-def neighbour_overlap(a: np.ndarray, b: np.ndarray, *, k: int = 10, exact_up_to: int = EXACT_OVERLAP_UP_TO,
-                      progress: Progress | None = None) -> Overlap:
-    """Overlap@k: for each text, |kNN_A(i) ∩ kNN_B(i)| / k by cosine, a text never its own neighbour (ties rank
-    the lower row first). Up to `exact_up_to` texts exactly, above through FAISS HNSW with its recall stated."""
+def neighbour_overlap(a: np.ndarray, b: np.ndarray, *, k: int = 10, rows: np.ndarray | None = None,
+                      exact_up_to: int = EXACT_OVERLAP_UP_TO, progress: Progress | None = None) -> Overlap:
+    """Overlap@k: for each text of `rows` (None: every text), |kNN_A(i) ∩ kNN_B(i)| / k by cosine among all texts,
+    a text never its own neighbour (ties rank the lower row first). Exact while the rows times the texts are at
+    most `exact_up_to`² (every text of 20,000), else through FAISS HNSW with its recall stated."""
     _same_texts(a, b)
     if len(a) < k + 1:
         raise ValueError(f"Overlap@{k} needs at least {k + 1} texts (each text's {k} nearest others), and there are "
                          f"{len(a):,}; add texts or ask for fewer neighbours.")
-    if len(a) <= exact_up_to:
-        near_a, near_b = _exact_neighbours(a, k), _exact_neighbours(b, k)
+    rows = np.arange(len(a)) if rows is None else np.asarray(rows, dtype=np.int64)
+    if len(rows) * len(a) <= exact_up_to ** 2:
+        near_a, near_b = _exact_neighbours(a, rows, k), _exact_neighbours(b, rows, k)
         recall = None
     else:
-        (near_a, recall_a), (near_b, recall_b) = (_hnsw_neighbours(side, k, progress) for side in (a, b))
+        (near_a, recall_a), (near_b, recall_b) = (_hnsw_neighbours(side, rows, k, progress) for side in (a, b))
         recall = (recall_a, recall_b)
-    return Overlap(k, _shared(near_a, near_b) / k, near_a, near_b, recall)
+    return Overlap(k, rows, len(a), _shared(near_a, near_b) / k, near_a, near_b, recall)
 
 
 @dataclass(frozen=True)
@@ -191,6 +209,12 @@ class Agreement:
     rsa_texts: int
     procrustes: float
     texts: int
+    widths: tuple[int, int]
+
+    @property
+    def few_texts(self) -> bool:
+        """Fewer texts than the wider space has dimensions: CKA then runs high whatever the spaces."""
+        return self.texts < max(self.widths)
 
     def record(self) -> dict[str, float | int | None]:
         """The measures under the command line's keys (`neighbour_overlap@10` for k = 10); NaN as None."""
@@ -202,13 +226,21 @@ class Agreement:
                 "texts": self.texts}
 
 
-def agreement(a: np.ndarray, b: np.ndarray, *, k: int = 10, seed: int = 0,
+def overlap_k(texts: int, most: int = 10) -> int:
+    """The neighbours a set of `texts` texts is compared at: `most`, or half of each text's others in a smaller set
+    (at least 1), so that the overlap is never the trivial "every other text"."""
+    return max(1, min(most, (texts - 1) // 2))
+
+
+def agreement(a: np.ndarray, b: np.ndarray, *, k: int = 10, overlap_texts: int | None = None, seed: int = 0,
               progress: Progress | None = None) -> Agreement:
-    """All four measures of two spaces of the same texts (the overlap checks there are more than k texts first)."""
-    overlap = neighbour_overlap(a, b, k=k, progress=progress)
+    """All four measures of two spaces of the same texts (the overlap checks there are more than k texts first); the
+    overlap of a seeded sample of `overlap_texts` texts (each searched among all of them) where there are more."""
+    rows = None if overlap_texts is None else sample_indices(len(a), limit=overlap_texts, seed=seed)
+    overlap = neighbour_overlap(a, b, k=k, rows=rows, progress=progress)
     products = _products(a, b)
     return Agreement(_cka(products), overlap, rsa_spearman(a, b, seed=seed), min(len(a), RSA_TEXTS),
-                     _procrustes(products), len(a))
+                     _procrustes(products), len(a), (a.shape[1], b.shape[1]))
 
 
 def _centred(x: np.ndarray) -> np.ndarray:
@@ -218,19 +250,31 @@ def _centred(x: np.ndarray) -> np.ndarray:
 
 def cka_matrix(a_layers: Sequence[np.ndarray], b_layers: Sequence[np.ndarray] | None = None) -> np.ndarray:
     """Linear CKA of every layer of A (rows) against every layer of B (columns), each (texts, dims); without B, A
-    against itself (symmetric, 1 on the diagonal). Each layer is centred and its ‖XᵀX‖_F found once."""
+    against itself (symmetric, 1 on the diagonal). Each layer is centred once; with fewer texts than dimensions it
+    is kept as its Gram matrix XXᵀ, since ‖XᵀY‖_F² = ⟨XXᵀ, YYᵀ⟩_F (so a vocabulary-wide layer costs texts², not
+    dimensions²)."""
     own = b_layers is None
-    a_centred = [_centred(x) for x in a_layers]
-    b_centred = a_centred if b_layers is None else [_centred(y) for y in b_layers]
-    for y in b_centred:
-        _same_texts(a_centred[0], y)
-    a_norms = [float(np.linalg.norm(x.T @ x)) for x in a_centred]
-    b_norms = a_norms if own else [float(np.linalg.norm(y.T @ y)) for y in b_centred]
-    matrix = np.full((len(a_centred), len(b_centred)), np.nan)
-    for i, x in enumerate(a_centred):
-        for j, y in enumerate(b_centred):
+    layers = [*a_layers, *([] if b_layers is None else b_layers)]
+    for y in layers:
+        _same_texts(layers[0], y)
+    gram = len(layers[0]) < max(x.shape[1] for x in layers)
+
+    def kept(x: np.ndarray) -> np.ndarray:
+        centred = _centred(x)
+        return centred @ centred.T if gram else centred
+
+    def cross(x: np.ndarray, y: np.ndarray) -> float:
+        return float(np.sum(x * y)) if gram else float(np.sum((x.T @ y) ** 2))
+
+    a_kept = [kept(x) for x in a_layers]
+    b_kept = a_kept if b_layers is None else [kept(y) for y in b_layers]
+    a_norms = [np.sqrt(cross(x, x)) if gram else float(np.linalg.norm(x.T @ x)) for x in a_kept]
+    b_norms = a_norms if own else [np.sqrt(cross(y, y)) if gram else float(np.linalg.norm(y.T @ y)) for y in b_kept]
+    matrix = np.full((len(a_kept), len(b_kept)), np.nan)
+    for i, x in enumerate(a_kept):
+        for j, y in enumerate(b_kept):
             if own and j < i:
                 matrix[i, j] = matrix[j, i]
             elif a_norms[i] > 0 and b_norms[j] > 0:
-                matrix[i, j] = np.sum((x.T @ y) ** 2) / (a_norms[i] * b_norms[j])
+                matrix[i, j] = cross(x, y) / (a_norms[i] * b_norms[j])
     return matrix

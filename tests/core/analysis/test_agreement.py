@@ -13,6 +13,7 @@ from core.analysis.agreement import (
     cka_matrix,
     linear_cka,
     neighbour_overlap,
+    overlap_k,
     procrustes_residual,
     rsa_spearman,
 )
@@ -98,6 +99,21 @@ def test_overlap_of_identical_spaces_is_one_and_needs_more_than_k_texts():
         neighbour_overlap(a, a[:-1], k=5)
 
 
+def test_a_sample_of_texts_is_measured_among_all_texts():
+    a = space(400, 16)
+    b = related(a, 20, noise=4.0)
+    every = neighbour_overlap(a, b, k=8)
+    rows = np.array([3, 50, 51, 399])
+    sampled = neighbour_overlap(a, b, k=8, rows=rows)
+    np.testing.assert_array_equal(sampled.per_text, every.per_text[rows])
+    np.testing.assert_array_equal(sampled.neighbours_b, every.neighbours_b[rows])
+    assert sampled.sampled and not every.sampled and "a seeded sample of 4 texts" in sampled.caption
+    spread = sampled.everywhere()
+    assert len(spread) == 400 and np.isnan(spread).sum() == 396
+    np.testing.assert_array_equal(spread[rows], every.per_text[rows])
+    np.testing.assert_array_equal(every.everywhere(), every.per_text)
+
+
 def test_above_the_threshold_overlap_goes_through_hnsw_and_states_its_recall():
     a = space(3000, 32)
     b = related(a, 48, noise=4.0)
@@ -155,9 +171,16 @@ def test_agreement_gathers_the_four_measures_under_the_command_lines_keys():
                               "neighbour_overlap@10": pytest.approx(neighbour_overlap(a, b, k=10).mean),
                               "rsa_spearman": pytest.approx(rsa_spearman(a, b)),
                               "procrustes": pytest.approx(scipy_procrustes(a, b)), "texts": 80}
+    sampled = agreement(a, b, k=10, overlap_texts=20, seed=3)
+    assert sampled.overlap.sampled and len(sampled.overlap.rows) == 20 and sampled.cka == found.cka
+    assert found.widths == (12, 16) and not found.few_texts and agreement(a[:15], b[:15], k=3).few_texts
     flat = np.ones((30, 4), np.float32)  # no variance at all: undefined, said as null rather than NaN
     record = agreement(flat, space(30, 4), k=3).record()
     assert record["cka"] is None and record["procrustes"] is None and record["rsa_spearman"] is None
+
+
+def test_overlap_k_is_ten_or_half_of_each_texts_others():
+    assert [overlap_k(n) for n in (2, 3, 5, 8, 21, 22, 1000)] == [1, 1, 2, 3, 10, 10, 10]
 
 
 def test_cka_matrix_holds_linear_cka_of_every_pair_of_layers():
@@ -168,6 +191,9 @@ def test_cka_matrix_holds_linear_cka_of_every_pair_of_layers():
     for i, x in enumerate(a_layers):
         for j, y in enumerate(b_layers):
             assert matrix[i, j] == pytest.approx(numpy_cka(x, y), rel=1e-9)
+    few = [x[:6] for x in a_layers]  # fewer texts than dimensions: measured through Gram matrices
+    np.testing.assert_allclose(cka_matrix(few, [y[:6] for y in b_layers]),
+                               [[numpy_cka(x, y[:6]) for y in b_layers] for x in few], rtol=1e-9)
     own = cka_matrix(a_layers)
     np.testing.assert_allclose(own, own.T)
     np.testing.assert_allclose(np.diag(own), 1.0)
