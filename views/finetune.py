@@ -19,7 +19,7 @@ from core.training.finetune import (
 )
 from ui.components.downloads import csv_download
 from ui.components.sidebar import page
-from ui.pages.finetune import delete_control, heatmaps, live_progress
+from ui.pages.finetune import delete_control, heatmaps, live_progress, moved_section
 from ui.state.persist import kept
 from ui.work.cache import available_ids, cached_catalog
 
@@ -152,6 +152,7 @@ def results(settings) -> None:
         st.caption("A reranker scores pairs and embeds no text, so it has no similarity heatmap: rerank a query with "
                    "it on Retrieval, or measure what it changes on Evaluation's Rerank.")
     else:
+        moved_section(card, pick)
         heatmaps(settings.device, card["base"], pick)
     delete_control(pick, settings.model_id)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy.stats import spearmanr
@@ -78,7 +79,7 @@ def _procrustes(products: _Products) -> float:
     if products.norm_a <= 0 or products.norm_b <= 0:
         return float("nan")
     nuclear = float(np.linalg.svd(products.cross, compute_uv=False).sum())
-    return max(0.0, 2.0 - 2.0 * nuclear / np.sqrt(products.norm_a * products.norm_b))
+    return max(0.0, 2.0 - 2.0 * nuclear / float(np.sqrt(products.norm_a * products.norm_b)))
 
 
 def procrustes_residual(a: np.ndarray, b: np.ndarray) -> float:
@@ -132,6 +133,21 @@ class Overlap:
         values = np.full(self.texts, np.nan)
         values[self.rows] = self.per_text
         return values
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain lists and numbers (for a model's card); `from_json` reads them back."""
+        return {"k": self.k, "rows": self.rows.tolist(), "texts": self.texts, "per_text": self.per_text.tolist(),
+                "neighbours_a": self.neighbours_a.tolist(), "neighbours_b": self.neighbours_b.tolist(),
+                "recall": None if self.recall is None else list(self.recall)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Overlap:
+        recall = data["recall"]
+        return cls(int(data["k"]), np.array(data["rows"], dtype=np.int64), int(data["texts"]),
+                   np.array(data["per_text"], dtype=np.float64),
+                   np.array(data["neighbours_a"], dtype=np.int64).reshape(-1, data["k"]),
+                   np.array(data["neighbours_b"], dtype=np.int64).reshape(-1, data["k"]),
+                   None if recall is None else (float(recall[0]), float(recall[1])))
 
     @property
     def caption(self) -> str:

@@ -1,8 +1,10 @@
 """Fine-tuning runs with sentence-transformers' trainers, saved as catalog models with a card.
 
 A run: take the machine-wide training lock, measure the base model, train (a callback reports
-progress and honours a stop request after the step in flight), save atomically into
-`models_dir()/finetuned/NAME` with `explorer-card.json`, measure the result. The reranker objective
+progress and honours a stop request after the step in flight; a bi-encoder's drift from its start
+is recorded at checkpoints, core.training.drift), save atomically into `models_dir()/finetuned/NAME`
+with `explorer-card.json`, measure the result and compare it with the base layer by layer and text
+by text. The reranker objective
 trains a cross-encoder from the base model's transformer (its CrossEncoder trainer, binary
 cross-entropy on each pair's score), as its STS-B cross-encoder training example does, and measures
 it on STS-B test beside the bi-encoder it started from.
@@ -38,6 +40,7 @@ from core.models.reranker import load_reranker
 from core.models.sources import availability
 from core.paths import atomic_folder, atomic_write, cache_dir
 from core.settings import Settings
+from core.training.drift import DriftPoint, Probe, before_after, drift_callback, stsb_probe
 
 RETRIEVAL_KS = (1, 10)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -86,6 +89,7 @@ class RunProgress:
     total: int = 0
     elapsed: float = 0.0
     losses: list[tuple[int, float]] = field(default_factory=list)
+    drift: list[DriftPoint] = field(default_factory=list)
     encoded: int = 0
     to_encode: int = 0
 
@@ -125,9 +129,13 @@ class RunControl:
         with self._lock:
             self._progress.losses.append((step, loss))
 
+    def add_drift(self, point: DriftPoint) -> None:
+        with self._lock:
+            self._progress.drift.append(point)
+
     def snapshot(self) -> RunProgress:
         with self._lock:
-            return replace(self._progress, losses=list(self._progress.losses))
+            return replace(self._progress, losses=list(self._progress.losses), drift=list(self._progress.drift))
 
     def encoding(self, done: int, total: int) -> None:
         self.update(encoded=done, to_encode=total)
@@ -234,9 +242,11 @@ def _progress_callback(control: RunControl, started: float):
     return ProgressCallback()
 
 
-def train(model, pairs: PairSet, objective: Objective, options: TrainOptions, control: RunControl) -> int:
+def train(model, pairs: PairSet, objective: Objective, options: TrainOptions, control: RunControl,
+          probe: Probe | None = None) -> int:
     """Train `model` (a SentenceTransformer, or a CrossEncoder for the reranker objective) in place with
-    sentence-transformers' trainer for it; returns the steps finished."""
+    sentence-transformers' trainer for it; returns the steps finished. With a `probe`, a bi-encoder's drift from its
+    start is recorded at checkpoints (control's `drift`)."""
     from datasets import Dataset
     from sentence_transformers import (
         CrossEncoderTrainer,
@@ -265,7 +275,9 @@ def train(model, pairs: PairSet, objective: Objective, options: TrainOptions, co
                                           (SentenceTransformerTrainer, SentenceTransformerTrainingArguments))
         trainer = trainer_class(model=model, args=arguments_class(**arguments),
                                 train_dataset=Dataset.from_pandas(pairs.frame()), loss=loss,
-                                callbacks=[_progress_callback(control, time.monotonic())])
+                                callbacks=[_progress_callback(control, time.monotonic()),
+                                           *([drift_callback(probe, control.add_drift)] if probe and not cross
+                                             else [])])
         trainer.remove_callback(PrinterCallback)  # it prints every log line to stdout
         trainer.train()
         return int(trainer.state.global_step)
@@ -339,13 +351,13 @@ def save_model(model, name: str, card: dict) -> Path:
 
 
 def _trained(request: RunRequest, device: str, control: RunControl, name: str,
-             card_of: Callable[[int, float], dict]) -> tuple[Path, dict]:
+             card_of: Callable[[int, float], dict], probe: Probe | None) -> tuple[Path, dict]:
     """Train the run's model (a bi-encoder, or a cross-encoder for the reranker objective) and save it with the
     card `card_of(steps finished, seconds of training)` gives; its folder and card."""
     with cross_encoder_from(request.base, device) if request.objective == "reranker" else \
             nullcontext(sentence_transformer(request.base, device)) as model:
         started = time.monotonic()
-        steps = train(model, request.pairs, request.objective, request.options, control)
+        steps = train(model, request.pairs, request.objective, request.options, control, probe)
         card = card_of(steps, time.monotonic() - started)
         control.update(phase="saving")
         return save_model(model, name, card), card
@@ -364,8 +376,9 @@ def run(request: RunRequest, control: RunControl | None = None, *, lock: Trainin
         pairs, cross = request.pairs, request.objective == "reranker"
         split: Split = "test" if cross else "dev"  # a reranker is reported on STS-B test beside its bi-encoder
         control.update(phase="before")
-        before = evaluate(load_model(request.base, device), retrieval=request.retrieval and not cross, split=split,
-                          progress=control.encoding)
+        base = load_model(request.base, device)
+        before = evaluate(base, retrieval=request.retrieval and not cross, split=split, progress=control.encoding)
+        probe = None if cross else stsb_probe()
 
         def card_of(steps: int, seconds: float) -> dict:
             snapshot = control.snapshot()
@@ -374,14 +387,19 @@ def run(request: RunRequest, control: RunControl | None = None, *, lock: Trainin
                     "date": datetime.now(UTC).isoformat(timespec="seconds"), "steps": steps,
                     "total_steps": snapshot.total, "stopped": control.stop_requested.is_set(),
                     "seconds": round(seconds, 1), "losses": snapshot.losses, "before": before, "split": split,
+                    "drift": [asdict(point) for point in snapshot.drift],
                     **({"kind": "reranker"} if cross else {})}
 
-        path, card = _trained(request, device, control, name, card_of)
+        path, card = _trained(request, device, control, name, card_of, probe)
         control.update(phase="after")
-        card["after"] = ({"spearman": cross_correlation(cross_sts(load_reranker(name, device), split,
-                                                                  progress=control.encoding))["spearman_reranker"]}
-                         if cross else evaluate(load_model(name, device), retrieval=request.retrieval, split=split,
-                                                progress=control.encoding))
+        if cross:
+            card["after"] = {"spearman": cross_correlation(cross_sts(load_reranker(name, device), split,
+                                                                     progress=control.encoding))["spearman_reranker"]}
+        else:
+            tuned = load_model(name, device)
+            card["after"] = evaluate(tuned, retrieval=request.retrieval, split=split, progress=control.encoding)
+            if probe is not None:
+                card["agreement"] = before_after(base, tuned, probe.texts)
         write_card(path, card)
         result = RunResult(name, path, card)
         control.result = result

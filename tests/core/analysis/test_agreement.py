@@ -1,6 +1,8 @@
 """The measures of two spaces' agreement, each against an independent computation written here (NumPy formulas,
 scipy's orthogonal_procrustes and spearmanr, scikit-learn's NearestNeighbors) and against properties."""
 
+import json
+
 import numpy as np
 import pytest
 from scipy.linalg import orthogonal_procrustes
@@ -112,6 +114,10 @@ def test_a_sample_of_texts_is_measured_among_all_texts():
     assert len(spread) == 400 and np.isnan(spread).sum() == 396
     np.testing.assert_array_equal(spread[rows], every.per_text[rows])
     np.testing.assert_array_equal(every.everywhere(), every.per_text)
+    back = type(sampled).from_json(json.loads(json.dumps(sampled.to_json())))
+    for name in ("rows", "per_text", "neighbours_a", "neighbours_b"):
+        np.testing.assert_array_equal(getattr(back, name), getattr(sampled, name))
+    assert (back.k, back.texts, back.recall) == (8, 400, None)
 
 
 def test_above_the_threshold_overlap_goes_through_hnsw_and_states_its_recall():
