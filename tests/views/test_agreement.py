@@ -33,7 +33,7 @@ def test_similarity_compare_mode_shows_the_four_numbers_of_both_models_vectors()
             for name in ("all-MiniLM-L6-v2", "paraphrase-MiniLM-L3-v2"))
     shown = metrics(at)
     assert shown["CKA (linear)"] == f"{numpy_cka(a, b):.3f}"
-    assert shown["Neighbours kept in B (overlap@4)"] == f"{overlap(a, b, 4):.0%}"  # 9 texts: half of 8 others
+    assert shown["Kept in B (overlap@4)"] == f"{overlap(a, b, 4):.0%}"  # 9 texts: half of 8 others
     assert shown["RSA (Spearman)"] == f"{cosine_rsa(a, b):.3f}"
     assert shown["Procrustes residual"] == f"{scipy_procrustes(a, b):.3f}"
     assert any("CKA runs high" in c.value for c in at.caption)  # 9 texts in 384 dimensions
@@ -49,7 +49,7 @@ def test_map_compare_mode_shows_the_numbers_colours_by_neighbours_kept_and_lists
     b = encode(model, texts, layer=3).vectors  # B: the same model's middle layer, its own pooling
     shown = metrics(at)
     assert shown["CKA (linear)"] == f"{numpy_cka(a, b):.3f}"
-    assert shown["Neighbours kept in B (overlap@10)"] == f"{overlap(a, b, 10):.0%}"
+    assert shown["Kept in B (overlap@10)"] == f"{overlap(a, b, 10):.0%}"
     assert shown["Procrustes residual"] == f"{scipy_procrustes(a, b):.3f}"
     before = canvas(at, "map_compare_a").view
     at.toggle(key="map_compare_kept").set_value(True).run()
@@ -88,3 +88,44 @@ def test_layers_shows_each_layers_cka_with_the_last_from_transformers_hidden_sta
     assert list(bars.x) == list(range(7)) and float(bars.y[-1]) == pytest.approx(1.0)
     matrix = np.asarray(figure(at, "layers_cka_matrix").data[0].z, dtype=float)
     np.testing.assert_allclose(matrix[:, -1], np.asarray(bars.y, dtype=float))
+
+
+def test_finetune_shows_the_runs_drift_its_layers_before_against_after_and_the_sentences_that_moved(
+        tiny_bert_folder, monkeypatch):
+    from core.analysis.agreement import Overlap
+    from core.data.pairs import PairSet
+    from core.data.stsb import load_stsb
+    from core.training import drift
+    from core.training.finetune import RunRequest, TrainOptions, delete_model, read_card, run
+    from tests.figures import figure
+
+    monkeypatch.setattr("core.evaluation.sts.load_stsb", lambda split: load_stsb(split)[:32])
+    monkeypatch.setattr(drift, "PROBE_PAIRS", 40)
+    pairs = PairSet("toy pairs", tuple(f"sentence {i}" for i in range(8)), tuple(f"line {i}" for i in range(8)),
+                    tuple(i / 7 for i in range(8)))
+    run(RunRequest(str(tiny_bert_folder), pairs, "cosine", TrainOptions(batch_size=4, max_steps=4,
+                                                                         learning_rate=1e-3), "tiny-moved"))
+    try:
+        card = read_card("tiny-moved")
+        at = app_test("views/finetune.py")
+        assert not at.exception and not at.error
+        lines = {trace.name: trace for trace in figure(at, "ft_drift").data}
+        assert list(lines["CKA with the start"].x) == [point["step"] for point in card["drift"]] == [0, 1, 2, 3, 4]
+        np.testing.assert_allclose(lines["STS-B Spearman (probe pairs)"].y,
+                                   [point["spearman"] for point in card["drift"]])
+        np.testing.assert_allclose(figure(at, "ft_cka_layers").data[0].z, card["agreement"]["cka_layers"])
+        overlap = Overlap.from_json(card["agreement"]["overlap"])
+        assert metrics(at)["Neighbours kept after training (overlap@10)"] == f"{overlap.mean:.0%}"
+        changed = next(f.value for f in at.dataframe if "neighbours in B" in f.value.columns)
+        assert changed["neighbours changed"].iloc[0] == pytest.approx(1 - overlap.per_text.min())
+    finally:
+        delete_model("tiny-moved")
+
+
+@pytest.mark.parametrize("page, prefix", [("views/map.py", "map"), ("views/similarity.py", "sim")])
+def test_a_link_opens_compare_mode_on_its_model_b_and_layer_b(page, prefix):
+    at = app_test(page, **{f"{prefix}_compare": "1", f"{prefix}_b_model": "paraphrase-MiniLM-L3-v2",
+                           f"{prefix}_b_layer": "2", "map_size": "300"})
+    assert not at.exception
+    assert at.selectbox(key=f"{prefix}_b_model").value == "paraphrase-MiniLM-L3-v2"
+    assert at.slider(key=f"{prefix}_b_layer").value == 2

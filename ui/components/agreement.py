@@ -13,10 +13,10 @@ from core.analysis.agreement import Agreement, Overlap
 from core.analysis.neighbour_changes import neighbour_lists
 from ui.components.downloads import csv_download
 
-NUMBERS_CAPTION = ("Measured in the full spaces, not on a map. CKA compares the two spaces' shapes (1: one is a "
-                   "rotation and scaling of the other); neighbours kept is the share of each text's nearest others "
-                   "that B keeps; RSA correlates the two similarity matrices' rankings of every pair; the Procrustes "
-                   "residual is what is left after the best rotation (0 to 2, 0 is the same shape).")
+NUMBERS_CAPTION = ("Measured on the texts' full vectors (never on a 2-D map). CKA compares the two spaces' shapes "
+                   "(1: one is a rotation and scaling of the other); neighbours kept is the share of each text's "
+                   "nearest others that B keeps; RSA correlates the two similarity matrices' rankings of every pair; "
+                   "the Procrustes residual is what is left after the best rotation (0 to 2, 0 is the same shape).")
 
 
 def _shown(value: float, form: str = ".3f") -> str:
@@ -29,7 +29,7 @@ def agreement_metrics(found: Agreement) -> None:
     one.metric("CKA (linear)", _shown(found.cka),
                help="Linear CKA of the column-centred vectors, ‖XᵀY‖² / (‖XᵀX‖ ‖YᵀY‖): 1 when B is a rotation and "
                     "uniform scaling of A, near 0 when they share no structure.")
-    two.metric(f"Neighbours kept in B (overlap@{found.overlap.k})", _shown(found.overlap.mean, ".0%"),
+    two.metric(f"Kept in B (overlap@{found.overlap.k})", _shown(found.overlap.mean, ".0%"),
                help=f"On average, this share of each text's {found.overlap.k} nearest other texts (cosine) in A are "
                     "also among its nearest in B.")
     three.metric("RSA (Spearman)", _shown(found.rsa_spearman),
@@ -40,9 +40,9 @@ def agreement_metrics(found: Agreement) -> None:
                 help="With both spaces centred and scaled to unit size, what remains of ‖XR − Y‖² after the best "
                      "rotation R (the narrower space padded with zeros): 0 is the same shape, 2 the most apart.")
     st.caption(f"{NUMBERS_CAPTION} Overlap: {found.overlap.caption}."
-               + (f" With only {found.texts} texts CKA runs high (it needs many more texts than dimensions to tell "
-                  "spaces apart), and the overlap counts few neighbours; add texts for steadier numbers."
-                  if found.few_texts else ""))
+               + (f" With only {found.texts} texts, fewer than the {max(found.widths)} dimensions, CKA runs high and "
+                  "the Procrustes residual low (a rotation fits so few points almost whatever the spaces), and the "
+                  "overlap counts few neighbours; add texts for steadier numbers." if found.few_texts else ""))
 
 
 def changed_panel(texts: Sequence[str], overlap: Overlap, table: pd.DataFrame, *, key: str, title: str,

@@ -143,7 +143,8 @@ def cka_view(model: LoadedModel, by_layer: np.ndarray) -> None:
     st.caption(f"For the same {by_layer.shape[1]} texts, linear CKA between each layer's pooled vectors and the last "
                "layer's: 1 when a layer's space is the last one's up to rotation and scale. Where Spearman above "
                "asks whether the pairs rank alike, CKA compares the whole shape of the two spaces."
-               + (" With fewer texts than dimensions CKA runs high; the STS-B sentences give steadier numbers."
+               + (f" With fewer texts than dimensions ({by_layer.shape[1]} in {by_layer.shape[2]}) CKA runs high for "
+                  "every layer: compare the bars with each other rather than with 1."
                   if by_layer.shape[1] < by_layer.shape[2] else ""))
     with st.expander("Every layer against every layer"):
         st.plotly_chart(cka_heatmap(matrix, a_name=model.model_id, b_name=model.model_id), key="layers_cka_matrix")
