@@ -55,7 +55,7 @@ def test_map_compare_mode_shows_the_numbers_colours_by_neighbours_kept_and_lists
     at.toggle(key="map_compare_kept").set_value(True).run()
     assert not at.exception
     coloured = canvas(at, "map_compare_b")
-    assert coloured.view != before and "of 10 neighbours kept in B" in str(coloured.view)
+    assert coloured.view != before and "share of its 10 neighbours kept in B" in str(coloured.view)
     movers = next(f.value for f in at.dataframe if "neighbours in B" in f.value.columns)
     first = movers["#"].iloc[0]
     near_a, near_b = sklearn_neighbours(a, 10)[first], sklearn_neighbours(b, 10)[first]

@@ -14,7 +14,7 @@ from core.analysis.neighbour_changes import neighbour_lists
 from ui.components.downloads import csv_download
 
 NUMBERS_CAPTION = ("Measured on the texts' full vectors (never on a 2-D map). CKA compares the two spaces' shapes "
-                   "(1: one is a rotation and scaling of the other); neighbours kept is the share of each text's "
+                   "(1: one is a rotation and scaling of the other); kept in B is the share of each text's "
                    "nearest others that B keeps; RSA correlates the two similarity matrices' rankings of every pair; "
                    "the Procrustes residual is what is left after the best rotation (0 to 2, 0 is the same shape).")
 

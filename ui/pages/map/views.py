@@ -135,7 +135,8 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
         if kept(st.toggle, "Colour by each text's neighbours kept in B", key="map_compare_kept", url=True,
                 default=False, help="The share of each text's nearest other texts in A that are also among its "
                                     "nearest in B (full spaces, cosine): dark where B moved the text elsewhere."):
-            colouring = numbers(found.overlap.everywhere(), title=f"of {found.overlap.k} neighbours kept in B")
+            colouring = numbers(found.overlap.everywhere(),
+                                title=f"share of its {found.overlap.k} neighbours kept in B")
     marks = []
     for (settings, model), vectors, points, coords in ((a, a_raw, space, projection.coords),
                                                        (chosen, raw, b_space, b_coords)):
