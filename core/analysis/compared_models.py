@@ -1,14 +1,17 @@
-"""Two configurations (a model and its settings) of the same texts compared: the vectors each gives, their agreement,
-and CKA between every layer of one and every layer of the other."""
+"""Two configurations (a model and its settings) of the same texts compared: the vectors each gives, CKA between
+every layer of one and every layer of the other, and two dataset folders of the same texts lined up row by row."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import numpy as np
+import pyarrow.compute as pc
 
 from core.analysis.agreement import cka_matrix
 from core.analysis.layers import sentence_vectors_by_layer
+from core.data.datasets import Dataset
+from core.data.vectors import TEXT_COLUMN
 from core.encoding.encoder import Progress
 from core.models.loading import LoadedModel
 from core.settings import Settings
@@ -41,3 +44,18 @@ def layer_cka(a: tuple[LoadedModel, Settings], b: tuple[LoadedModel, Settings] |
     if b is None:
         return cka_matrix(list(a_layers))
     return cka_matrix(list(a_layers), list(layer_vectors(b[0], texts if b_texts is None else b_texts, b[1], progress)))
+
+
+def aligned_datasets(a: Dataset, b: Dataset) -> tuple[np.ndarray, np.ndarray]:
+    """Two dataset folders' vectors with row i the same text in both: each side ordered by its texts (ties keep the
+    folder's order, and a repeated text has the same vector wherever it is), so two runs of `embed --engine ray` over
+    the same inputs line up whatever order their rows were written in. ValueError when the texts differ."""
+    texts = [dataset.table.column(TEXT_COLUMN) for dataset in (a, b)]
+    if len(texts[0]) != len(texts[1]):
+        raise ValueError(f"{a.info.name} holds {len(texts[0]):,} texts and {b.info.name} {len(texts[1]):,}; compare "
+                         "two datasets of the same texts.")
+    orders = [pc.sort_indices(column).to_numpy() for column in texts]  # Arrow's sort is stable
+    if not pc.all(pc.equal(*(column.take(order) for column, order in zip(texts, orders)))).as_py():
+        raise ValueError(f"{a.info.name} and {b.info.name} hold different texts; compare two datasets of the same "
+                         "texts (embedded from the same inputs).")
+    return np.asarray(a.vectors[orders[0]]), np.asarray(b.vectors[orders[1]])

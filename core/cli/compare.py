@@ -1,6 +1,6 @@
 """`python -m core compare …`: how far two configurations agree on the same texts (linear CKA, neighbour overlap@k,
 RSA, the Procrustes residual), as one JSON object; with --layers, CKA of every layer of A against every layer of B.
-Each side takes `embed`'s options, suffixed -a or -b."""
+Each side takes `embed`'s options, suffixed -a or -b, or the vectors `embed` wrote (a .npy file, a dataset folder)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import json
 import math
 import sys
 from pathlib import Path
+
+import numpy as np
 
 from core.cli.options import (
     add_model_options,
@@ -33,8 +35,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         add_prompt_options(parser, roles=False, side=side)
         add_vector_options(parser, side=side)
     parser.add_argument("--device", default="auto", choices=DEVICES, help="where both models run")
-    parser.add_argument("--input", type=Path, required=True, help="UTF-8, one text a line (every line is a text, as "
-                                                                  "embed reads it), embedded by both")
+    for side in SIDES:
+        parser.add_argument(f"--vectors-{side}", type=Path, default=None,
+                            help=f"instead of --model-{side}: vectors made elsewhere, a .npy file (row i is text i) or "
+                                 "a dataset folder of `embed --engine ray` (compared with another, lined up by their "
+                                 "texts)")
+    parser.add_argument("--input", type=Path, default=None, help="UTF-8, one text a line (every line is a text, as "
+                                                                 "embed reads it), embedded by the models")
     parser.add_argument("--input-b", type=Path, default=None, help="B's texts where they differ from A's (a "
                                                                    "translation, say): line i is text i's "
                                                                    "counterpart, so the files have as many lines")
@@ -88,6 +95,45 @@ def _plain(record: dict) -> str:
     return "\n".join(lines)
 
 
+def _checked_sides(args: argparse.Namespace) -> None:
+    """Each side is a model or vectors made elsewhere, never both (argparse's exit status 2 otherwise)."""
+    for side in SIDES:
+        model, vectors = getattr(args, f"model_{side}"), getattr(args, f"vectors_{side}")
+        if (model is None) == (vectors is None):
+            args.parser.error(f"give --model-{side} or --vectors-{side} ({'not both' if model else 'one of them'}): "
+                              f"configuration {side.upper()} to compare")
+    if args.layers and (args.vectors_a or args.vectors_b):
+        args.parser.error("--layers reads every layer of two models: give --model-a and --model-b")
+    if (args.model_a or args.model_b) and args.input is None:
+        args.parser.error("give --input: the texts the models embed")
+
+
+def _stored(path: Path) -> np.ndarray:
+    """A .npy file's rows, memory-mapped."""
+    if path.suffix.lower() != ".npy" or not path.is_file():
+        raise ValueError(f"{path} is neither a .npy file nor a dataset folder; give the vectors `embed` wrote.")
+    vectors = np.load(path, mmap_mode="r")
+    if vectors.ndim != 2:
+        raise ValueError(f"{path} holds an array of shape {vectors.shape}, not one vector a row.")
+    return vectors
+
+
+def _vectors_made_elsewhere(args: argparse.Namespace) -> dict[str, np.ndarray]:
+    """The --vectors sides: two dataset folders lined up by their texts, or .npy files row by row."""
+    from core.analysis.compared_models import aligned_datasets
+    from core.data.datasets import open_dataset
+
+    paths = {side: getattr(args, f"vectors_{side}") for side in SIDES if getattr(args, f"vectors_{side}")}
+    folders = [path for path in paths.values() if path.is_dir()]
+    if folders and len(folders) < 2:
+        raise ValueError(f"{folders[0]} is a dataset folder: compare it with another dataset folder of the same texts "
+                         "(their texts line the rows up), given as the other side's --vectors.")
+    if folders:
+        a, b = aligned_datasets(*(open_dataset(folder, [folder]) for folder in folders))
+        return {"a": a, "b": b}
+    return {side: _stored(path) for side, path in paths.items()}
+
+
 def run(args: argparse.Namespace) -> int:
     from core.analysis.agreement import RSA_TEXTS, agreement
     from core.analysis.compared_models import dense_only, layer_cka
@@ -96,27 +142,38 @@ def run(args: argparse.Namespace) -> int:
     from core.encoding.encoder import encode_with
     from core.models.loading import LoadedModel, load_model
 
-    missing = [f"--model-{side}" for side in SIDES if getattr(args, f"model_{side}") is None]
-    if missing:
-        args.parser.error(f"give {' and '.join(missing)}: the two configurations to compare")
-    texts, b_texts = read_texts(args)
+    _checked_sides(args)
+    texts, b_texts = read_texts(args) if args.input is not None else ([], [])
+    vectors = _vectors_made_elsewhere(args)
+    rows = [len(vectors[side]) if side in vectors else len(texts) for side in SIDES]
+    if rows[0] != rows[1]:
+        raise ValueError(f"A has {rows[0]:,} rows and B {rows[1]:,}; row i of each is compared as the same text, so "
+                         "give vectors of as many texts.")
+    if rows[0] < args.k + 1:
+        raise ValueError(f"The vectors are of {rows[0]:,} text(s), and overlap@{args.k} needs at least {args.k + 1} "
+                         f"(each text's {args.k} nearest others); add texts or give a smaller --k.")
     loaded: dict[tuple[str, str | None], LoadedModel] = {}
-    sides = []
+    sides = {}
     for side in SIDES:
+        if side in vectors:
+            continue
         options = side_args(args, side)
         key = (options.model, options.revision)
         if key not in loaded:
             loaded[key] = load_model(options.model, args.device, options.revision)
         model = loaded[key]
         dense_only(model)
-        sides.append((model, settings_of(model, options)))
+        sides[side] = (model, settings_of(model, options))
     line = ProgressLine(sys.stderr)
     try:
         # every layer first: its one forward pass fills the memo that the chosen layer's vectors are then read from
-        layers = layer_cka(sides[0], sides[1], texts, line.update, b_texts=b_texts) if args.layers else None
-        vectors = [encode_with(model, side_texts, settings, batch_size=args.batch_size, progress=line.update).vectors
-                   for (model, settings), side_texts in zip(sides, (texts, b_texts))]
-        found = agreement(vectors[0], vectors[1], k=args.k, progress=line.update)
+        layers = layer_cka(sides["a"], sides["b"], texts, line.update, b_texts=b_texts) if args.layers else None
+        for side, side_texts in zip(SIDES, (texts, b_texts)):
+            if side in sides:
+                model, settings = sides[side]
+                vectors[side] = encode_with(model, side_texts, settings, batch_size=args.batch_size,
+                                            progress=line.update).vectors
+        found = agreement(vectors["a"], vectors["b"], k=args.k, progress=line.update)
     finally:
         line.close()
     record: dict[str, object] = dict(found.record())

@@ -116,7 +116,7 @@ def test_a_reranker_a_sparse_model_and_a_missing_side_are_refused_in_one_sentenc
     said = refusal(capsys, ["--model-a", "splade-tiny", "--model-b", "all-MiniLM-L6-v2", "--input", texts_file], 1)
     assert said.startswith("error: splade-tiny is a sparse model:") and "compare two dense models" in said
     said = refusal(capsys, ["--model-a", "all-MiniLM-L6-v2", "--input", texts_file], 2)
-    assert said.startswith("error: give --model-b: the two configurations to compare")
+    assert said.startswith("error: give --model-b or --vectors-b (one of them): configuration B to compare")
 
 
 def test_without_json_each_measure_is_a_line(capsys, texts_file):
@@ -127,3 +127,59 @@ def test_without_json_each_measure_is_a_line(capsys, texts_file):
                                                      "texts"]
     assert out[5].startswith("cka_layers (A's layers as rows") and len(out) == 6 + 7
     assert [float(v) for v in out[-1].split()][-1] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_vectors_made_elsewhere_compare_row_by_row_with_each_other_or_with_a_model(capsys, tmp_path, texts_file):
+    from tests.core.analysis.test_agreement import related, space
+
+    a = space(40, 12)
+    b = related(a, 20, noise=3.0)
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    found = compared(capsys, "--vectors-a", tmp_path / "a.npy", "--vectors-b", tmp_path / "b.npy", "--k", 5)
+    assert found["cka"] == pytest.approx(numpy_cka(a, b)) and found["texts"] == 40
+    assert found["neighbour_overlap@5"] == pytest.approx(np.mean([len(set(x) & set(y)) / 5 for x, y in zip(
+        sklearn_neighbours(a, 5), sklearn_neighbours(b, 5))]))
+    own = SentenceTransformer(str(packaged_minilm_folder()), device="cpu").encode(TEXTS)
+    np.save(tmp_path / "minilm.npy", own * 3)
+    mixed = compared(capsys, "--model-a", "all-MiniLM-L6-v2", "--vectors-b", tmp_path / "minilm.npy", "--input",
+                     texts_file)
+    assert mixed["cka"] == pytest.approx(1.0) and mixed["neighbour_overlap@10"] == 1.0
+    said = refusal(capsys, ["--model-a", "all-MiniLM-L6-v2", "--vectors-b", tmp_path / "a.npy", "--input", texts_file],
+                   1)
+    assert said.startswith("error: A has 14 rows and B 40;")
+    said = refusal(capsys, ["--vectors-a", tmp_path / "a.npy", "--vectors-b", tmp_path / "b.npy", "--layers"], 2)
+    assert "--layers reads every layer of two models" in said
+    said = refusal(capsys, ["--model-a", "all-MiniLM-L6-v2", "--vectors-a", tmp_path / "a.npy",
+                            "--vectors-b", tmp_path / "b.npy"], 2)
+    assert "give --model-a or --vectors-a (not both)" in said
+
+
+def test_two_dataset_folders_line_up_by_their_texts(capsys, tmp_path):
+    from core.data.datasets import Manifest, write_manifest
+    from core.scale.inputs import filesystem
+    from core.settings import Settings
+    from tests.core.analysis.test_agreement import related, space
+    from tests.core.data.test_datasets import write_part
+
+    texts = [f"text {i}" for i in range(30)] + ["text 3"]  # a repeated text has the same vector in each space
+    a = space(31, 8)
+    a[30] = a[3]
+    b = related(a, 10, noise=2.0)
+    b[30] = b[3]
+    order = np.random.default_rng(0).permutation(31)  # B's run wrote its rows in another order, over two files
+    write_part(tmp_path / "a", "part-0", texts, a)
+    write_part(tmp_path / "b" / "x", "part-0", [texts[i] for i in order[:20]], b[order[:20]])
+    write_part(tmp_path / "b" / "y", "part-0", [texts[i] for i in order[20:]], b[order[20:]])
+    for folder in ("a", "b"):
+        write_manifest(*filesystem(str(tmp_path / folder)), Manifest(Settings()))
+    found = compared(capsys, "--vectors-a", tmp_path / "a", "--vectors-b", tmp_path / "b", "--k", 5)
+    assert found["cka"] == pytest.approx(numpy_cka(a, b), abs=1e-6)
+    assert found["procrustes"] == pytest.approx(scipy_procrustes(a, b), abs=1e-6)
+    write_part(tmp_path / "c", "part-0", [*texts[:-1], "another text"], b)
+    said = refusal(capsys, ["--vectors-a", tmp_path / "a", "--vectors-b", tmp_path / "c"], 1)
+    assert said == "error: a and c hold different texts; compare two datasets of the same texts (embedded from the " \
+                   "same inputs)."
+    np.save(tmp_path / "b.npy", b)
+    said = refusal(capsys, ["--vectors-a", tmp_path / "a", "--vectors-b", tmp_path / "b.npy"], 1)
+    assert "is a dataset folder: compare it with another dataset folder" in said
