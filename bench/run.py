@@ -14,6 +14,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
+from bench.agreement import bench_layer_cka, bench_overlap_scale
 from bench.checks import bench_checks
 from bench.common import ROOT, Row, machine
 from bench.encoding import bench_decoder, bench_encoding
@@ -36,7 +37,7 @@ SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": benc
             "memory": bench_memory, "explanation": bench_explanation,
             "checks": bench_checks, "ray": bench_ray, "index": bench_index,
             "dataset_sessions": bench_dataset_sessions, "sparse": bench_sparse, "rerank": bench_rerank,
-            "late": bench_late}
+            "late": bench_late, "layer_cka": bench_layer_cka, "overlap_scale": bench_overlap_scale}
 
 
 def main() -> int:

@@ -20,7 +20,7 @@ from core.training.finetune import (
 )
 from ui.components.downloads import csv_download
 from ui.components.sidebar import page
-from ui.pages.finetune import delete_control, heatmaps, live_progress
+from ui.pages.finetune import delete_control, heatmaps, live_progress, moved_section
 from ui.state.persist import kept
 from ui.work.cache import available_ids, cached_catalog
 
@@ -166,6 +166,12 @@ def results(settings) -> None:
         st.caption("A reranker scores pairs and embeds no text, so it has no similarity heatmap: rerank a query with "
                    "it on Retrieval, or measure what it changes on Evaluation's Rerank.")
     else:
+        if card.get("kind") == LATE:
+            st.caption("Drift (CKA and neighbours kept) is measured on one vector per sentence, and a "
+                       "late-interaction model keeps one per token, so its run records none; its heatmap below "
+                       "compares it with the base.")
+        else:
+            moved_section(card, pick)
         heatmaps(settings.device, card["base"], pick)
     delete_control(pick, settings.model_id)
 

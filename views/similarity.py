@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from core.analysis.agreement import agreement, overlap_k
 from core.analysis.similarity import (
     METRICS,
     Metric,
@@ -23,6 +24,7 @@ from core.models.loading import LoadedModel
 from core.plots.heatmap import difference_heatmap
 from core.settings import Settings
 from ui.components import similarity_texts
+from ui.components.agreement import agreement_metrics
 from ui.components.compare import configuration_b, describe
 from ui.components.downloads import csv_download
 from ui.components.explain import pair_section
@@ -70,6 +72,8 @@ def _compare(texts: Sequence[str], settings: Settings, model: LoadedModel, a: Te
     with three:
         with st.expander("Untrained BERT baseline"):
             baseline(texts, settings, model, look, a.order)
+    if len(texts) >= 3:
+        agreement_metrics(agreement(a.embeddings.vectors, b.embeddings.vectors, k=overlap_k(len(texts))))
     left, right = st.columns(2)
     with left:
         heatmap(a.matrix, texts, look, a.order, "sim_heatmap", title="A: " + describe(settings, model), columns=2,

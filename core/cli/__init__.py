@@ -14,7 +14,8 @@ from core.models.catalog import ModelUnavailable
 # The modules of this package that hold the commands, in the order `--help` lists them. Only the command named is
 # imported: each pulls in its own libraries (`project` the map's, openTSNE and scikit-learn; `evaluate` and
 # `distill` sentence-transformers' training code), and `embed` needs none of the others'.
-COMMANDS = ("models", "embed", "project", "evaluate", "search", "rerank", "explain", "finetune", "distill")
+COMMANDS = ("models", "embed", "project", "evaluate", "search", "rerank", "explain", "finetune", "distill",
+            "compare")
 
 
 class _Parser(argparse.ArgumentParser):

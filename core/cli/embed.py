@@ -13,6 +13,7 @@ from core.cli.options import (
     add_model_options,
     add_prompt_options,
     add_revision_option,
+    add_vector_options,
     chosen_prompt,
     late_refusals,
     positive_int,
@@ -54,8 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="embed the texts as documents (encode_document, the default) or as queries "
                              "(encode_query): the model's prompt for that role and, for a sparse model with a "
                              "Router, its route")
-    parser.add_argument("--normalize", action="store_true")
-    parser.add_argument("--max-length", type=positive_int, default=None)
+    add_vector_options(parser)
     parser.add_argument("--batch-size", type=positive_int, default=32)
     parser.add_argument("--input", required=True, help="a .txt file (one text a line); with --engine ray, a path "
                                                        "or glob of .txt and .parquet files on any filesystem pyarrow "

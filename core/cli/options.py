@@ -15,30 +15,45 @@ def positive_int(text: str) -> int:
     return value
 
 
-def add_model_options(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
-    parser.add_argument("--model", required=required, help="catalog id, Hugging Face id or local folder")
-    parser.add_argument("--pooling", choices=POOLINGS, default="default" if not required else None,
+def _flag(name: str, side: str) -> str:
+    """`--name`, or `--name-a` for side "a" of a command that takes two configurations (compare)."""
+    return f"--{name}-{side}" if side else f"--{name}"
+
+
+def add_model_options(parser: argparse.ArgumentParser, *, required: bool = True, side: str = "") -> None:
+    """--model, --pooling, --layer and --device; for a `side`, the first three suffixed (--model-a …) and no
+    --device, which both sides share."""
+    parser.add_argument(_flag("model", side), required=required, help="catalog id, Hugging Face id or local folder")
+    parser.add_argument(_flag("pooling", side), choices=POOLINGS, default="default" if not required else None,
                         required=required)
-    parser.add_argument("--layer", type=int, default=None, help="0 is the embedding layer; default the last")
-    parser.add_argument("--device", default="auto", choices=DEVICES)
+    parser.add_argument(_flag("layer", side), type=int, default=None,
+                        help="0 is the embedding layer; default the last")
+    if not side:
+        parser.add_argument("--device", default="auto", choices=DEVICES)
 
 
-def add_revision_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--revision", default=None, help="for a model from the Hugging Face hub: the branch, tag or "
-                                                         "commit to load (default main)")
+def add_revision_option(parser: argparse.ArgumentParser, *, side: str = "") -> None:
+    parser.add_argument(_flag("revision", side), default=None,
+                        help="for a model from the Hugging Face hub: the branch, tag or commit to load (default main)")
 
 
-def add_prompt_options(parser: argparse.ArgumentParser, *, roles: bool) -> None:
+def add_prompt_options(parser: argparse.ArgumentParser, *, roles: bool, side: str = "") -> None:
     """--prompt-name | --prompt and --truncate-dim; with `roles` (queries and documents), --no-prompts too."""
     which = parser.add_mutually_exclusive_group()
     whose = "each query" if roles else "each text"
-    which.add_argument("--prompt-name", default=None, help=f"the model's named prompt for {whose}")
-    which.add_argument("--prompt", default=None, help=f"a literal prompt put before {whose}")
+    which.add_argument(_flag("prompt-name", side), default=None, help=f"the model's named prompt for {whose}")
+    which.add_argument(_flag("prompt", side), default=None, help=f"a literal prompt put before {whose}")
     if roles:
-        which.add_argument("--no-prompts", action="store_true",
+        which.add_argument(_flag("no-prompts", side), action="store_true",
                            help="measure without the model's query and document prompts")
-    parser.add_argument("--truncate-dim", type=positive_int, default=None,
+    parser.add_argument(_flag("truncate-dim", side), type=positive_int, default=None,
                         help="keep the first N dimensions (Matryoshka), as sentence-transformers' truncate_dim")
+
+
+def add_vector_options(parser: argparse.ArgumentParser, *, side: str = "") -> None:
+    """--normalize and --max-length, which shape the vectors `embed` writes."""
+    parser.add_argument(_flag("normalize", side), action="store_true")
+    parser.add_argument(_flag("max-length", side), type=positive_int, default=None)
 
 
 def _listed(names: list[str]) -> str:

@@ -11,6 +11,7 @@ from itertools import combinations
 import numpy as np
 
 from core.analysis import families
+from core.analysis.agreement import agreement
 from core.analysis.explanation import explain_pair
 from core.analysis.layers import Drift, find_word, layer_drift
 from core.analysis.similarity import closest_pair, mean_off_diagonal, similarity_matrix, text_similarity
@@ -18,6 +19,8 @@ from core.analysis.terms import text_terms
 from core.analysis.tokenization import tokenize_text
 from core.data.corpus import lines
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
+from core.data.stsb import stsb_sample
+from core.encoding.embedding_cache import cached_embeddings_with
 from core.encoding.encoder import Progress, encode, encode_tokens
 from core.encoding.prompts import resolve_prompt
 from core.evaluation.lexical import fit_baseline
@@ -52,7 +55,7 @@ from core.evaluation.variants import (
 from core.lessons.lessons import BANK
 from core.models.anatomy import parameter_breakdown
 from core.models.card import matryoshka_dims
-from core.models.catalog import DEFAULT_MODEL_ID, HUB_ENTRIES, LATE, SPLADE_ID, UNTRAINED_ID, finetuned_entries
+from core.models.catalog import DEFAULT_MODEL_ID, HUB_ENTRIES, L3_ID, LATE, SPLADE_ID, UNTRAINED_ID, finetuned_entries
 from core.models.hub import cached_folder
 from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker, load_reranker
@@ -470,9 +473,34 @@ def one_per_token(ctx: Context) -> Check:
                   **{f"{f.name} bytes per text": round(f.bytes_per_text) for f in compared}})
 
 
+def how_different(ctx: Context) -> Check:
+    """The sidebar's configuration against another trained model (paraphrase-MiniLM-L3-v2, or all-MiniLM-L6-v2 when
+    that is the sidebar's) and against untrained BERT, on the lesson's STS-B sentences: the four measures of each."""
+    texts = stsb_sample(int(str(ctx.inputs["map_size"])))["text"].tolist()
+    other_id = DEFAULT_MODEL_ID if ctx.model.model_id == L3_ID else L3_ID
+
+    def vectors(model: LoadedModel, settings: Settings) -> np.ndarray:
+        return cached_embeddings_with(model, texts, settings, lambda: nullcontext(ctx.progress))
+
+    own = vectors(ctx.model, ctx.settings)
+    found = {name: agreement(own, vectors(ctx.load(name), Settings(model_id=name)))
+             for name in (other_id, UNTRAINED_ID)}
+    trained, untrained = found[other_id], found[UNTRAINED_ID]
+    holds = trained.cka > untrained.cka and trained.overlap.mean > untrained.overlap.mean and trained.overlap.mean < 1
+    numbers: dict[str, float | int | str] = {"texts": len(texts)}
+    for name, measured in found.items():
+        numbers |= {f"{name} {key}": round(value, 4) for key, value in measured.record().items()
+                    if key != "texts" and value is not None}
+    return Check(holds, f"On {len(texts)} STS-B sentences, {ctx.model.model_id} against {other_id}: CKA "
+                        f"{trained.cka:.3f}, {trained.overlap.mean:.0%} of neighbours kept, RSA "
+                        f"{trained.rsa_spearman:.3f}, Procrustes {trained.procrustes:.3f}; against untrained BERT: "
+                        f"CKA {untrained.cka:.3f}, {untrained.overlap.mean:.0%} kept.", numbers)
+
+
 CHECKS: dict[str, Callable[[Context], Check]] = {
     "tokenizer": tokenizer, "anatomy": anatomy, "bank": bank, "weather": weather, "travel": travel,
     "idiom": idiom, "untrained": untrained, "pooling": pooling, "lexical": lexical, "pipeline": pipeline,
     "finetune": finetune, "why": why, "prompts": prompts, "dimensions": dimensions, "quantisation": quantisation,
     "static": static, "expansion": expansion, "who_finds": who_finds, "rerank": rerank, "one_per_token": one_per_token,
+    "how_different": how_different,
 }

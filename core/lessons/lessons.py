@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.models.catalog import DEFAULT_MODEL_ID, SPLADE_ID
+from core.models.catalog import DEFAULT_MODEL_ID, L3_ID, SPLADE_ID
 
 BANK = ("The robbers burst into the bank and emptied the safe.",
         "We had a picnic on the grassy bank of the river.",
@@ -19,6 +19,7 @@ CERTAINTY = ("The project will definitely succeed.", "The project might succeed.
 PAIR = ("A man is playing a guitar on stage.", "Someone performs music with an instrument.")
 GUITAR = ("A man is playing a guitar.", "Someone performs music on an instrument.", "A man is playing a flute.",
           "An old guitar lies on the floor of an empty room.", "Stocks fell sharply today.")  # a query, then texts
+COMPARED_TEXTS = 500  # STS-B sentences two models are compared on (lesson 21)
 
 
 @dataclass(frozen=True)
@@ -202,4 +203,19 @@ LESSONS: tuple[Lesson, ...] = (
            ("Why does MaxSim reward a text that shares the query's rarest word, and when is that wrong?",
             "Which of the three would you use to search a million texts, and which to rerank the top 20?"),
            "Add a text that holds the query's words in another order: which family notices?", heavy=True),
+    Lesson(21, "How different are two models?", "Do two trained models see the same space, and do their texts keep "
+           "the same neighbours?",
+           "Open the Embedding map in compare mode: A is the sidebar's model, B paraphrase-MiniLM-L3-v2, on 500 STS-B "
+           "sentences. Read the four numbers above the maps, then the map coloured by each text's neighbours kept in "
+           "B, and the texts whose neighbourhood changed most.", "map",
+           {"map_source": "stsb", "map_size": COMPARED_TEXTS, "map_method": "PCA", "map_compare": True,
+            "map_b_model": L3_ID, "map_b_layer": 3, "map_compare_kept": True},
+           "Two trained models agree on much of the space's shape (all-MiniLM-L6-v2 against "
+           "paraphrase-MiniLM-L3-v2: linear CKA about 0.7) yet keep only about half of each text's 10 nearest "
+           "neighbours; against untrained BERT both fall far lower (CKA about 0.3, about one neighbour in eight "
+           "kept).", "how_different",
+           ("Why can CKA be high while many neighbourhoods change?",
+            "Which texts lose their neighbours: short ones, rare words, one genre?"),
+           "Set B to the sidebar's own model at layer 0, then at each layer up: where does B start to agree with A? "
+           "`python -m core compare --layers` gives every layer at once.", heavy=True),
 )

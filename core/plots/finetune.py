@@ -62,3 +62,31 @@ def before_after_bars(before: Mapping[str, float], after: Mapping[str, float], *
                       height=340, margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0})
     return fig
+
+
+DRIFT_LINES = {"cka": ("CKA with the start", "#1f77b4"), "overlap": ("neighbours kept (overlap@10)", "#2ca02c"),
+               "spearman": ("STS-B Spearman (probe pairs)", "#d62728")}
+
+
+def drift_frame(points: Sequence[Mapping[str, float]]) -> pd.DataFrame:
+    """One row per checkpoint: step, CKA and overlap@10 with the start, the probe's Spearman."""
+    return pd.DataFrame(list(points), columns=["step", *DRIFT_LINES])
+
+
+def drift_curve(points: Sequence[Mapping[str, float]], *, total: int | None = None) -> go.Figure:
+    """How far the model has moved from its start at each checkpoint, and how it does on the task, on one 0–1 axis."""
+    frame = drift_frame(points)
+    fig = go.Figure()
+    for column, (name, colour) in DRIFT_LINES.items():
+        fig.add_trace(go.Scatter(x=frame["step"], y=frame[column], mode="lines+markers", name=name,
+                                 line={"color": colour, "width": 2},
+                                 hovertemplate="step %{x}: %{y:.3f}<extra>" + name + "</extra>"))
+    xaxis: dict[str, object] = {"title": "training step"}
+    if total:
+        xaxis["range"] = [-0.5, total + 0.5]
+    low = min(0.0, float(frame[list(DRIFT_LINES)].min().min())) if len(frame) else 0.0
+    fig.update_layout(xaxis=xaxis, yaxis={"title": "against the start (CKA, overlap) · Spearman",
+                                          "range": [low - 0.02, 1.05]},
+                      height=340, margin={"l": 10, "r": 10, "t": 30, "b": 10},
+                      legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0})
+    return fig

@@ -1,8 +1,10 @@
 """Fine-tuning runs with sentence-transformers' trainers, saved as catalog models with a card.
 
 A run: take the machine-wide training lock, measure the base model, train (a callback reports
-progress and honours a stop request after the step in flight), save atomically into
-`models_dir()/finetuned/NAME` with `explorer-card.json`, measure the result. The reranker objective
+progress and honours a stop request after the step in flight; a bi-encoder's drift from its start
+is recorded at checkpoints, core.training.drift), save atomically into `models_dir()/finetuned/NAME`
+with `explorer-card.json`, measure the result and compare it with the base layer by layer and text
+by text. The reranker objective
 trains a cross-encoder from the base model's transformer (its CrossEncoder trainer, binary
 cross-entropy on each pair's score), as its STS-B cross-encoder training example does, and measures
 it on STS-B test beside the bi-encoder it started from. The multi-vector objective trains a
@@ -42,9 +44,11 @@ from core.models.reranker import load_reranker
 from core.models.sources import availability
 from core.paths import atomic_folder, atomic_write, cache_dir
 from core.settings import Settings
+from core.training.drift import DriftPoint, Probe, before_after, drift_callback, stsb_probe
 
 RETRIEVAL_KS = (1, 10)
 RANKING: tuple[Objective, ...] = ("mnrl", "multi-vector")  # in-batch negatives: no text twice in a batch
+NO_DRIFT: tuple[Objective, ...] = ("reranker", "multi-vector")  # no sentence vector to measure drift on
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
@@ -91,6 +95,7 @@ class RunProgress:
     total: int = 0
     elapsed: float = 0.0
     losses: list[tuple[int, float]] = field(default_factory=list)
+    drift: list[DriftPoint] = field(default_factory=list)
     encoded: int = 0
     to_encode: int = 0
 
@@ -130,9 +135,13 @@ class RunControl:
         with self._lock:
             self._progress.losses.append((step, loss))
 
+    def add_drift(self, point: DriftPoint) -> None:
+        with self._lock:
+            self._progress.drift.append(point)
+
     def snapshot(self) -> RunProgress:
         with self._lock:
-            return replace(self._progress, losses=list(self._progress.losses))
+            return replace(self._progress, losses=list(self._progress.losses), drift=list(self._progress.drift))
 
     def encoding(self, done: int, total: int) -> None:
         self.update(encoded=done, to_encode=total)
@@ -270,9 +279,11 @@ def _trainer_parts(model, objective: Objective) -> tuple[Any, Any, Any]:
             CosineSimilarityLoss(model) if objective == "cosine" else MultipleNegativesRankingLoss(model))
 
 
-def train(model, pairs: PairSet, objective: Objective, options: TrainOptions, control: RunControl) -> int:
+def train(model, pairs: PairSet, objective: Objective, options: TrainOptions, control: RunControl,
+          probe: Probe | None = None) -> int:
     """Train `model` (a SentenceTransformer; a CrossEncoder for the reranker objective, a MultiVectorEncoder for the
-    multi-vector one) in place with sentence-transformers' trainer for it; returns the steps finished."""
+    multi-vector one) in place with sentence-transformers' trainer for it; returns the steps finished. With a `probe`,
+    a bi-encoder's drift from its start is recorded at checkpoints (control's `drift`)."""
     from datasets import Dataset
     from transformers.trainer_callback import PrinterCallback
 
@@ -285,9 +296,10 @@ def train(model, pairs: PairSet, objective: Objective, options: TrainOptions, co
             max_steps=options.max_steps or -1, seed=options.seed, data_seed=options.seed, save_strategy="no",
             logging_steps=1, report_to="none", disable_tqdm=True, use_cpu=str(model.device) == "cpu",
             batch_sampler="no_duplicates" if objective in RANKING else "batch_sampler", dataloader_num_workers=0)
+        drift = [drift_callback(probe, control.add_drift)] if probe and objective not in NO_DRIFT else []
         trainer = trainer_class(model=model, args=arguments_class(**arguments),
                                 train_dataset=Dataset.from_pandas(pairs.frame()), loss=loss,
-                                callbacks=[_progress_callback(control, time.monotonic())])
+                                callbacks=[_progress_callback(control, time.monotonic()), *drift])
         trainer.remove_callback(PrinterCallback)  # it prints every log line to stdout
         trainer.train()
         return int(trainer.state.global_step)
@@ -386,7 +398,7 @@ def save_model(model, name: str, card: dict) -> Path:
 
 
 def _trained(request: RunRequest, device: str, control: RunControl, name: str,
-             card_of: Callable[[int, float], dict]) -> tuple[Path, dict]:
+             card_of: Callable[[int, float], dict], probe: Probe | None) -> tuple[Path, dict]:
     """Train the run's model (a bi-encoder, or a cross-encoder for the reranker objective) and save it with the
     card `card_of(steps finished, seconds of training)` gives; its folder and card."""
     building = (cross_encoder_from(request.base, device) if request.objective == "reranker" else
@@ -394,7 +406,7 @@ def _trained(request: RunRequest, device: str, control: RunControl, name: str,
                 else nullcontext(sentence_transformer(request.base, device)))
     with building as model:
         started = time.monotonic()
-        steps = train(model, request.pairs, request.objective, request.options, control)
+        steps = train(model, request.pairs, request.objective, request.options, control, probe)
         card = card_of(steps, time.monotonic() - started)
         control.update(phase="saving")
         return save_model(model, name, card), card
@@ -414,8 +426,10 @@ def run(request: RunRequest, control: RunControl | None = None, *, lock: Trainin
         split: Split = "test" if cross else "dev"  # a reranker is reported on STS-B test beside its bi-encoder
         control.update(phase="before")
         # a late-interaction model is measured on retrieval alone, so its base is too
-        before = evaluate(load_model(request.base, device), retrieval=(request.retrieval or late) and not cross,
-                          split=split, progress=control.encoding)
+        base = load_model(request.base, device)
+        before = evaluate(base, retrieval=(request.retrieval or late) and not cross, split=split,
+                          progress=control.encoding)
+        probe = None if request.objective in NO_DRIFT else stsb_probe()
 
         def card_of(steps: int, seconds: float) -> dict:
             snapshot = control.snapshot()
@@ -424,14 +438,19 @@ def run(request: RunRequest, control: RunControl | None = None, *, lock: Trainin
                     "date": datetime.now(UTC).isoformat(timespec="seconds"), "steps": steps,
                     "total_steps": snapshot.total, "stopped": control.stop_requested.is_set(),
                     "seconds": round(seconds, 1), "losses": snapshot.losses, "before": before, "split": split,
+                    "drift": [asdict(point) for point in snapshot.drift],
                     **({"kind": "reranker"} if cross else {"kind": LATE} if late else {})}
 
-        path, card = _trained(request, device, control, name, card_of)
+        path, card = _trained(request, device, control, name, card_of, probe)
         control.update(phase="after")
-        card["after"] = ({"spearman": cross_correlation(cross_sts(load_reranker(name, device), split,
-                                                                  progress=control.encoding))["spearman_reranker"]}
-                         if cross else evaluate(load_model(name, device), retrieval=request.retrieval, split=split,
-                                                progress=control.encoding))
+        if cross:
+            card["after"] = {"spearman": cross_correlation(cross_sts(load_reranker(name, device), split,
+                                                                     progress=control.encoding))["spearman_reranker"]}
+        else:
+            tuned = load_model(name, device)
+            card["after"] = evaluate(tuned, retrieval=request.retrieval, split=split, progress=control.encoding)
+            if probe is not None:
+                card["agreement"] = before_after(base, tuned, probe.texts)
         write_card(path, card)
         result = RunResult(name, path, card)
         control.result = result

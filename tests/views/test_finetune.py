@@ -92,7 +92,7 @@ def test_a_run_from_the_page_trains_saves_and_shows_the_comparison(quick_measure
     assert at.selectbox(key="ft_pick").value == "l3-page-run"
     card = read_card("l3-page-run")
     assert card["steps"] == 2 and card["base"] == "paraphrase-MiniLM-L3-v2" and card["data"] == "STS-B train"
-    assert len(at.get("plotly_chart")) == 4  # bars, loss curve, two heatmaps
+    assert len(at.get("plotly_chart")) == 6  # bars, loss curve, drift curve, CKA layer by layer, two heatmaps
     at.run()
     assert "l3-page-run" in at.sidebar.selectbox(key="sb_model").options
     at.button(key="ft_delete").click().run()
@@ -115,7 +115,7 @@ def test_a_saved_model_shows_its_loss_and_figures_and_can_be_deleted(tiny_bert_f
     assert not at.exception
     assert at.selectbox(key="ft_pick").value == "tiny-shown"
     assert any("2/2 steps" in caption.value for caption in at.caption)
-    assert len(at.get("plotly_chart")) == 4
+    assert len(at.get("plotly_chart")) == 6
     delete_model("tiny-shown")
 
 

@@ -1,16 +1,17 @@
 import pytest
 
-from core.data.stsb import stsb_corpus, stsb_sentences
+from core.data.stsb import stsb_corpus, stsb_sample, stsb_sentences
 from core.evaluation.retrieval import paraphrase_task
 from core.evaluation.variants import TRY_INSTRUCTION
-from core.lessons.lessons import BANK, LESSONS
+from core.lessons.lessons import BANK, COMPARED_TEXTS, LESSONS
+from core.models.catalog import L3_ID
 from core.models.loading import load_model
 from tests.conftest import app_test
 from tests.views.cache_fill import prefill, prefill_sparse
 
 PAGE = "views/lessons.py"
 OPENED = {"model": "views/model.py", "layers": "views/layers.py", "similarity": "views/similarity.py",
-          "retrieval": "views/retrieval.py",
+          "retrieval": "views/retrieval.py", "map": "views/map.py",
           "evaluation": "views/evaluation.py", "finetune": "views/finetune.py"}
 
 
@@ -29,6 +30,9 @@ def cached(minilm):
     splade = load_model("splade-tiny", "cpu")  # lesson 18 ranks the task with SPLADE-tiny too
     prefill_sparse(splade, stsb_corpus(), seed=40)
     prefill_sparse(splade, task.queries, role="query", seed=41)
+    compared = stsb_sample(COMPARED_TEXTS)["text"].tolist()  # lesson 21 compares three models on them
+    for seed, model_id in enumerate(("all-MiniLM-L6-v2", L3_ID, "untrained-bert")):
+        prefill(load_model(model_id, "cpu"), compared, seed=50 + seed)
 
 
 def _verdicts(at) -> list[str]:

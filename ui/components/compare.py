@@ -11,7 +11,7 @@ from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting, layer_used
 from ui.components.model_download import ready_or_download
-from ui.state.persist import kept, kept_value, set_kept
+from ui.state.persist import kept, kept_value, linked_value, set_kept
 from ui.work.cache import available_ids, cached_model
 
 
@@ -19,8 +19,8 @@ def _clamp_layer(key: str, last: int, default: int) -> None:
     """Keep B's layer inside B's model; "the last layer" stays the last when B changes depth."""
     seen = f"_{key}_last"
     current = kept_value(key)
-    if current is None:
-        set_kept(key, default)
+    if current is None:  # the first visit: a link's layer, else the default
+        set_kept(key, linked_value(key, default, min_value=0, max_value=last))
     elif carried_layer(current, st.session_state.get(seen, last), last) != current:
         set_kept(key, last)
     st.session_state[seen] = last

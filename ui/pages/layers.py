@@ -7,12 +7,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from core.analysis.agreement import cka_matrix
 from core.analysis.attention import AttentionUnavailable, attention_maps, special_share
 from core.analysis.layer_terms import top_terms_by_layer
 from core.analysis.layers import layer_agreement, sentence_vectors_by_layer, token_alignment
 from core.data.stsb import DataUnavailable, stsb_sentences
 from core.encoding.encoder import TokenStates
 from core.models.loading import LoadedModel
+from core.plots.agreement import cka_heatmap
 from core.plots.labels import shorten
 from core.plots.layers import layer_bars, token_heatmap
 from core.plots.terms import active_terms_figure
@@ -129,3 +131,24 @@ def agreement_view(model: LoadedModel, texts: list[str], by_layer: np.ndarray, p
                    "“similar” takes shape (the last layer is 1 by definition).")
         csv_download(pd.DataFrame({"layer": range(model.num_layers + 1), "spearman_vs_last": rho}),
                      "layer_agreement.csv", key="layers_csv_agreement")
+        cka_view(model, agreement_vectors)
+
+
+def cka_view(model: LoadedModel, by_layer: np.ndarray) -> None:
+    """Each layer's linear CKA with the last, and every layer against every layer."""
+    matrix = cka_matrix(list(by_layer))
+    layers = list(range(len(matrix)))
+    st.plotly_chart(layer_bars(matrix[:, -1], layers, y_title="linear CKA with the last layer", y_range=(0, 1.1)),
+                    key="layers_cka")
+    st.caption(f"For the same {by_layer.shape[1]} texts, linear CKA between each layer's pooled vectors and the last "
+               "layer's: 1 when a layer's space is the last one's up to rotation and scale. Where Spearman above "
+               "asks whether the pairs rank alike, CKA compares the whole shape of the two spaces."
+               + (f" With fewer texts than dimensions ({by_layer.shape[1]} in {by_layer.shape[2]}) CKA runs high for "
+                  "every layer: compare the bars with each other rather than with 1."
+                  if by_layer.shape[1] < by_layer.shape[2] else ""))
+    with st.expander("Every layer against every layer"):
+        st.plotly_chart(cka_heatmap(matrix, a_name=model.model_id, b_name=model.model_id), key="layers_cka_matrix")
+        st.caption("Linear CKA of every pair of layers (0 is the embedding layer): neighbouring layers agree most, "
+                   "and a bright block marks layers that see the texts alike.")
+    csv_download(pd.DataFrame(matrix, index=pd.Index(layers, name="layer"), columns=layers), "layer_cka.csv",
+                 key="layers_csv_cka")

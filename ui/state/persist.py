@@ -82,6 +82,12 @@ def kept_value(key: str, default: Any = None) -> Any:
     return st.session_state.get(key, st.session_state.get(_shadow(key), default))
 
 
+def linked_value(key: str, default: Any, **limits: Any) -> Any:
+    """The value a link gives widget `key` (if it parses and fits `limits`: options, min_value, max_value), else
+    `default`: for a widget whose starting value is set before it is drawn."""
+    return _from_url(key, default, limits)
+
+
 def set_kept(key: str, value: Any) -> None:
     """Set widget `key` and the value kept for it (from a callback, or before the widget is drawn)."""
     st.session_state[key] = st.session_state[_shadow(key)] = value

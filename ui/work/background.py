@@ -14,11 +14,12 @@ import pandas as pd
 import scipy.sparse as sp
 import streamlit as st
 
+from core.analysis.agreement import Agreement, agreement
 from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.explanation import explain_pair, reference_texts
 from core.analysis.index_store import stored_index
 from core.analysis.late_map import document_points
-from core.analysis.map.projection import Projection, ProjectionParams, density_clusters
+from core.analysis.map.projection import TRUST_POINTS, Projection, ProjectionParams, density_clusters
 from core.analysis.map.projection_cache import (
     aligned_key,
     cached_aligned,
@@ -46,13 +47,14 @@ from core.models.reranker import LoadedReranker
 from core.progress import progress_text
 from core.settings import Settings
 from core.training.distill import Distilled, distill_static
-from ui.work.cache import cached_model, density_of, exact_index_of, projection_of
+from ui.work.cache import agreement_of, cached_model, density_of, exact_index_of, projection_of
 from ui.work.progress import embed_corpus, encode_late_corpus
 
 T = TypeVar("T")
 BACKGROUND_FROM = 1_000  # texts: a smaller corpus embeds in a second or two, inline
 RERANK_INLINE = 50  # pairs a query's rerank reads at once (a second or two); more go to the background queue
 DENSITY_BACKGROUND_FROM = 20_000  # map points: HDBSCAN took 1.1 s on 20,000 and 32 s on 100,000
+AGREEMENT_BACKGROUND_FROM = 100_000  # texts: above, overlap@10 of the map's sample goes through two HNSW indexes
 
 
 def _queued(key: Hashable, description: str, run: Callable[[Progress], T], *,
@@ -160,6 +162,16 @@ def late_index_job(dataset: LateDataset, similarity: str) -> LateIndex | Job:
                    f"Indexing the {corpus.token_count:,} token vectors of {dataset.info.name}",
                    lambda progress: stored_late_index(corpus, dataset.key, similarity, progress),
                    inline=(lambda: LateIndex(corpus, similarity)) if searched_exactly(corpus) else None)
+
+
+def agreement_job(a: np.ndarray, b: np.ndarray, seed: int) -> Agreement | Job:
+    """How far A's and B's spaces of the map's texts agree: at once below AGREEMENT_BACKGROUND_FROM texts, else in
+    the shared background job (its HNSW indexes stored on disk)."""
+    if len(a) < AGREEMENT_BACKGROUND_FROM:
+        return agreement_of(a, b, seed)
+    return _queued(("agreement", array_digest(a, {"seed": seed}), array_digest(b)),
+                   f"Comparing A and B on {len(a):,} texts",
+                   lambda progress: agreement(a, b, overlap_texts=TRUST_POINTS, seed=seed, progress=progress))
 
 
 def density_job(coords: np.ndarray, min_size: int) -> np.ndarray | Job:

@@ -1,6 +1,6 @@
 """What the pages cache, in one place: models and lexical indexes built once for all sessions of the server,
 the catalog (briefly), dataset folders (until a file in them changes), tasks and their scores, model checks, token
-states, and the map's projections, trust, clusters, keywords, selections and movers."""
+states, and the map's projections, trust, clusters, keywords, selections and two configurations' agreement."""
 
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ import pandas as pd
 import scipy.sparse as sp
 import streamlit as st
 
+from core.analysis.agreement import Agreement, agreement
 from core.analysis.explanation import PairExplanation, explain_pair, reference_texts
 from core.analysis.late_storage import Storage, corpus_storage
 from core.analysis.layer_terms import LayerTerms, layer_terms
 from core.analysis.map.clusters import cluster_keywords, selection_keywords
 from core.analysis.map.labels import MapLabel, zoom_labels
-from core.analysis.map.neighbours import movers, selection_table
-from core.analysis.map.projection import Projection, Trust, density_clusters, kmeans_clusters, trust
+from core.analysis.map.neighbours import selection_table
+from core.analysis.map.projection import TRUST_POINTS, Projection, Trust, density_clusters, kmeans_clusters, trust
 from core.analysis.map.projection_cache import cached_project
 from core.analysis.map.sparse_space import SparseReduction, reduce_sparse
 from core.analysis.search import unit_rows
@@ -210,11 +211,10 @@ def selection_of(frame: pd.DataFrame, chosen: tuple[int, ...], vectors: np.ndarr
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def movers_of(texts_key: str, a_vectors: np.ndarray, b_vectors: np.ndarray, a_coords: np.ndarray,
-              b_coords: np.ndarray, seed: int, _texts: Sequence[str]) -> pd.DataFrame:
-    """The texts that moved most between A and B, kept: two neighbour searches over the corpus (2.3 s at 15,457
-    texts) are not redone on a rerun that changes neither space."""
-    return movers(_texts, a_vectors, b_vectors, a_coords, b_coords, seed=seed)
+def agreement_of(a: np.ndarray, b: np.ndarray, seed: int) -> Agreement:
+    """How far two configurations' spaces of the map's texts agree, kept: a rerun that changes neither space does
+    not search the neighbours again (the overlap of at most TRUST_POINTS texts, as the map's trust)."""
+    return agreement(a, b, overlap_texts=TRUST_POINTS, seed=seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -9,9 +9,10 @@ import numpy as np
 import pandas as pd
 from scipy.linalg import orthogonal_procrustes
 
-from core.analysis.map.projection import TRUST_POINTS, map_neighbours
+from core.analysis.agreement import Overlap
+from core.analysis.map.projection import map_neighbours
+from core.analysis.neighbour_changes import changed_most
 from core.analysis.search import top_k, unit_rows
-from core.data.sampling import sample_indices
 
 
 def point_neighbours(vectors: np.ndarray, coords: np.ndarray, texts: Sequence[str], index: int, *,
@@ -51,21 +52,10 @@ def align(reference: np.ndarray, coords: np.ndarray) -> np.ndarray:
     return b0 @ rotation * (scale / max(float((b0 ** 2).sum()), 1e-12)) + a.mean(axis=0)
 
 
-def movers(texts: Sequence[str], a_vectors: np.ndarray, b_vectors: np.ndarray, a_coords: np.ndarray,
-           b_aligned: np.ndarray, *, k: int = 10, top: int = 15, max_points: int = TRUST_POINTS,
-           seed: int = 0) -> pd.DataFrame:
-    """The texts whose neighbourhood changed most between two configurations: the share of their k nearest
-    neighbours (full space, cosine, searched among all texts) that differ, and how far they moved between the
-    aligned maps; among at most `max_points` texts (a seeded sample), as the map's trust is measured."""
-    k = min(k, len(texts) - 1)
-    if k < 1:
-        return pd.DataFrame(columns=["#", "neighbours changed", "moved on the map", "text"])
-    points = sample_indices(len(texts), limit=max_points, seed=seed)
-    exclude = [{int(i)} for i in points]
-    a_near, b_near = (top_k(unit_rows(v)[points], unit_rows(v), k, exclude=exclude).indices
-                      for v in (a_vectors, b_vectors))
-    changed = np.array([1 - len(set(x) & set(y)) / k for x, y in zip(a_near, b_near)])
-    moved = np.linalg.norm(np.asarray(a_coords, dtype=np.float64)[points] - np.asarray(b_aligned)[points], axis=1)
-    order = np.lexsort((-moved, -changed))[:top]
-    return pd.DataFrame({"#": points[order], "neighbours changed": changed[order], "moved on the map": moved[order],
-                         "text": [texts[i] for i in points[order]]})
+def movers(texts: Sequence[str], overlap: Overlap, a_coords: np.ndarray, b_aligned: np.ndarray, *,
+           top: int = 15) -> pd.DataFrame:
+    """The texts whose neighbourhood changed most between two configurations (changed_most, both neighbour lists
+    included), with how far each moved between the aligned maps, which breaks ties."""
+    rows = overlap.rows
+    moved = np.linalg.norm(np.asarray(a_coords, dtype=np.float64)[rows] - np.asarray(b_aligned)[rows], axis=1)
+    return changed_most(texts, overlap, top=top, moved=moved)

@@ -25,7 +25,7 @@ def test_every_lesson_names_an_existing_check_and_a_page():
     assert [lesson.number for lesson in LESSONS] == list(range(1, len(LESSONS) + 1))
     assert {lesson.check for lesson in LESSONS} <= set(CHECKS)
     assert {lesson.page for lesson in LESSONS} <= {"model", "layers", "similarity", "evaluation", "finetune",
-                                                   "retrieval"}
+                                                   "retrieval", "map"}
 
 
 @pytest.mark.parametrize("model_id", ["all-MiniLM-L6-v2", "paraphrase-MiniLM-L3-v2"])
@@ -240,3 +240,24 @@ def test_the_fine_tuning_check_reads_only_runs_measured_on_sts(minilm):
         import shutil
 
         shutil.rmtree(folder)
+def test_how_different_measures_the_sidebars_model_against_another_and_against_untrained_bert(minilm):
+    from core.data.stsb import stsb_sample
+    from core.lessons.lessons import COMPARED_TEXTS
+    from core.models.catalog import L3_ID, UNTRAINED_ID
+    from tests.core.analysis.test_agreement import numpy_cka, scipy_procrustes, sklearn_neighbours
+
+    texts = stsb_sample(COMPARED_TEXTS)["text"].tolist()
+    rng = np.random.default_rng(5)
+    own = prefill(minilm, texts, seed=50)
+    other = prefill(load_model(L3_ID, "cpu"), texts, vectors=own @ np.linalg.qr(rng.standard_normal((384, 384)))[0]
+                    + 0.05 * rng.standard_normal(own.shape))  # a rotated, slightly noisy copy: the same space
+    random = prefill(load_model(UNTRAINED_ID, "cpu"), texts, seed=52, vectors=rng.standard_normal((len(texts), 768)))
+    check = CHECKS["how_different"](context(minilm, "how_different"))
+    assert check.holds is True
+    for name, vectors in ((L3_ID, other), (UNTRAINED_ID, random)):
+        kept = np.mean([len(set(x) & set(y)) / 10 for x, y in zip(sklearn_neighbours(own, 10),
+                                                                   sklearn_neighbours(vectors, 10))])
+        assert check.numbers[f"{name} cka"] == pytest.approx(numpy_cka(own, vectors), abs=1e-4)
+        assert check.numbers[f"{name} neighbour_overlap@10"] == pytest.approx(kept, abs=1e-4)
+        assert check.numbers[f"{name} procrustes"] == pytest.approx(scipy_procrustes(own, vectors), abs=1e-4)
+    assert f"against {L3_ID}: CKA" in check.finding

@@ -7,17 +7,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.analysis.map.neighbours import point_neighbours
-from core.analysis.map.projection import TRUST_POINTS, PlacedQuery
+from core.analysis.agreement import Overlap
+from core.analysis.map.neighbours import movers, point_neighbours
+from core.analysis.map.projection import PlacedQuery
 from core.analysis.ranking import hits_ranking
 from core.data.datasets import Dataset
 from core.data.vectors import VectorCorpus, to_npy, to_parquet, to_projector
 from core.hashing import texts_digest
 from core.jobs import Job
 from core.plots.map import NOISE
+from ui.components.agreement import changed_panel
 from ui.components.downloads import csv_download
 from ui.work.background import index_job, job_status
-from ui.work.cache import keywords_of, movers_of, selection_keywords_of, selection_of
+from ui.work.cache import keywords_of, selection_keywords_of, selection_of
 
 SELECTED_ROWS = "map_selected"  # session key: the row numbers selected on the map (kept across reruns and colourings)
 THREE_DECIMALS = st.column_config.NumberColumn(format="%.3f")
@@ -77,16 +79,14 @@ def cluster_panel(table: pd.DataFrame) -> None:
     csv_download(table, "map-clusters.csv", index=False, key="map_clusters_csv")
 
 
-def movers_panel(texts: list[str], a_vectors: np.ndarray, b_vectors: np.ndarray, a_coords: np.ndarray,
-                 b_aligned: np.ndarray, alignment: str, seed: int) -> None:
-    table = movers_of(texts_digest(texts), a_vectors, b_vectors, a_coords, b_aligned, seed, texts)
-    st.subheader("Texts whose neighbourhood changed most from A to B")
-    st.dataframe(table, hide_index=True, column_config={"neighbours changed": st.column_config.NumberColumn(
-        format="percent"), "moved on the map": THREE_DECIMALS})
-    st.caption("The share of each text's 10 nearest neighbours (full space, cosine) that differ between A and B, and "
-               f"how far it moved between the maps ({alignment})"
-               + (f"; among a seeded sample of {TRUST_POINTS:,} texts." if len(texts) > TRUST_POINTS else "."))
-    csv_download(table, "map-movers.csv", index=False, key="map_movers_csv")
+def movers_panel(texts: list[str], overlap: Overlap, a_coords: np.ndarray, b_aligned: np.ndarray,
+                 alignment: str) -> None:
+    changed_panel(texts, overlap, movers(texts, overlap, a_coords, b_aligned), key="map_movers",
+                  title="Texts whose neighbourhood changed most from A to B",
+                  caption=f"The share of each text's {overlap.k} nearest neighbours (full space, cosine) that differ "
+                          f"between A and B, how far it moved between the maps ({alignment}), and both neighbour "
+                          "lists by text number"
+                          + (f"; among a seeded sample of {len(overlap.rows):,} texts." if overlap.sampled else "."))
 
 
 def export_panel(frame: pd.DataFrame, vectors: np.ndarray) -> None:

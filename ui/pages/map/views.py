@@ -26,17 +26,20 @@ from core.plots.map import (
     QueryMark,
     compare_points,
     map_points,
+    numbers,
     overlap_counts,
     trust_figure,
 )
 from core.plots.map_canvas import canvas_view, hover_line
 from core.settings import Settings
+from ui.components.agreement import agreement_metrics
 from ui.components.compare import configuration_b, describe
 from ui.components.downloads import csv_download
 from ui.components.map_canvas import map_canvas
 from ui.pages.map.projection import ALIGNMENT, compared
 from ui.pages.map.tools import movers_panel, remember_selection, selection_panel
-from ui.work.background import corpus_job, job_status
+from ui.state.persist import kept
+from ui.work.background import agreement_job, corpus_job, job_status
 from ui.work.cache import trust_of
 
 
@@ -125,6 +128,16 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
     slots = st.columns(4)
     trust_metrics(report, slots[:2], " (A)")
     trust_metrics(b_report, slots[2:], " (B)")
+    found = agreement_job(a_raw, raw, params.seed)  # the configurations' own vectors, as `core compare` reads them
+    if isinstance(found, Job):
+        job_status(found)
+    else:
+        agreement_metrics(found)
+        if kept(st.toggle, "Colour by each text's neighbours kept in B", key="map_compare_kept", url=True,
+                default=False, help="The share of each text's nearest other texts in A that are also among its "
+                                    "nearest in B (full spaces, cosine): dark where B moved the text elsewhere."):
+            colouring = numbers(found.overlap.everywhere(),
+                                title=f"share of its {found.overlap.k} neighbours kept in B")
     marks = []
     for (settings, model), vectors, points, coords in ((a, a_raw, space, projection.coords),
                                                        (chosen, raw, b_space, b_coords)):
@@ -150,5 +163,6 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
                + (f" {canvas.note}" if canvas.note else ""))
     csv_download(compare_points(texts, projection.coords, b_coords, colouring), "map-compare.csv",
                  index=False, key="map_compare_csv")
-    movers_panel(texts, space, b_space, projection.coords, b_coords, alignment, params.seed)
+    if not isinstance(found, Job):
+        movers_panel(texts, found.overlap, projection.coords, b_coords, alignment)
     return True
