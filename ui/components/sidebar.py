@@ -233,7 +233,7 @@ def render_sidebar() -> tuple[Settings, LoadedModel]:
 
 # the pages that show a late-interaction model so far; the others say so and stop rather than treat it as dense
 LATE_PAGES: frozenset[str] = frozenset({"Embedding Explorer", "Model", "Similarity", "Layers", "Embedding map",
-                                      "Retrieval"})
+                                      "Retrieval", "Evaluation"})
 
 
 def page(title: str) -> tuple[Settings, LoadedModel]:
