@@ -116,7 +116,8 @@ def late_pooling_job(model: LoadedModel, task: RetrievalTask, vectors: LateEmbed
                      sts: PairRows | None) -> pd.DataFrame | Job:
     """The token-pooling check (Ward clustering of every document at each pool factor: minutes for the STS-B corpus on
     a laptop CPU), in the shared background job."""
-    return _queued(("late-pooling", task.digest, model.fingerprint, sts.split if sts else None, POOL_FACTORS),
+    return _queued(("late-pooling", task.digest, late_key(model, task.corpus, "document"), sts.split if sts else None,
+                    POOL_FACTORS),
                    f"Pooling the token vectors of {len(vectors.corpus):,} texts at factors "
                    f"{', '.join(map(str, POOL_FACTORS))}",
                    lambda progress: pooling_check(model, task, vectors, sts, progress=progress))
@@ -130,7 +131,7 @@ def late_expansion_job(model: LoadedModel, task: RetrievalTask, vectors: LateEmb
         unexpanded = unexpanded_queries(model, task, sts, progress_bar=lambda: nullcontext(progress))
         return expansion_check(model, task, vectors, unexpanded, sts)
 
-    return _queued(("late-expansion", task.digest, model.fingerprint, sts.split if sts else None),
+    return _queued(("late-expansion", task.digest, late_key(model, task.queries, "query"), sts.split if sts else None),
                    f"Encoding {len(task.queries):,} queries without query expansion with {model.model_id}", run)
 
 
