@@ -8,11 +8,13 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import scipy.sparse as sp
 import torch
+from sentence_transformers.multi_vector_encoder.evaluation import MultiVectorInformationRetrievalEvaluator
 from sentence_transformers.sentence_transformer.evaluation import (
     EmbeddingSimilarityEvaluator,
     InformationRetrievalEvaluator,
 )
 from sentence_transformers.util import cos_sim
+from sentence_transformers.util.similarity import SimilarityFunction
 
 from core.evaluation.retrieval import RetrievalTask
 
@@ -87,28 +89,35 @@ class _EvaluatedModel(LookupModel):
         set_evaluation_metrics = staticmethod(lambda *a, **k: None)
 
 
-def multi_vector_information_retrieval(folder, task: RetrievalTask, ks: Sequence[int]) -> dict[str, float]:
-    """MultiVectorInformationRetrievalEvaluator on `task` with the MultiVectorEncoder saved in `folder`, scored by its
-    own similarity (MaxSim or MeanMaxSim) with each query's excluded texts masked; keys as the evaluator names them
-    (`maxsim_recall@k`)."""
-    from sentence_transformers import MultiVectorEncoder
-    from sentence_transformers.multi_vector_encoder.evaluation import MultiVectorInformationRetrievalEvaluator
-    from sentence_transformers.util.similarity import SimilarityFunction
-
-    reference = MultiVectorEncoder(str(folder), device="cpu", local_files_only=True)
+def multi_vector_retrieval(task: RetrievalTask, reference, ks: Sequence[int] = (1, 5, 10)) -> dict[str, float]:
+    """MultiVectorInformationRetrievalEvaluator on the task, with the model's own similarity (resolved as the evaluator
+    resolves it) and each query's excluded texts masked; one corpus chunk, so the mask lines up."""
     name = reference.similarity_fn_name
+    similarity = SimilarityFunction.to_similarity_fn(name)
     exclude = torch.zeros(len(task.queries), len(task.corpus), dtype=torch.bool)
     for q, texts in enumerate(task.exclude):
         exclude[q, list(texts)] = True
-    similarity = SimilarityFunction.to_similarity_fn(name)
     evaluator = MultiVectorInformationRetrievalEvaluator(
-        {f"q{i}": text for i, text in enumerate(task.queries)},
-        {f"c{i:06d}": text for i, text in enumerate(task.corpus)},
-        {f"q{i}": {f"c{d:06d}" for d in docs} | {f"missing{j}" for j in range(len(task.missing[i]))}
+        {f"q{i}": q for i, q in enumerate(task.queries)}, {f"c{i}": c for i, c in enumerate(task.corpus)},
+        {f"q{i}": {f"c{d}" for d in docs} | {f"missing{j}" for j in range(len(task.missing[i]))}
          for i, docs in enumerate(task.relevant)},
         precision_recall_at_k=list(ks), accuracy_at_k=[1], mrr_at_k=[10], ndcg_at_k=[10], map_at_k=[10],
-        corpus_chunk_size=len(task.corpus) + 1, batch_size=32, write_csv=False,  # one chunk: the mask stays aligned
-        score_functions={name: lambda a, b: similarity(a, b).masked_fill(exclude[: len(a)], float("-inf"))})
-    scores = evaluator.compute_all_metrics(reference)[name]
-    return ({f"{name}_recall@{k}": scores["recall@k"][k] for k in ks}
-            | {f"{name}_mrr@10": scores["mrr@k"][10], f"{name}_ndcg@10": scores["ndcg@k"][10]})
+        corpus_chunk_size=len(task.corpus) + 1, write_csv=False,
+        score_functions={name: lambda a, b: similarity(a, b).masked_fill(exclude[:len(a)], float("-inf"))})
+    found = evaluator(reference)
+    return {f"{name}_recall@{k}": found[f"{name}_recall@{k}"] for k in ks} | \
+        {f"{name}_mrr@10": found[f"{name}_mrr@10"], f"{name}_ndcg@10": found[f"{name}_ndcg@10"]}
+
+
+def without_near_ties(task: RetrievalTask, reference, depth: int) -> RetrievalTask:
+    """The task's queries whose top `depth` + 1 scores (their own texts masked), as sentence-transformers computes
+    them, are all at least 1e-5 apart: a closer pair (a random model's scores crowd together) falls either way in
+    float32 rounding, so the order is compared only where it is defined."""
+    scores = reference.similarity(reference.encode_query(task.queries), reference.encode_document(task.corpus))
+    for q, texts in enumerate(task.exclude):
+        scores[q, list(texts)] = float("-inf")
+    top = scores.topk(depth + 1, dim=1).values
+    keep = [q for q in range(len(task.queries)) if bool((top[q, :-1] - top[q, 1:] >= 1e-5).all())]
+    assert len(keep) >= len(task.queries) * 0.7
+    return RetrievalTask(task.name, [task.queries[q] for q in keep], task.corpus, [task.relevant[q] for q in keep],
+                         [task.missing[q] for q in keep], [task.exclude[q] for q in keep])

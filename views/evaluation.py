@@ -10,6 +10,7 @@ from core.encoding.prompts import role_prompts
 from core.evaluation.metrics import parse_ks
 from core.evaluation.retrieval import TaskResult, metrics_table, recall_curves
 from core.evaluation.sts import by_genre, correlation, layer_sweep, similarity_column, sts_frame
+from core.models.catalog import LATE
 from core.plots.evaluation import rank_buckets, rank_figure, recall_figure, sts_scatter, sweep_figure
 from core.settings import POOLINGS
 from ui.components.compare import describe
@@ -17,6 +18,7 @@ from ui.components.downloads import csv_download
 from ui.components.prompts import prompts_caption, without_prompts
 from ui.components.sidebar import page
 from ui.pages.evaluation_checks import checks_section
+from ui.pages.evaluation_late_checks import late_checks_section
 from ui.pages.evaluation_rerank import rerank_section
 from ui.pages.evaluation_retrieval import evaluate_all
 from ui.pages.evaluation_tasks import usable_task
@@ -87,7 +89,8 @@ def diagnostics(results: dict[str, TaskResult]) -> None:
 def sts_section(settings, model) -> None:
     split = kept(st.radio, "Split", key="ev_sts_split", url=True, default="dev", options=["dev", "test"],
                  horizontal=True)
-    with progress_bar(f"Embedding the STS-B {split} sentences") as progress:
+    sentences = "pairs (sentence 1 as a query, sentence 2 as a document)" if model.kind == LATE else "sentences"
+    with progress_bar(f"Embedding the STS-B {split} {sentences}") as progress:
         frame = sts_frame(model, split, pooling=settings.pooling, layer=settings.layer,
                           max_length=settings.max_length, progress=progress)
     scores, similarity = correlation(frame), similarity_column(frame)
@@ -96,7 +99,10 @@ def sts_section(settings, model) -> None:
     b.metric("Pearson", f"{scores[f'pearson_{similarity}']:.4f}")
     c.metric("Pairs", f"{len(frame):,}")
     st.caption(describe(settings, model) + f": rank (Spearman) and linear (Pearson) correlation between the "
-               f"{SCORE_NAMES[similarity]} and the gold scores; 1 would be perfect agreement.")
+               f"{SCORE_NAMES[similarity]} and the gold scores; 1 would be perfect agreement."
+               + (" A late-interaction score is not symmetric: sentence 1 is read as the query (encode_query) and "
+                  "sentence 2 as the document (encode_document), as retrieval reads a query and a text."
+                  if model.kind == LATE else ""))
     genres = by_genre(frame)
     st.dataframe(genres, hide_index=True, column_config={"spearman": FOUR, "pearson": FOUR})
     csv_download(genres, f"sts-{split}-by-genre.csv", index=False)
@@ -107,6 +113,11 @@ def sts_section(settings, model) -> None:
     if model.kind == "sparse":
         st.info("The layer sweep pools each layer's token states as a dense model does, so it is not shown for a "
                 "sparse model; the Layers page shows which terms each of its layers would turn on.")
+        return
+    if model.kind == LATE:
+        st.info("The layer sweep pools each layer's token states into one vector as a dense model does, so it is not "
+                "shown for a late-interaction model, which keeps a vector per token and scores a pair by matching "
+                "them.")
         return
     sweep_section(settings, model, split)
 
@@ -135,7 +146,7 @@ def main() -> None:
                 "model rank its paraphrase near the top of the corpus? **STS**: does the model's similarity follow the "
                 "similarity scores people gave to sentence pairs? **Rerank**: what a cross-encoder reading the top N "
                 "again buys and costs. **Model checks**: what prompts, fewer dimensions, lower precision and a static "
-                "model cost.")
+                "model cost (for a late-interaction model: token pooling and query expansion).")
     section = kept(st.radio, "Benchmark", key="ev_section", url=True, default=RETRIEVAL,
                    options=[RETRIEVAL, STS, RERANK, CHECKS], horizontal=True, label_visibility="collapsed")
     try:
@@ -149,6 +160,8 @@ def main() -> None:
             st.info(f"The model checks measure what prompts, fewer dimensions and lower precision cost a dense model's "
                     f"vectors; {model.model_id} is sparse. Choose a dense model in the sidebar, or compare it with "
                     "BM25 and a hybrid under Retrieval.")
+        elif model.kind == LATE:
+            late_checks_section(model)
         else:
             checks_section(settings, model)
     except DataUnavailable as err:

@@ -79,6 +79,11 @@ class TokenMatrix:
         return TokenMatrix(self.vectors, self.offsets[start:stop + 1], self.flags, self.truncated[start:stop],
                            self.token_bytes, self.token_starts)
 
+    def per_text(self) -> list[np.ndarray]:
+        """Each text's token vectors (views, in order)."""
+        vectors, offsets = self.rows()
+        return np.split(vectors, offsets[1:-1])
+
     def gathered(self, texts: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """These texts' vectors gathered into one matrix (a copy) and their offsets into it, from 0: a few candidates
         scored apart from the rest."""

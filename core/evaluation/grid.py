@@ -22,8 +22,8 @@ class Configuration:
 def configuration_grid(depths: Mapping[str, int | None], poolings: Sequence[Pooling],
                        layers: Sequence[int | Literal["last"]], *, limit: int) -> tuple[list[Configuration], int]:
     """Every combination that exists, models first (a layer deeper than a model's `depths` entry is skipped; a
-    sparse model, depth None, is one configuration: pooling and layer do not apply to it); the first `limit` of
-    them and how many there were."""
+    sparse or late-interaction model, depth None, is one configuration: pooling and layer do not apply to it); the
+    first `limit` of them and how many there were."""
     grid = [Configuration(model_id, model_id, "default", None) if depth is None else
             Configuration(f"{model_id} · {pooling} · layer {layer}", model_id, pooling,
                           None if layer == LAST else int(layer))

@@ -34,6 +34,7 @@ from core.data.stsb import Split, load_stsb, stsb_corpus
 from core.encoding.embedding_cache import ProgressBar, cached_embeddings_with, cached_sparse_with
 from core.encoding.late_cache import cached_token_matrix
 from core.encoding.prompts import role_prompts
+from core.encoding.token_matrix import TokenMatrix
 from core.evaluation.lexical import Lexical
 from core.evaluation.metrics import (
     DEFAULT_KS,
@@ -146,7 +147,7 @@ def evaluate_embeddings(model: LoadedModel, task: RetrievalTask, settings: Setti
                         progress_bar: ProgressBar = nullcontext) -> TaskResult:
     """One model configuration on the task: queries and corpus embedded (or read from the embedding cache)
     with `settings` and the (query, document) `prompts` (None: the model's own, as encode_query and
-    encode_document apply them), then ranked and scored (a sparse model by its own similarity)."""
+    encode_document apply them), then ranked and scored (a sparse or late-interaction model by its own similarity)."""
     return evaluate_stage(task, model_stage(model, task, settings, prompts=prompts, progress_bar=progress_bar), ks=ks)
 
 
@@ -205,10 +206,14 @@ def late_stage(model: LoadedModel, task: RetrievalTask, *, progress_bar: Progres
     and its corpus's as encode_document does (both from the token-vector cache), ranked by exact MaxSim, or
     MeanMaxSim, as its own similarity and MultiVectorInformationRetrievalEvaluator score them."""
     corpus = cached_token_matrix(model, task.corpus, "document", progress_bar)
-    queries = cached_token_matrix(model, task.queries, "query", progress_bar)
+    return token_stage(model, cached_token_matrix(model, task.queries, "query", progress_bar), corpus)
+
+
+def token_stage(model: LoadedModel, queries: TokenMatrix, corpus: TokenMatrix) -> Scored:
+    """Token vectors of a task's queries and corpus (a late-interaction model's, or variants of them) as a first
+    stage, ranked by the model's own similarity."""
     similarity = model.late_pipeline.similarity
-    return Scored(queries, corpus, similarity, False,
-                  partial(matrix_scores, mean=similarity == "meanmaxsim"))
+    return Scored(queries, corpus, similarity, False, partial(matrix_scores, mean=similarity == "meanmaxsim"))
 
 
 def evaluate_stage(task: RetrievalTask, stage: Scored, *, ks: Sequence[int] = DEFAULT_KS) -> TaskResult:

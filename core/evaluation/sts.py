@@ -1,5 +1,5 @@
-"""STS-B correlation: the similarity of each pair (a dense model's cosine, a sparse model's own similarity) against
-its gold score, overall, per genre, per layer."""
+"""STS-B correlation: the similarity of each pair (a dense model's cosine, a sparse or late-interaction model's own
+similarity) against its gold score, overall, per genre, per layer."""
 
 from __future__ import annotations
 
@@ -9,17 +9,22 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import torch
 
 from core.analysis.terms import paired_scores
-from core.data.stsb import Split, load_stsb, stsb_sentences
-from core.encoding.embedding_cache import cached_embeddings, cached_sparse_with
+from core.data.stsb import Split, StsPair, load_stsb, stsb_sentences
+from core.encoding.embedding_cache import ProgressBar, cached_embeddings, cached_sparse_with
 from core.encoding.encoder import Progress, pooled_layers
+from core.encoding.late_cache import cached_token_matrix
 from core.encoding.prompts import resolve_prompt
+from core.encoding.token_matrix import TokenMatrix
 from core.evaluation.metrics import SCORE, paired_cosine, shown_name, sts_correlation
+from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.settings import Pooling, Settings
 
-SIMILARITIES = (SCORE, "dot", "reranker")  # the column of a frame's similarities: its name says which one
+# the column of a frame's similarities: its name says which one
+SIMILARITIES = (SCORE, "dot", "maxsim", "meanmaxsim", "reranker")
 
 
 @dataclass(frozen=True)
@@ -52,10 +57,15 @@ def sts_frame(model: LoadedModel, split: Split, *, pooling: Pooling = "default",
     """One row per pair: genre, source, gold score, similarity, both sentences (each sentence encoded once, with
     `prompt`; None: the one sentence-transformers' encode gives every text, the model's default prompt). A dense
     model's similarity is the cosine (column `cosine`); a sparse model's its own (column `dot` or `cosine`), as
-    SparseEmbeddingSimilarityEvaluator scores it; pooling, layer and dimensions do not apply to it."""
+    SparseEmbeddingSimilarityEvaluator scores it; a late-interaction model's its own MaxSim or MeanMaxSim of sentence 1
+    as the query against sentence 2 as the document (`late_pairs`). Pooling, layer and dimensions apply to neither,
+    and `prompt` not to a late-interaction model: its encode_query and encode_document apply its own."""
     pairs, rows = load_stsb(split), pair_rows(split)
     prompt = resolve_prompt(model.pipeline) if prompt is None else prompt
-    if model.kind == "sparse":
+    if model.kind == LATE:
+        pair_vectors = late_pairs(model, pairs, lambda: nullcontext(progress))
+        name, scores = model.late_pipeline.similarity, late_pair_scores(model, *pair_vectors)
+    elif model.kind == "sparse":
         matrix = cached_sparse_with(model, rows.sentences, Settings(model_id=model.model_id, max_length=max_length,
                                                                      prompt=prompt), lambda: nullcontext(progress))
         name = model.sparse_pipeline.similarity
@@ -68,6 +78,22 @@ def sts_frame(model: LoadedModel, split: Split, *, pooling: Pooling = "default",
         "genre": [p.genre for p in pairs], "source": [p.source for p in pairs], "gold": rows.gold, name: scores,
         "sentence 1": [p.sentence1 for p in pairs], "sentence 2": [p.sentence2 for p in pairs],
     })
+
+
+def late_pairs(model: LoadedModel, pairs: Sequence[StsPair],
+               progress_bar: ProgressBar = nullcontext) -> tuple[TokenMatrix, TokenMatrix]:
+    """Each pair read as retrieval reads a query and a text: sentence 1 as encode_query makes it, sentence 2 as
+    encode_document does (from the token-vector cache)."""
+    return (cached_token_matrix(model, [p.sentence1 for p in pairs], "query", progress_bar),
+            cached_token_matrix(model, [p.sentence2 for p in pairs], "document", progress_bar))
+
+
+def late_pair_scores(model: LoadedModel, queries: TokenMatrix, documents: TokenMatrix) -> np.ndarray:
+    """The model's own similarity of each (query, document) pair: `similarity_pairwise`, MaxSim or MeanMaxSim."""
+    if not len(queries):
+        return np.zeros(0, np.float32)
+    as_tensors = [[torch.from_numpy(np.array(vectors)) for vectors in side.per_text()] for side in (queries, documents)]
+    return model.multivector.similarity_pairwise(*as_tensors).float().cpu().numpy()
 
 
 def similarity_column(frame: pd.DataFrame) -> str:

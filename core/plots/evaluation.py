@@ -90,3 +90,20 @@ def variant_figure(frame: pd.DataFrame, variant: str, metrics: list[str]) -> go.
     figure.update_layout(height=400, margin=dict(l=10, r=10, t=30, b=10), yaxis=dict(range=[0, 1.1]),
                          legend=dict(title=None, orientation="h", y=-0.15), xaxis_title=None)
     return figure
+
+
+def pooling_figure(frame: pd.DataFrame, metrics: list[str]) -> go.Figure:
+    """`frame`: one row per pool factor with its index bytes and a column per metric; each metric against the index
+    size in MB (10^6 bytes), each point's factor under its size on the axis."""
+    sized = frame.assign(megabytes=frame["index bytes"] / 1e6)
+    long = sized.melt(id_vars=["pool factor", "megabytes"], value_vars=metrics, var_name="metric", value_name="score")
+    figure = px.line(long, x="megabytes", y="score", color="metric", markers=True,
+                     color_discrete_sequence=px.colors.qualitative.Set1,
+                     labels={"megabytes": "index size (MB of float32 token vectors)", "score": "score"})
+    figure.update_traces(hovertemplate="%{fullData.name}<br>%{x:.2f} MB: %{y:.3f}<extra></extra>")
+    figure.update_layout(height=400, margin=dict(l=10, r=10, t=20, b=10),
+                         legend=dict(title=None, orientation="h", y=-0.25),
+                         xaxis=dict(tickvals=list(sized["megabytes"]),
+                                    ticktext=[f"{mb:.1f}<br>pool factor {factor:g}"
+                                              for mb, factor in zip(sized["megabytes"], sized["pool factor"])]))
+    return figure

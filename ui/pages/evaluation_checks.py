@@ -58,11 +58,13 @@ def embedded(model: LoadedModel, task: RetrievalTask, sts: PairRows, settings: S
     return None if pending else {name: Embedded(*found) for name, found in parts.items()}
 
 
-def _table(frame: pd.DataFrame, name: str) -> None:
-    st.dataframe(frame, hide_index=True, column_config={**{c: THREE for c in (*METRICS, SPEARMAN)},
-                                                        "ms per query": st.column_config.NumberColumn(format="%.2f"),
-                                                        "texts/s": st.column_config.NumberColumn(format="%.0f"),
-                                                        "MB": st.column_config.NumberColumn(format="%.1f")})
+def show_table(frame: pd.DataFrame, name: str) -> None:
+    """A check's table with its numbers formatted, and its CSV download."""
+    number = st.column_config.NumberColumn
+    st.dataframe(frame, hide_index=True, column_config={
+        **{c: THREE for c in (*METRICS, SPEARMAN)}, "ms per query": number(format="%.2f"),
+        "texts/s": number(format="%.0f"), "index bytes": number(format="localized"),
+        **{c: number(format="%.1f") for c in ("MB", "vectors per text", "query vectors", "expansion vectors")}})
     csv_download(frame, name, index=False)
 
 
@@ -86,7 +88,7 @@ def prompts_check(task: RetrievalTask, sts: PairRows, settings: Settings, model:
                + "STS-B is symmetric: both sentences of a pair get the query's prompt, as MTEB gives them. "
                "Instruction-tuned models (e5, bge, Qwen3-Embedding) lose without theirs; a model trained without "
                "prompts usually gains nothing from one.")
-    _table(frame, "check-prompts.csv")
+    show_table(frame, "check-prompts.csv")
 
 
 def dimensions_check(task: RetrievalTask, sts: PairRows, settings: Settings, model: LoadedModel) -> None:
@@ -113,7 +115,7 @@ def dimensions_check(task: RetrievalTask, sts: PairRows, settings: Settings, mod
                   f"{model.model_id}'s card declares no Matryoshka dimensions: it was not trained to be truncated, "
                   "so the curve shows what cutting costs a model trained at full size. A model trained with "
                   "MatryoshkaLoss (its card lists matryoshka_dims) keeps more at small sizes."))
-    _table(frame, "check-dimensions.csv")
+    show_table(frame, "check-dimensions.csv")
 
 
 def quantisation_check(task: RetrievalTask, sts: PairRows, settings: Settings, model: LoadedModel) -> None:
@@ -133,7 +135,7 @@ def quantisation_check(task: RetrievalTask, sts: PairRows, settings: Settings, m
                f"distance (32× smaller); 'rescored' takes the binary top {RESCORE_MULTIPLIER}×k and reorders them "
                "with the float query against the stored bits, as sentence-transformers documents binary search. "
                "Search time: exact search over the whole corpus on this server, queries quantised included.")
-    _table(frame, "check-quantisation.csv")
+    show_table(frame, "check-quantisation.csv")
 
 
 def static_pair(model: LoadedModel) -> tuple[str, str | None]:
@@ -206,7 +208,7 @@ def static_check(task: RetrievalTask, sts: PairRows, settings: Settings, model: 
     st.caption(f"{static_id} is a static model distilled from {teacher_id} with model2vec: one vector per token of "
                "the vocabulary, looked up and averaged, with no attention and no context. texts/s: encoding "
                f"{SPEED_SAMPLE} STS-B sentences afresh on this server; MB: the weight files.")
-    _table(frame, "check-static.csv")
+    show_table(frame, "check-static.csv")
 
 
 CHECKS = {PROMPTS: prompts_check, DIMENSIONS: dimensions_check, QUANTISATION: quantisation_check,

@@ -1,5 +1,6 @@
-"""Evaluation's retrieval configurations: every chosen model × pooling × layer (a sparse model is one configuration),
-the lexical baselines, and hybrids of two of them fused by reciprocal rank fusion, each scored on the task."""
+"""Evaluation's retrieval configurations: every chosen model × pooling × layer (a sparse or late-interaction model is
+one configuration), the lexical baselines, hybrids of two of them fused by reciprocal rank fusion, and any of them
+with its top N reranked by a cross-encoder, each scored on the task."""
 
 from __future__ import annotations
 
@@ -11,12 +12,15 @@ import streamlit as st
 from core.encoding.prompts import role_prompts
 from core.evaluation.grid import LAST, configuration_grid
 from core.evaluation.lexical import BASELINES, Baseline
+from core.evaluation.rerank import DEPTHS
 from core.evaluation.retrieval import RetrievalTask, Scored, TaskResult, lexical_stage, model_stage
 from core.jobs import Job
+from core.models.catalog import LATE
 from core.settings import POOLINGS, Settings
 from ui.components.model_download import ready_or_download
+from ui.components.rerank import reranker_choice
 from ui.state.persist import kept, kept_value, set_kept
-from ui.work.background import corpus_job, job_status
+from ui.work.background import corpus_job, job_status, rerank_sweep_job
 from ui.work.cache import available_ids, cached_model, embedding_scores, fused_scores, lexical_index, lexical_scores
 from ui.work.progress import progress_bar
 
@@ -27,9 +31,9 @@ Stages = dict[str, tuple[tuple, Callable[[], Scored]]]  # label -> (what the sta
 def _models(settings: Settings) -> tuple[dict, list[str]]:
     left, middle = st.columns(2)  # two to a row: four columns clip the chips ("ult" for "default")
     model_ids = kept(left.multiselect, "Models", key="ev_models", url=True, default=[settings.model_id],
-                     options=sorted(set(available_ids()) | {settings.model_id}),
-                     help="Dense and sparse models; a sparse model is one configuration (pooling and layer do not "
-                          "apply to it).")
+                     options=sorted(set(available_ids("dense", "sparse", LATE)) | {settings.model_id}),
+                     help="Dense, sparse and late-interaction models; a sparse or late-interaction model is one "
+                          "configuration (pooling and layer do not apply to it).")
     poolings = kept(middle.multiselect, "Poolings", key="ev_poolings", url=True, default=[settings.pooling],
                     options=POOLINGS)
     models = {}
@@ -46,15 +50,16 @@ def _models(settings: Settings) -> tuple[dict, list[str]]:
 
 def evaluate_all(task: RetrievalTask, ks: list[int], settings: Settings,
                  without_prompts: bool) -> dict[str, TaskResult]:
-    """Every chosen configuration, baseline and hybrid scored on the task (cached per task, k values and vectors),
-    each model's queries and documents with its own prompts unless `without_prompts`."""
+    """Every chosen configuration, baseline, hybrid and reranked list scored on the task (cached per task, k values
+    and vectors), each model's queries and documents with its own prompts unless `without_prompts` (a
+    late-interaction model always reads them with its own)."""
     models, poolings = _models(settings)
     right, far = st.columns(2)
     layers = kept(right.multiselect, "Layers", key="ev_layers", url=True, default=[LAST], options=[LAST, *range(13)],
                   help="0 is the embedding layer; a layer a model lacks is skipped.")
     baselines: list[Baseline] = kept(far.multiselect, "Baselines", key="ev_baselines", url=True,
                                      default=list(BASELINES), options=list(BASELINES), format_func=BASELINES.get)
-    depths = {i: None if m.kind == "sparse" else m.num_layers for i, m in models.items()}
+    depths = {i: None if m.kind in ("sparse", LATE) else m.num_layers for i, m in models.items()}
     grid, total = configuration_grid(depths, poolings, layers, limit=MAX_CONFIGURATIONS)
     if total > len(grid):
         st.warning(f"{total} model configurations chosen; only the first {len(grid)} are evaluated.")
@@ -82,7 +87,8 @@ def evaluate_all(task: RetrievalTask, ks: list[int], settings: Settings,
             st.warning(f"{BASELINES[kind]}: {err}")
             continue
         stages[BASELINES[kind]] = ((kind,), lambda kind=kind: lexical_stage(lexical_index(kind, task.corpus), task))
-    return results | hybrids(task, ks, stages, [cell.label for cell in grid] + [BASELINES[k] for k in baselines])
+    labels = [cell.label for cell in grid] + [BASELINES[k] for k in baselines]
+    return results | hybrids(task, ks, stages, labels) | reranked(task, ks, stages, labels, settings.device)
 
 
 def hybrids(task: RetrievalTask, ks: list[int], stages: Stages, labels: list[str]) -> dict[str, TaskResult]:
@@ -108,4 +114,34 @@ def hybrids(task: RetrievalTask, ks: list[int], stages: Stages, labels: list[str
             continue
         found[f"hybrid: {name}"] = fused_scores(task.digest, tuple(ks), stages[first][0], stages[second][0],
                                                 stages[first][1], stages[second][1], task)
+    return found
+
+
+def reranked(task: RetrievalTask, ks: list[int], stages: Stages, labels: list[str],
+             device: str) -> dict[str, TaskResult]:
+    """The configurations chosen to be reranked among `labels`: each one's top N per query read again by a
+    cross-encoder, in the order it gives (the Rerank section's sweep, which this shares), scored as one more
+    configuration once its list is (`stages`: the ones scored)."""
+    asked = kept_value("ev_reranked")
+    if asked is not None:  # configurations no longer chosen drop out
+        set_kept("ev_reranked", [name for name in asked if name in labels])
+    chosen = kept(st.multiselect, "Reranked by a cross-encoder", key="ev_reranked", url=True, default=[],
+                  options=labels, help="Each chosen list's top N read again by a cross-encoder, which scores the query "
+                                       "and each text together; the texts below the top N keep their order.")
+    if not chosen:
+        return {}
+    left, right = st.columns(2)
+    reranker = reranker_choice(key="ev_cfg_reranker", device=device, where=left)
+    depth = kept(right.selectbox, "Top N reranked", key="ev_rerank_n", url=True, default=20, options=list(DEPTHS))
+    if reranker is None:
+        return {}
+    found = {}
+    for name in chosen:
+        if name not in stages:  # still being embedded: its line says so above
+            continue
+        sweep = rerank_sweep_job(task, stages[name][0], stages[name][1], reranker, ks)
+        if isinstance(sweep, Job):
+            job_status(sweep)
+            continue
+        found[f"reranked: {name} · top {depth} by {reranker.model_id}"] = sweep.reranked[depth]
     return found

@@ -37,15 +37,24 @@ from core.deployment import load_config
 from core.encoding.embedding_cache import cached_embeddings_with, cached_vectors, stored_vectors, vectors_key
 from core.encoding.late_cache import cached_token_matrix, late_key, stored_token_matrix
 from core.encoding.token_matrix import TokenMatrix
+from core.evaluation.late_variants import (
+    POOL_FACTORS,
+    LateEmbedded,
+    expansion_check,
+    pooling_check,
+    unexpanded_queries,
+)
+from core.evaluation.metrics import DEFAULT_KS
 from core.evaluation.rerank import DEPTHS, RerankSweep, cross_sts, rerank_task
 from core.evaluation.retrieval import RetrievalTask, Scored
+from core.evaluation.sts import PairRows
 from core.hashing import array_digest, texts_digest
 from core.jobs import JOBS, Job, Progress
-from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID
+from core.models.catalog import DEFAULT_MODEL_ID, LATE, UNTRAINED_ID
 from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker
 from core.progress import progress_text
-from core.settings import Settings
+from core.settings import Role, Settings
 from core.training.distill import Distilled, distill_static
 from ui.work.cache import agreement_of, cached_model, density_of, exact_index_of, projection_of
 from ui.work.progress import embed_corpus, encode_late_corpus
@@ -71,9 +80,13 @@ def _queued(key: Hashable, description: str, run: Callable[[Progress], T], *,
     return job.result if job.state == "done" else job
 
 
-def corpus_job(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray | sp.csr_matrix | Job:
-    """The corpus's vectors (a sparse model's CSR rows) when they are stored already (a small corpus is embedded at
-    once), else the shared background job that embeds them."""
+def corpus_job(model: LoadedModel, texts: Sequence[str],
+               settings: Settings) -> np.ndarray | sp.csr_matrix | TokenMatrix | Job:
+    """The corpus's vectors (a sparse model's CSR rows, a late-interaction model's token vectors as `settings.role`)
+    when they are stored already (a small corpus is embedded at once), else the shared background job that embeds
+    them."""
+    if model.kind == LATE:
+        return late_corpus_job(model, texts, settings.role)
     return _queued(("embed", vectors_key(model, texts, settings)),
                    f"Embedding {len(texts):,} texts with {model.model_id}",
                    lambda progress: cached_vectors(model, texts, settings, lambda: nullcontext(progress)),
@@ -90,14 +103,38 @@ def late_documents_job(model: LoadedModel, texts: Sequence[str]) -> np.ndarray |
                    inline=(lambda: document_points(model, texts)) if len(texts) < BACKGROUND_FROM else None)
 
 
-def late_corpus_job(model: LoadedModel, texts: Sequence[str]) -> TokenMatrix | Job:
-    """A late-interaction model's token vectors of the corpus as documents when they are on disk already (a small
-    corpus is encoded at once), else the shared background job that encodes them."""
-    return _queued(("embed-late", late_key(model, texts, "document")),
-                   f"Encoding {len(texts):,} texts as documents with {model.model_id}",
-                   lambda progress: cached_token_matrix(model, texts, "document", lambda: nullcontext(progress)),
-                   stored=lambda: stored_token_matrix(model, texts),
-                   inline=(lambda: encode_late_corpus(model, texts)) if len(texts) < BACKGROUND_FROM else None)
+def late_corpus_job(model: LoadedModel, texts: Sequence[str], role: Role = "document") -> TokenMatrix | Job:
+    """A late-interaction model's token vectors of the corpus as documents (as queries: role "query") when they are
+    on disk already (a small corpus is encoded at once), else the shared background job that encodes them."""
+    side: Role = "query" if role == "query" else "document"
+    return _queued(("embed-late", late_key(model, texts, side)),
+                   f"Encoding {len(texts):,} texts as {side}s with {model.model_id}",
+                   lambda progress: cached_token_matrix(model, texts, side, lambda: nullcontext(progress)),
+                   stored=lambda: stored_token_matrix(model, texts, side),
+                   inline=(lambda: encode_late_corpus(model, texts, side)) if len(texts) < BACKGROUND_FROM else None)
+
+
+def late_pooling_job(model: LoadedModel, task: RetrievalTask, vectors: LateEmbedded,
+                     sts: PairRows | None) -> pd.DataFrame | Job:
+    """The token-pooling check (Ward clustering of every document at each pool factor: minutes for the STS-B corpus on
+    a laptop CPU), in the shared background job."""
+    return _queued(("late-pooling", task.digest, late_key(model, task.corpus, "document"), sts.split if sts else None,
+                    POOL_FACTORS),
+                   f"Pooling the token vectors of {len(vectors.corpus):,} texts at factors "
+                   f"{', '.join(map(str, POOL_FACTORS))}",
+                   lambda progress: pooling_check(model, task, vectors, sts, progress=progress))
+
+
+def late_expansion_job(model: LoadedModel, task: RetrievalTask, vectors: LateEmbedded,
+                       sts: PairRows | None) -> pd.DataFrame | Job:
+    """The query-expansion check: the queries encoded again by a copy of the model with its expansion off (kept on
+    disk under keys of their own), in the shared background job."""
+    def run(progress: Progress) -> pd.DataFrame:
+        unexpanded = unexpanded_queries(model, task, sts, progress_bar=lambda: nullcontext(progress))
+        return expansion_check(model, task, vectors, unexpanded, sts)
+
+    return _queued(("late-expansion", task.digest, late_key(model, task.queries, "query"), sts.split if sts else None),
+                   f"Encoding {len(task.queries):,} queries without query expansion with {model.model_id}", run)
 
 
 def rerank_job(reranker: LoadedReranker, query: str, indices: Sequence[int], scores: Sequence[float],
@@ -110,13 +147,13 @@ def rerank_job(reranker: LoadedReranker, query: str, indices: Sequence[int], sco
                    inline=(lambda: run(None)) if len(indices) <= RERANK_INLINE else None)
 
 
-def rerank_sweep_job(task: RetrievalTask, stage_key: Hashable, stage: Callable[[], Scored],
-                     reranker: LoadedReranker) -> RerankSweep | Job:
-    """A task's first stage reranked at every depth (its queries × 50 pairs: minutes on a laptop CPU), in the shared
-    background job."""
-    return _queued(("rerank-sweep", task.digest, stage_key, reranker.fingerprint),
+def rerank_sweep_job(task: RetrievalTask, stage_key: Hashable, stage: Callable[[], Scored], reranker: LoadedReranker,
+                     ks: Sequence[int] = DEFAULT_KS) -> RerankSweep | Job:
+    """A task's first stage reranked at every depth (its queries × 50 pairs: minutes on a laptop CPU), scored at `ks`,
+    in the shared background job."""
+    return _queued(("rerank-sweep", task.digest, stage_key, reranker.fingerprint, tuple(ks)),
                    f"Reranking the top {max(DEPTHS)} of {len(task.queries):,} queries with {reranker.model_id}",
-                   lambda progress: rerank_task(task, stage(), reranker, progress=progress))
+                   lambda progress: rerank_task(task, stage(), reranker, ks=ks, progress=progress))
 
 
 def cross_sts_job(reranker: LoadedReranker, split: Split) -> pd.DataFrame | Job:

@@ -16,7 +16,7 @@ from core.encoding.late_cache import cached_token_matrix
 from core.encoding.token_matrix import TokenMatrix
 from core.models.loading import LoadedModel
 from core.progress import progress_text
-from core.settings import Settings
+from core.settings import Role, Settings
 
 
 @contextmanager
@@ -42,8 +42,12 @@ def embed_corpus(model: LoadedModel, texts: Sequence[str], settings: Settings) -
     return cached_vectors(model, texts, settings, lambda: progress_bar(what))
 
 
-def encode_late_corpus(model: LoadedModel, texts: Sequence[str]) -> TokenMatrix:
-    """A late-interaction model's token vectors of the corpus as documents, from disk, else encoded under a
-    progress bar."""
-    what = f"Encoding {len(texts):,} texts as documents with {model.model_id} (kept on disk afterwards)"
-    return cached_token_matrix(model, texts, "document", lambda: progress_bar(what))
+def encode_late_corpus(model: LoadedModel, texts: Sequence[str], role: Role = "document") -> TokenMatrix:
+    """A late-interaction model's token vectors of the texts as documents (as queries: role "query"), from disk, else
+    encoded under a progress bar."""
+    what = f"Encoding {len(texts):,} texts as {_side(role)}s with {model.model_id} (kept on disk afterwards)"
+    return cached_token_matrix(model, texts, role, lambda: progress_bar(what))
+
+
+def _side(role: Role) -> str:
+    return "query" if role == "query" else "document"

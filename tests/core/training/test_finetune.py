@@ -200,10 +200,12 @@ def test_multi_vector_training_equals_sentence_transformers_converting_and_train
 
 def test_a_multi_vector_run_saves_a_late_interaction_model_measured_beside_its_dense_base(
         tiny_sentence_transformer_folder, monkeypatch):
+    from sentence_transformers import MultiVectorEncoder
+
     from core.data.stsb import stsb_corpus
     from core.evaluation.retrieval import build_task
     from core.models.catalog import LATE
-    from tests.references import multi_vector_information_retrieval
+    from tests.references import multi_vector_retrieval
 
     corpus = stsb_corpus()[:150]
     task = build_task("small", {corpus[5]: {corpus[6]}, "A man plays a guitar.": {corpus[3], corpus[40]},
@@ -218,7 +220,8 @@ def test_a_multi_vector_run_saves_a_late_interaction_model_measured_beside_its_d
     tuned = load_model("tiny-late", "cpu")
     assert tuned.kind == LATE and tuned.late_pipeline.similarity == "maxsim" and tuned.dimensions == 128
     assert card["before"] == pytest.approx(evaluate(load_model(base, "cpu"), retrieval=True))  # the dense base
-    expected = multi_vector_information_retrieval(result.path, task, (1, 10))
+    expected = multi_vector_retrieval(task, MultiVectorEncoder(str(result.path), device="cpu", local_files_only=True),
+                                      (1, 10))
     assert set(card["after"]) == {"recall@1", "recall@10", "mrr@10"}  # no STS: MaxSim is not symmetric
     for key in card["after"]:
         assert card["after"][key] == pytest.approx(expected[f"maxsim_{key}"], abs=1e-9)
