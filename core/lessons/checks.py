@@ -497,6 +497,16 @@ def how_different(ctx: Context) -> Check:
                         f"CKA {untrained.cka:.3f}, {untrained.overlap.mean:.0%} kept.", numbers)
 
 
+# checks that read a late-interaction model as it is, or pick the model of the kind they need themselves; the others
+# read one vector per text, so with a late-interaction model in the sidebar their lessons run on the default dense one
+READS_LATE = frozenset({"tokenizer", "anatomy", "finetune", "expansion", "who_finds", "rerank", "one_per_token"})
+
+
+def stand_in(check: str, model: LoadedModel) -> str | None:
+    """The model a lesson is opened and checked on in place of the sidebar's `model`, or None for the sidebar's."""
+    return DEFAULT_MODEL_ID if model.kind == LATE and check not in READS_LATE else None
+
+
 CHECKS: dict[str, Callable[[Context], Check]] = {
     "tokenizer": tokenizer, "anatomy": anatomy, "bank": bank, "weather": weather, "travel": travel,
     "idiom": idiom, "untrained": untrained, "pooling": pooling, "lexical": lexical, "pipeline": pipeline,

@@ -234,7 +234,7 @@ def render_sidebar() -> tuple[Settings, LoadedModel]:
 # the pages that show a late-interaction model so far; the others say so and stop rather than treat it as dense
 # (Fine-tune trains from a dense model whatever the sidebar holds, and shows a late-interaction model it trained)
 LATE_PAGES: frozenset[str] = frozenset({"Embedding Explorer", "Model", "Similarity", "Layers", "Embedding map",
-                                      "Retrieval", "Fine-tune", "Evaluation"})
+                                      "Retrieval", "Fine-tune", "Evaluation", "Lessons"})
 
 
 def page(title: str) -> tuple[Settings, LoadedModel]:

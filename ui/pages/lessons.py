@@ -8,7 +8,7 @@ from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
-from core.lessons.checks import CHECKS, Check, Context
+from core.lessons.checks import CHECKS, Check, Context, stand_in
 from core.lessons.lessons import LESSONS, Lesson
 from core.models.catalog import ModelUnavailable
 from core.models.loading import LoadedModel
@@ -23,26 +23,27 @@ from ui.work.progress import progress_bar
 CHECKED = "les_checks"  # session key: (weights, settings) -> {lesson number: Check}, for the sheet
 
 
-def lesson_query(lesson: Lesson, settings: Settings) -> dict[str, str]:
+def lesson_query(lesson: Lesson, settings: Settings, instead: str | None = None) -> dict[str, str]:
     """The query string that opens the lesson's page with its inputs under these sidebar settings (on the lesson's
-    own model where it names one)."""
+    own model where it names one, else on the model `instead` of the sidebar's where one is given)."""
     inputs = {key: encode(value) for key, value in lesson.inputs.items()}
-    opened = settings if lesson.model is None else Settings(model_id=lesson.model, device=settings.device)
+    model_id = lesson.model or instead
+    opened = settings if model_id is None else Settings(model_id=model_id, device=settings.device)
     return {**settings_to_query(opened), **{key: value for key, value in inputs.items() if value is not None}}
 
 
-def _link(lesson: Lesson, settings: Settings) -> str:
+def _link(lesson: Lesson, settings: Settings, instead: str | None) -> str:
     parts = urlsplit(st.context.url or "")
     base = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
-    return f"{base}/{lesson.page}?{urlencode(lesson_query(lesson, settings))}"
+    return f"{base}/{lesson.page}?{urlencode(lesson_query(lesson, settings, instead))}"
 
 
-def _open(lesson: Lesson, settings: Settings) -> None:
+def _open(lesson: Lesson, settings: Settings, instead: str | None) -> None:
     for key, value in lesson.inputs.items():
         set_kept(key, value)  # the page may have been visited already: its inputs become the lesson's
-    if lesson.model is not None:
-        st.session_state._reset_model = lesson.model  # the sidebar picks it before it draws the model list
-    st.switch_page(BY_PATH[lesson.page].file, query_params=lesson_query(lesson, settings))
+    if lesson.model or instead:
+        st.session_state._reset_model = lesson.model or instead  # the sidebar picks it before it draws the list
+    st.switch_page(BY_PATH[lesson.page].file, query_params=lesson_query(lesson, settings, instead))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -73,12 +74,17 @@ def _verdict(check: Check) -> None:
 def lesson_section(lesson: Lesson, settings: Settings, model: LoadedModel) -> None:
     st.markdown(f"**{lesson.question}**")
     st.write(lesson.steps)
+    instead = stand_in(lesson.check, model)
     left, right = st.columns([1, 3])
     if left.button(f"Open {BY_PATH[lesson.page].title}", key=f"les_open_{lesson.number}", type="primary"):
-        _open(lesson, settings)
-    right.caption(f"Or share this view: {_link(lesson, settings)}")
+        _open(lesson, settings, instead)
+    right.caption(f"Or share this view: {_link(lesson, settings, instead)}")
     st.markdown(f"**Expected.** {lesson.expect}")
-    checks = checked_here(settings, model)
+    checks = checked_here(settings, model)  # the sheet lists every lesson under the sidebar's model
+    if instead is not None:
+        st.caption(f"This lesson reads one vector per text and {model.model_id} keeps one per token, so it opens and "
+                   f"is checked on {instead}.")
+        settings, model = Settings(model_id=instead, device=settings.device), cached_model(instead, settings.device)
     if lesson.heavy and lesson.number not in checks:
         if st.button(f"Check it on {model.model_id}", key=f"les_check_{lesson.number}",
                      help="Encodes benchmark data: up to a few minutes the first time on a laptop CPU, then "
