@@ -132,6 +132,21 @@ def test_compare_mode_draws_both_configurations_with_the_same_point_numbers(open
     assert not np.allclose(left.positions, right.positions)
 
 
+def test_compare_mode_places_bs_query_on_bs_map_even_where_b_is_wider(opened):
+    """B (untrained BERT, 768 dimensions against A's 384) is mapped alone and aligned onto A: its star is the mean of
+    its nearest texts on B's map, never A's PCA axes applied to B's query (which raised on the wider vector)."""
+    at = opened
+    at.radio(key="map_source").set_value("stsb").run()
+    at.radio(key="map_method").set_value("PCA").run()
+    at.number_input(key="map_size").set_value(300).run()
+    at.toggle(key="map_compare").set_value(True).run()
+    at.selectbox(key="map_b_model").set_value("untrained-bert").run()
+    assert not at.exception
+    star = canvas(at, "map_compare_b").view["query"]
+    neighbours = np.array([(x, y) for x, y in star["neighbours"]])
+    assert np.allclose((star["x"], star["y"]), neighbours.mean(axis=0), atol=1e-4)
+
+
 def test_compare_mode_with_umap_lays_both_maps_out_together_in_the_queue(opened):
     from core.jobs import JOBS
 

@@ -139,11 +139,14 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
             colouring = numbers(found.overlap.everywhere(),
                                 title=f"share of its {found.overlap.k} neighbours kept in B")
     marks = []
-    for (settings, model), vectors, points, coords in ((a, a_raw, space, projection.coords),
-                                                       (chosen, raw, b_space, b_coords)):
+    # B's map is its own projection aligned onto A's, so A's PCA axes cannot place B's query (B's vectors may not even
+    # be as wide): B's star goes to the mean position of its nearest texts in B's space, as t-SNE and UMAP place one
+    b_projection = replace(projection, coords=b_coords, mean=None, components=None)
+    for (settings, model), vectors, points, placed_on in ((a, a_raw, space, projection),
+                                                          (chosen, raw, b_space, b_projection)):
         vector = query_in_space(model, query, with_role(settings, model.pipeline, "query"),
                                 vectors if centred else None) if query else None
-        marks.append(query_on(query, vector, texts, points, replace(projection, coords=coords), top))
+        marks.append(query_on(query, vector, texts, points, placed_on, top))
     columns = st.columns(2)
     for side, column, coords, mark, name in (("a", columns[0], projection.coords, marks[0], describe(*a)),
                                              ("b", columns[1], b_coords, marks[1], describe(*chosen))):
