@@ -129,3 +129,38 @@ def test_a_link_opens_compare_mode_on_its_model_b_and_layer_b(page, prefix):
     assert not at.exception
     assert at.selectbox(key=f"{prefix}_b_model").value == "paraphrase-MiniLM-L3-v2"
     assert at.slider(key=f"{prefix}_b_layer").value == 2
+
+
+def test_map_compare_mode_gives_cka_of_every_layer_of_a_against_every_layer_of_b_from_transformers_states():
+    """A all-MiniLM-L6-v2, B paraphrase-MiniLM-L3-v2, both mean pooling: the heatmap equals numpy CKA of each layer's
+    mask-weighted token mean as transformers returns the states, scaled to unit length where the model's pipeline
+    ends in Normalize, as the Layers test reads a layer."""
+    import torch
+    from transformers import AutoModel, AutoTokenizer
+
+    from core.jobs import JOBS
+    from tests.figures import figure
+
+    at = app_test("views/map.py", map_source="stsb", map_method="PCA", map_size="300")
+    at.toggle(key="map_compare").set_value(True).run()
+    at.selectbox(key="map_b_model").set_value("paraphrase-MiniLM-L3-v2").run()
+    at.toggle(key="map_layer_cka").set_value(True).run()
+    assert not at.exception
+    JOBS.wait_idle(600)
+    at.run()
+    assert not at.exception and not at.error
+    texts = stsb_sample(300)["text"].tolist()
+    pooled = []
+    for name in ("all-MiniLM-L6-v2", "paraphrase-MiniLM-L3-v2"):
+        model = load_model(name, "cpu")
+        folder = str(model.folder)
+        tokenizer, network = AutoTokenizer.from_pretrained(folder), AutoModel.from_pretrained(folder)
+        batch = tokenizer(texts, padding=True, truncation=True, max_length=model.max_length, return_tensors="pt")
+        with torch.no_grad():
+            states = network(**batch, output_hidden_states=True).hidden_states
+        mask = batch["attention_mask"][..., None].float()
+        layers = [((layer * mask).sum(1) / mask.sum(1)).numpy() for layer in states]
+        pooled.append([x / np.linalg.norm(x, axis=1, keepdims=True) for x in layers] if model.normalizes else layers)
+    matrix = np.asarray(figure(at, "map_layer_cka_heatmap").data[0].z, dtype=float)
+    assert matrix.shape == (7, 4)
+    np.testing.assert_allclose(matrix, [[numpy_cka(x, y) for y in pooled[1]] for x in pooled[0]], atol=1e-3)

@@ -11,7 +11,16 @@ import streamlit as st
 
 from core.analysis.agreement import Agreement, Overlap
 from core.analysis.neighbour_changes import neighbour_lists
+from core.data.sampling import sample_indices
+from core.jobs import Job
+from core.models.loading import LoadedModel
+from core.plots.agreement import cka_heatmap
+from core.settings import Settings
 from ui.components.downloads import csv_download
+from ui.state.persist import kept
+from ui.work.background import job_status, layer_cka_job
+
+LAYER_CKA_TEXTS = 2_000  # texts the layer-by-layer CKA of A and B reads: a seeded sample of a larger corpus
 
 NUMBERS_CAPTION = ("Measured on the texts' full vectors (never on a 2-D map). CKA compares the two spaces' shapes "
                    "(1: one is a rotation and scaling of the other); kept in B is the share of each text's "
@@ -63,3 +72,29 @@ def changed_panel(texts: Sequence[str], overlap: Overlap, table: pd.DataFrame, *
     st.dataframe(neighbour_lists(texts, overlap, int(row)), hide_index=True)
     st.caption(f"#{row}'s {overlap.k} nearest other texts in A and in B, nearest first; “also in” marks the "
                "neighbours both spaces share.")
+
+
+def layer_cka_panel(texts: Sequence[str], a: tuple[Settings, LoadedModel], b: tuple[Settings, LoadedModel], *,
+                    seed: int, key: str) -> None:
+    """On request, linear CKA of every layer of A's model against every layer of B's over the texts (each side's
+    pooling and prompt), as a heatmap with its numbers as CSV."""
+    if not kept(st.toggle, "CKA of every layer of A against every layer of B", key=f"{key}_layer_cka", default=False,
+                help="Encodes the texts with every layer of both models (one pass each, in the server's queue) and "
+                     "compares each layer of A with each layer of B: which layers of the two networks see the texts "
+                     "alike."):
+        return
+    rows = sample_indices(len(texts), limit=LAYER_CKA_TEXTS, seed=seed)
+    read = [texts[i] for i in rows]
+    matrix = layer_cka_job(a, b, read)
+    if isinstance(matrix, Job):
+        job_status(matrix)
+        return
+    st.plotly_chart(cka_heatmap(matrix, a_name=f"A: {a[1].model_id}", b_name=f"B: {b[1].model_id}"),
+                    key=f"{key}_layer_cka_heatmap")
+    st.caption(f"Linear CKA of every layer of A (rows, 0 the embeddings) against every layer of B (columns), each "
+               f"layer's vectors pooled as its configuration pools them, over {len(read):,} of the texts"
+               + (f" (a seeded sample of the {len(texts):,})" if len(read) < len(texts) else "")
+               + ": a bright cell marks two layers that see the texts alike.")
+    csv_download(pd.DataFrame(matrix, index=pd.Index(range(len(matrix)), name="layer of A"),
+                              columns=[f"layer {j} of B" for j in range(matrix.shape[1])]),
+                 f"{key}-layer-cka.csv", key=f"{key}_layer_cka_csv")

@@ -16,6 +16,7 @@ import streamlit as st
 
 from core.analysis.agreement import Agreement, agreement
 from core.analysis.attribution import PairAttribution, attribute_pair
+from core.analysis.compared_models import layer_cka
 from core.analysis.explanation import explain_pair, reference_texts
 from core.analysis.index_store import stored_index
 from core.analysis.late_map import document_points
@@ -209,6 +210,16 @@ def agreement_job(a: np.ndarray, b: np.ndarray, seed: int) -> Agreement | Job:
     return _queued(("agreement", array_digest(a, {"seed": seed}), array_digest(b)),
                    f"Comparing A and B on {len(a):,} texts",
                    lambda progress: agreement(a, b, overlap_texts=TRUST_POINTS, seed=seed, progress=progress))
+
+
+def layer_cka_job(a: tuple[Settings, LoadedModel], b: tuple[Settings, LoadedModel],
+                  texts: Sequence[str]) -> np.ndarray | Job:
+    """Linear CKA of every layer of configuration A (rows) against every layer of B over `texts`, in the shared
+    background job (every layer of both models is one forward pass each)."""
+    return _queued(("layer-cka", a[1].fingerprint, a[0], b[1].fingerprint, b[0], texts_digest(texts)),
+                   f"CKA of every layer of {a[1].model_id} against every layer of {b[1].model_id} on "
+                   f"{len(texts):,} texts",
+                   lambda progress: layer_cka((a[1], a[0]), (b[1], b[0]), texts, progress))
 
 
 def density_job(coords: np.ndarray, min_size: int) -> np.ndarray | Job:

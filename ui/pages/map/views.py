@@ -32,7 +32,7 @@ from core.plots.map import (
 )
 from core.plots.map_canvas import canvas_view, hover_line
 from core.settings import Settings
-from ui.components.agreement import agreement_metrics
+from ui.components.agreement import agreement_metrics, layer_cka_panel
 from ui.components.compare import configuration_b, describe
 from ui.components.downloads import csv_download
 from ui.components.map_canvas import map_canvas
@@ -133,6 +133,7 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
         job_status(found)
     else:
         agreement_metrics(found)
+        layer_cka_panel(texts, a, chosen, seed=params.seed, key="map")
         if kept(st.toggle, "Colour by each text's neighbours kept in B", key="map_compare_kept", url=True,
                 default=False, help="The share of each text's nearest other texts in A that are also among its "
                                     "nearest in B (full spaces, cosine): dark where B moved the text elsewhere."):
