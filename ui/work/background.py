@@ -33,7 +33,7 @@ from core.analysis.rerank import Reranked, rerank_hits
 from core.analysis.token_index import LateIndex, searched_exactly, stored_late_index
 from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import Dataset, LateDataset
-from core.data.stsb import MAP_SAMPLE_SIZE, Split, stsb_corpus, stsb_sample
+from core.data.stsb import MAP_SAMPLE_SIZE, Split, load_stsb, stsb_corpus, stsb_sample
 from core.deployment import load_config
 from core.encoding.embedding_cache import cached_embeddings_with, cached_vectors, stored_vectors, vectors_key
 from core.encoding.late_cache import cached_token_matrix, late_key, stored_token_matrix
@@ -158,7 +158,8 @@ def rerank_sweep_job(task: RetrievalTask, stage_key: Hashable, stage: Callable[[
 
 
 def cross_sts_job(reranker: LoadedReranker, split: Split) -> pd.DataFrame | Job:
-    return _queued(("cross-sts", reranker.fingerprint, split),
+    pairs = texts_digest([f"{pair.sentence1}\t{pair.sentence2}\t{pair.score}" for pair in load_stsb(split)])
+    return _queued(("cross-sts", reranker.fingerprint, split, pairs),  # keyed by the pairs it reads, not their name
                    f"Scoring the STS-B {split} pairs with {reranker.model_id}",
                    lambda progress: cross_sts(reranker, split, progress=progress))
 
