@@ -62,13 +62,13 @@ def checked_here(settings: Settings, model: LoadedModel) -> dict[int, Check]:
     return st.session_state.setdefault(CHECKED, {}).setdefault((model.fingerprint, settings), {})
 
 
-def _verdict(check: Check) -> None:
+def _verdict(check: Check, on: str = "this model") -> None:
     if check.holds is None:
         st.info(check.finding)
     elif check.holds:
-        st.success(f"Holds on this model. {check.finding}")
+        st.success(f"Holds on {on}. {check.finding}")
     else:
-        st.warning(f"Does not hold on this model. {check.finding}")
+        st.warning(f"Does not hold on {on}. {check.finding}")
 
 
 def lesson_section(lesson: Lesson, settings: Settings, model: LoadedModel) -> None:
@@ -95,6 +95,6 @@ def lesson_section(lesson: Lesson, settings: Settings, model: LoadedModel) -> No
     elif not lesson.heavy:
         checks[lesson.number] = _checked(lesson.number, lesson.check, model.fingerprint, settings, model)
     if lesson.number in checks:
-        _verdict(checks[lesson.number])
+        _verdict(checks[lesson.number], "this model" if instead is None else instead)
     st.markdown("**To discuss.** " + " ".join(lesson.discussion))
     st.markdown(f"**What if…** {lesson.what_if}")
