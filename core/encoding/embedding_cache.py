@@ -22,7 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from core.encoding.encoder import Progress, encode, pooler_for
-from core.encoding.memo import EmbeddingMemo
+from core.encoding.file_memo import FileMemo
 from core.encoding.sparse import encode_sparse
 from core.hashing import texts_digest
 from core.models.loading import LoadedModel
@@ -38,7 +38,7 @@ MEMO_BYTES = 512 * 2**20  # e.g. a 100,000-text corpus (the max_corpus_rows limi
 ProgressBar = Callable[[], AbstractContextManager[Progress | None]]
 Stored = TypeVar("Stored", np.ndarray, sp.csr_matrix)
 
-_memo = EmbeddingMemo(MEMO_BYTES)
+_memo = FileMemo(MEMO_BYTES)
 
 
 def cache_key(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling, layer: int | None,
@@ -163,34 +163,16 @@ def _parse_sparse(data: bytes, key: str) -> sp.csr_matrix | None:
     return sp.csr_matrix((values, indices, indptr), shape=(rows, dims))
 
 
-def _file_version(path: Path) -> tuple[int, int, int] | None:
-    """What changes whenever the file is replaced (every write renames a new file into place)."""
-    try:
-        stat = path.stat()
-    except FileNotFoundError:
-        return None
-    return stat.st_ino, stat.st_mtime_ns, stat.st_size
-
-
-def _remember(key: str, version: tuple[int, int, int] | None, vectors: Stored) -> Stored:
+def _read_only(vectors: Stored) -> Stored:
     arrays = (vectors.data, vectors.indices, vectors.indptr) if isinstance(vectors, sp.csr_matrix) else (vectors,)
     for array in arrays:
         array.flags.writeable = False
-    if version is not None:
-        _memo.put((key, version), vectors, False)
     return vectors
 
 
 def _stored(path: Path, key: str, read: Callable[[Path, str], Stored | None] = read_vectors) -> Stored | None:
     """The file's vectors: from the memo while the file is the one they were read from or written to."""
-    version = _file_version(path)
-    if version is None:
-        return None
-    hit = _memo.get((key, version))
-    if hit is not None:
-        return hit[0]
-    vectors = read(path, key)
-    return None if vectors is None else _remember(key, version, vectors)
+    return _memo.read(path, key, lambda path, key: None if (found := read(path, key)) is None else _read_only(found))
 
 
 def _options(settings: Settings) -> dict:
@@ -246,7 +228,7 @@ def cached_sparse_with(model: LoadedModel, texts: Sequence[str], settings: Setti
         matrix = encode_sparse(model, texts, role=settings.role, prompt=settings.prompt,
                                max_length=settings.max_length, progress=progress).matrix
     write_sparse(path, key, matrix)
-    return _remember(key, _file_version(path), matrix)
+    return _memo.remember(path, key, _read_only(matrix))
 
 
 def _read_through(model: LoadedModel, texts: list[str], options: dict, progress_bar: ProgressBar) -> np.ndarray:
@@ -257,7 +239,7 @@ def _read_through(model: LoadedModel, texts: list[str], options: dict, progress_
         with progress_bar() as progress:
             vectors = encode(model, texts, **options, progress=progress).vectors
         write_vectors(path, key, vectors)
-        vectors = _remember(key, _file_version(path), vectors)
+        vectors = _memo.remember(path, key, _read_only(vectors))
     return vectors
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import Progress
-from core.encoding.memo import EmbeddingMemo
+from core.encoding.file_memo import FileMemo
 from core.encoding.multivector import encode_multivector
 from core.encoding.token_matrix import TokenMatrix
 from core.hashing import texts_digest
@@ -46,7 +46,7 @@ SECTIONS: tuple[tuple[str, str, Callable[[dict], tuple[int, ...]]], ...] = (
 )
 
 # matrices read, by file version: memory-mapped, so what they hold lies in the page cache, not in this process
-_memo = EmbeddingMemo(8 * 2**30)
+_memo = FileMemo(8 * 2**30)
 
 
 def late_key(model: LoadedModel, texts: Sequence[str], role: Role) -> str:
@@ -193,26 +193,9 @@ def _checked(raw: np.ndarray, key: str) -> TokenMatrix | None:
                        arrays["token_bytes"], arrays["token_starts"])
 
 
-def _file_version(path: Path) -> tuple[int, int, int] | None:
-    try:
-        stat = path.stat()
-    except FileNotFoundError:
-        return None
-    return stat.st_ino, stat.st_mtime_ns, stat.st_size
-
-
 def stored_file(path: Path, key: str) -> TokenMatrix | None:
     """The file's matrix, from the memo while the file is the one it was read from (checked once per version)."""
-    version = _file_version(path)
-    if version is None:
-        return None
-    hit = _memo.get((key, version))
-    if hit is not None:
-        return hit[0]
-    found = read_token_matrix(path, key)
-    if found is not None:
-        _memo.put((key, version), found, False)
-    return found
+    return _memo.read(path, key, read_token_matrix)
 
 
 def stored_token_matrix(model: LoadedModel, texts: Sequence[str], role: Role = "document") -> TokenMatrix | None:

@@ -47,7 +47,7 @@ def test_it_is_memory_mapped_read_only_and_read_without_encoding_again(colbert, 
     assert isinstance(made.vectors, np.memmap) and not made.vectors.flags.writeable
     with pytest.raises(ValueError):
         made.vectors[0, 0] = 1.0
-    monkeypatch.setattr(late_cache, "_memo", late_cache.EmbeddingMemo(2**30))  # a new process: only the file
+    monkeypatch.setattr(late_cache, "_memo", late_cache.FileMemo(2**30))  # a new process: only the file
     monkeypatch.setattr(late_cache, "encode_multivector", lambda *a, **k: pytest.fail("encoded again"))
     found = stored_token_matrix(colbert, texts)
     assert found is not None
@@ -83,7 +83,7 @@ def test_a_damaged_file_is_deleted_and_built_again(colbert, damage, monkeypatch)
         assert late_cache.read_token_matrix(path, "x" * len(key)) is None
         assert not path.exists()
         return
-    monkeypatch.setattr(late_cache, "_memo", late_cache.EmbeddingMemo(2**30))
+    monkeypatch.setattr(late_cache, "_memo", late_cache.FileMemo(2**30))
     assert late_cache.read_token_matrix(path, key) is None and not path.exists()
     np.testing.assert_array_equal(cached_token_matrix(colbert, texts).vectors, first)
 
