@@ -13,8 +13,6 @@ from core.encoding.encoder import Progress
 from core.models.loading import LoadedModel
 from core.settings import Role
 
-CHUNK_BATCHES = 8  # batches encoded per call, so that progress moves
-
 
 @dataclass(frozen=True)
 class TokenVectors:
@@ -50,8 +48,8 @@ def role_length(model: LoadedModel, role: Role) -> int:
 
 
 def _encoded(model: LoadedModel, texts: list[str], role: Role, batch_size: int) -> list[dict]:
-    """encode_query / encode_document's own per-text outputs before they are cut to the scored tokens: the same
-    batches, so the vectors kept are theirs bit for bit."""
+    """encode_query / encode_document's own per-text outputs before they are cut to the scored tokens (their modules
+    and their arithmetic; a batch of other texts pads differently, which moves a value by float rounding alone)."""
     encode = model.multivector.encode_query if role == "query" else model.multivector.encode_document
     return encode(texts, batch_size=batch_size, output_value=None, show_progress_bar=False)
 
@@ -101,12 +99,10 @@ def _frozen(tokens: tuple[str, ...], vectors: np.ndarray, expansion: np.ndarray,
     return TokenVectors(tokens, np.ascontiguousarray(vectors, np.float32), expansion, prompt, dropped, truncated)
 
 
-def _cut(model: LoadedModel, texts: list[str], role: Role) -> list[bool]:
-    """Which texts (with the role's prompt) are longer than the role's length: the tokenizer's own count."""
+def _token_counts(model: LoadedModel, texts: list[str], role: Role) -> list[int]:
+    """Each text's token count with the role's prompt, untruncated: the tokenizer's own."""
     prompt = role_prompt(model, role)
-    limit = role_length(model, role)
-    counts = model.tokenizer([prompt + text for text in texts], truncation=False)["input_ids"]
-    return [len(ids) > limit for ids in counts]
+    return [len(ids) for ids in model.tokenizer([prompt + text for text in texts], truncation=False)["input_ids"]]
 
 
 def role_prompt(model: LoadedModel, role: Role) -> str:
@@ -133,20 +129,19 @@ def encode_multivector(model: LoadedModel, texts: Sequence[str], *, role: Role =
             found[i] = hit[0]
     if todo:
         pending = list(todo)
-        # longest first over all the texts, as encode sorts within one call, so every chunk pads little
-        order = sorted(range(len(pending)), key=lambda u: -len(pending[u]))
-        unique = [pending[u] for u in order]
-        cut, skipped = _cut(model, unique, side), skipped_ids(model, side)
-        step = batch_size * CHUNK_BATCHES
-        for start in range(0, len(unique), step):
-            chunk = unique[start:start + step]
-            for j, output in enumerate(_encoded(model, chunk, side, batch_size)):
-                vectors = _token_vectors(model, output, cut[start + j], skipped)
-                model.memo.put(("late", side, chunk[j]), vectors, vectors.truncated)
-                for i in todo[chunk[j]]:
+        counts = _token_counts(model, pending, side)
+        # longest first by the tokenizer's count, one batch a call: every batch pads as little as it can
+        order = sorted(range(len(pending)), key=lambda u: -counts[u])
+        skipped, limit = skipped_ids(model, side), role_length(model, side)
+        for start in range(0, len(order), batch_size):
+            batch = [pending[u] for u in order[start:start + batch_size]]
+            for u, output in zip(order[start:start + batch_size], _encoded(model, batch, side, batch_size)):
+                vectors = _token_vectors(model, output, counts[u] > limit, skipped)
+                model.memo.put(("late", side, pending[u]), vectors, vectors.truncated)
+                for i in todo[pending[u]]:
                     found[i] = vectors
             if progress is not None:
-                progress(min(start + step, len(unique)), len(unique))
+                progress(min(start + batch_size, len(order)), len(order))
     return [found[i] for i in range(len(texts))]
 
 

@@ -75,11 +75,13 @@ def test_a_run_behind_other_heavy_work_shows_its_place_in_the_queue(monkeypatch)
     assert at.session_state["ft_control"].finished.wait(60)
 
 
-@pytest.mark.slow
-def test_a_run_from_the_page_trains_saves_and_shows_the_comparison(quick_measures):
+def _run_from_the_page(name: str, objective: str | None = None):
+    """Two steps of batch 4 from paraphrase-MiniLM-L3-v2 started on the page, once the run has ended."""
     at = app_test(PAGE)
     at.selectbox(key="ft_base").set_value("paraphrase-MiniLM-L3-v2")
-    at.text_input(key="ft_name").set_value("l3-page-run")
+    if objective is not None:
+        at.radio(key="ft_objective").set_value(objective)
+    at.text_input(key="ft_name").set_value(name)
     at.number_input(key="ft_batch").set_value(4)
     at.number_input(key="ft_steps").set_value(2)
     at.button(key="ft_start").click().run()
@@ -87,7 +89,12 @@ def test_a_run_from_the_page_trains_saves_and_shows_the_comparison(quick_measure
     control = at.session_state["ft_control"]
     assert control.finished.wait(300)
     assert control.error is None
-    at.run()
+    return at.run()
+
+
+@pytest.mark.slow
+def test_a_run_from_the_page_trains_saves_and_shows_the_comparison(quick_measures):
+    at = _run_from_the_page("l3-page-run")
     assert "Saved l3-page-run" in at.success[0].value
     assert at.selectbox(key="ft_pick").value == "l3-page-run"
     card = read_card("l3-page-run")
@@ -198,18 +205,7 @@ def test_the_page_shows_with_a_late_interaction_model_in_the_sidebar(late_card):
 
 @pytest.mark.slow
 def test_a_multi_vector_run_from_the_page_goes_through_the_queue_and_is_listed(quick_measures):
-    at = app_test(PAGE)
-    at.selectbox(key="ft_base").set_value("paraphrase-MiniLM-L3-v2")
-    at.radio(key="ft_objective").set_value("multi-vector")
-    at.text_input(key="ft_name").set_value("l3-late-page-run")
-    at.number_input(key="ft_batch").set_value(4)
-    at.number_input(key="ft_steps").set_value(2)
-    at.button(key="ft_start").click().run()
-    assert not at.exception and not at.error
-    control = at.session_state["ft_control"]
-    assert control.finished.wait(300)
-    assert control.error is None
-    at.run()
+    at = _run_from_the_page("l3-late-page-run", "multi-vector")
     assert "Saved l3-late-page-run; a late-interaction model" in at.success[0].value
     card = read_card("l3-late-page-run")
     assert card["kind"] == "late interaction" and card["steps"] == 2 and [s for s, _ in card["losses"]] == [1, 2]
