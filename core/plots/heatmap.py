@@ -80,7 +80,8 @@ def _heatmap(z: np.ndarray, texts: Sequence[str], order: Sequence[int] | None, *
     ))
     if clickable and n <= CLICKABLE_UP_TO:
         _click_layer(figure, z, names, order, value_name)
-    figure.update_layout(title=title or None, height=size, margin=dict(l=10, r=10, t=40 if title else 10, b=10))
+    figure.update_layout(title=title or None, height=size,
+                         margin=dict(l=10, r=10, t=40 + 20 * title.count("<br>") if title else 10, b=10))
     figure.update_xaxes(**ticks, tickvals=names[::column_step], ticktext=numbers[::column_step], tickangle=0)
     figure.update_yaxes(**ticks, tickvals=names[::step], ticktext=labels[::step], autorange="reversed")
     return figure

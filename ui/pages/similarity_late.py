@@ -55,7 +55,7 @@ def late_single(texts: Sequence[str], settings: Settings, model: LoadedModel, re
     name = score_name(model)
     with main:
         heatmap(result.matrix, texts, look, result.order, "sim_heatmap", clickable=True, value_name=name,
-                title=f"{describe(settings, model)}: rows are queries, columns documents")
+                title=f"{describe(settings, model)}<br><sup>rows are queries, columns documents</sup>")
         st.caption(_caption(model, result))
         csv_download(matrix_frame(result.matrix, texts, result.order), "maxsim.csv", key="sim_csv")
     with side:
