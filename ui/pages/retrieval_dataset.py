@@ -13,10 +13,10 @@ from core.encoding.prompts import role_prompts
 from core.jobs import Job
 from core.models.sources import availability
 from core.plots.retrieval import hits_figure
+from ui.components.dataset_row import row_as_query
 from ui.components.downloads import csv_download
 from ui.components.model_download import ready_or_download
 from ui.pages.retrieval_late import late_dataset_search
-from ui.state.persist import kept
 from ui.work.background import index_job, job_status
 from ui.work.cache import cached_model, dataset_of
 
@@ -37,9 +37,7 @@ def dataset_query(dataset: Dataset, query: str) -> np.ndarray:
              else f"{manifest.settings.model_id}, which this server lacks")
     st.info(f"This dataset was embedded with {whose}, so a typed query cannot be placed in its space: it is searched "
             "by its own texts. Pick a row as the query.")
-    row = int(kept(st.number_input, "Query: the text in row", key="ret_dataset_row", default=0, min_value=0,
-                   max_value=len(dataset.vectors) - 1, step=1))
-    st.caption(f"Row {row:,}: {dataset.texts([row])[0]}")
+    row = row_as_query(len(dataset.vectors), lambda row: dataset.texts([row])[0])
     return np.asarray(dataset.vectors[row:row + 1])
 
 

@@ -22,9 +22,9 @@ from core.models.sources import availability
 from core.plots.labels import shorten
 from core.plots.retrieval import hits_figure
 from core.plots.token_matches import token_matches_figure
+from ui.components.dataset_row import row_as_query
 from ui.components.downloads import csv_download
 from ui.components.model_download import ready_or_download
-from ui.state.persist import kept
 from ui.work.background import job_status, late_corpus_job, late_index_job
 from ui.work.cache import cached_model, late_dataset_of
 
@@ -99,9 +99,7 @@ def _dataset_query(dataset: LateDataset, query: str) -> tuple[TokenVectors, str,
              else f"{manifest.settings.model_id}, which this server lacks as a late-interaction model")
     st.info(f"This dataset was encoded with {whose}, so a typed query cannot be encoded into its token vectors: it "
             "is searched by its own texts, scored by MaxSim. Pick a row as the query.")
-    row = int(kept(st.number_input, "Query: the text in row", key="ret_dataset_row", default=0, min_value=0,
-                   max_value=len(dataset.corpus) - 1, step=1))
-    st.caption(f"Row {row:,}: {dataset.texts([row])[0]}")
+    row = row_as_query(len(dataset.corpus), lambda row: dataset.texts([row])[0])
     return dataset.corpus.text(row), "maxsim", frozenset()
 
 
