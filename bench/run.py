@@ -47,20 +47,24 @@ def main() -> int:
     args = parser.parse_args()
     rows: list[Row] = []
     raw: list[dict[str, object]] = []
+    seconds: dict[str, float] = {}
     for name in args.only or SECTIONS:
         print(f"bench: {name}…", file=sys.stderr, flush=True)
-        before = len(rows)
+        before, start = len(rows), time.perf_counter()
         try:
             SECTIONS[name](rows)
         except Exception as err:  # one broken section must not lose the others' figures
             rows.append(Row(f"{name} (section failed)", f"{type(err).__name__}: {err}"[:200], "", ""))
         raw += [{"section": name, **asdict(row)} for row in rows[before:]]
+        seconds[name] = round(time.perf_counter() - start, 1)
+        print(f"bench: {name} took {seconds[name]:.0f} s", file=sys.stderr, flush=True)
     table = ["| measurement | ours | anchor (same run) | ratio |", "|---|---|---|---|",
              *(f"| {' | '.join(row.cells())} |" for row in rows)]
     run = {"machine": machine(), "date": time.strftime("%Y-%m-%d")}
     text = f"Machine: {run['machine']}. Run on {run['date']}.\n\n" + "\n".join(table) + "\n"
     args.output.write_text(text, encoding="utf-8")
-    args.output.with_suffix(".json").write_text(json.dumps({**run, "rows": raw}, indent=1, ensure_ascii=False) + "\n",
+    raw_run = {**run, "section_seconds": seconds, "rows": raw}
+    args.output.with_suffix(".json").write_text(json.dumps(raw_run, indent=1, ensure_ascii=False) + "\n",
                                                 encoding="utf-8")
     print(text)
     return 0
