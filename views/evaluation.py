@@ -13,6 +13,7 @@ from core.evaluation.sts import by_genre, correlation, layer_sweep, similarity_c
 from core.models.catalog import LATE
 from core.plots.evaluation import rank_buckets, rank_figure, recall_figure, sts_scatter, sweep_figure
 from core.settings import POOLINGS
+from ui.components.columns import three_decimals
 from ui.components.compare import describe
 from ui.components.downloads import csv_download
 from ui.components.prompts import prompts_caption, without_prompts
@@ -28,7 +29,6 @@ from ui.work.progress import progress_bar
 
 RETRIEVAL, STS, RERANK, CHECKS = "Retrieval (Recall@k)", "STS correlation", "Rerank", "Model checks"
 MAX_CONFIGURATIONS = 12
-THREE = st.column_config.NumberColumn(format="%.3f")
 FOUR = st.column_config.NumberColumn(format="%.4f")
 
 
@@ -61,7 +61,7 @@ def retrieval_section(settings) -> None:
     st.caption("Recall@k: the share of each query's relevant texts found in its top k, averaged over queries; "
                "higher and further left is better. Lexical baselines show what shared words alone achieve.")
     table = metrics_table(results)
-    st.dataframe(table, hide_index=True, column_config={c: THREE for c in table.columns[1:]})
+    st.dataframe(table, hide_index=True, column_config=three_decimals(table.columns[1:]))
     csv_download(table, "retrieval-metrics.csv", index=False)
     diagnostics(results)
 
@@ -70,7 +70,7 @@ def diagnostics(results: dict[str, TaskResult]) -> None:
     st.subheader("Per-query diagnostics")
     left, right = st.columns([2, 1])
     name = kept(left.selectbox, "Configuration", key="ev_diag_config", url=True, default=next(iter(results)),
-                options=list(results), must_be_option=True)
+                options=list(results), must_be_option=True, follow_default=True)
     failures = kept(right.checkbox, "Only failures (relevant text not first)", key="ev_failures", url=True,
                     default=False)
     per_query = results[name].per_query
@@ -80,7 +80,7 @@ def diagnostics(results: dict[str, TaskResult]) -> None:
     if failures:
         per_query = per_query[per_query["first relevant rank"].fillna(0).astype(int) != 1]
     st.dataframe(per_query, hide_index=True,
-                 column_config={c: THREE for c in ("relevant score", "top wrong score", "margin")})
+                 column_config=three_decimals("relevant score", "top wrong score", "margin"))
     st.caption("Margin: the relevant text's score minus the best wrong text's (in the configuration's own score: a "
                "cosine, a dot product, BM25, RRF); below zero, a wrong text won.")
     csv_download(per_query, "retrieval-per-query.csv", index=False)

@@ -19,8 +19,9 @@ from core.training.finetune import (
     suggest_name,
 )
 from ui.components.downloads import csv_download
+from ui.components.model_download import ready_or_download
 from ui.components.sidebar import page
-from ui.pages.finetune import delete_control, heatmaps, live_progress, moved_section
+from ui.pages.finetune import BASE_DOWNLOAD, delete_control, heatmaps, live_progress, moved_section
 from ui.state.persist import kept
 from ui.work.cache import available_ids, cached_catalog
 
@@ -67,6 +68,7 @@ def run_options(settings) -> RunRequest | None:
                     "dropped and a token projection to 128 dimensions, drawn at random from the seed, is added; "
                     "MultiVectorEncoderTrainer then trains both on the positive pairs. It is measured on the STS-B "
                     "paraphrase retrieval task by MaxSim, beside the dense model it started from (its cosine).")
+        base_here = ready_or_download(base, key=BASE_DOWNLOAD, meanwhile="Start training waits until it is here.")
         suggested = suggest_name(base, "stsb" if data == "stsb" else getattr(upload, "name", "pairs"), objective)
         name = kept(st.text_input, "Name of the new model", key="ft_name", default="", placeholder=suggested,
                     help="Leave empty to use the name shown. Letters, digits, dots, dashes, underscores.")
@@ -85,7 +87,7 @@ def run_options(settings) -> RunRequest | None:
                                 help="The same seed and settings give the same model.")
     control: RunControl | None = st.session_state.get("ft_control")
     running = control is not None and not control.finished.is_set()
-    if not st.button("Start training", type="primary", disabled=running, key="ft_start"):
+    if not st.button("Start training", type="primary", disabled=running or not base_here, key="ft_start"):
         return None
     options = TrainOptions(epochs=int(epochs), batch_size=int(batch), learning_rate=float(rate),
                            warmup_ratio=float(warmup), max_steps=int(steps) or None, seed=int(seed))

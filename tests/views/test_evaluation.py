@@ -65,6 +65,7 @@ def test_failures_filter_and_editable_k():
     assert (failures["first relevant rank"] != 1).all()
     at.text_input(key="ev_ks").set_value("2, 3").run()
     assert list(at.dataframe[0].value.columns[1:3]) == ["recall@2", "recall@3"]
+    assert at.selectbox(key="ev_diag_config").value == "TF-IDF"  # the user's choice outlives the rerun
 
 
 def test_bad_k_values_say_what_to_type_and_keep_the_input():
@@ -128,6 +129,8 @@ def test_a_configuration_not_embedded_yet_leaves_the_baselines_on_show_while_it_
     assert list(at.dataframe[0].value["configuration"]) == ["all-MiniLM-L6-v2 · cls · layer 5", "TF-IDF",
                                                               "bag of words", "BM25",
                                                               "hybrid: all-MiniLM-L6-v2 · cls · layer 5 + BM25"]
+    # The diagnostics showed the first baseline meanwhile; nobody chose it, so they move to the model's row.
+    assert at.selectbox(key="ev_diag_config").value == "all-MiniLM-L6-v2 · cls · layer 5"
 
 
 def test_a_configuration_from_the_hub_the_cache_lacks_is_skipped_until_it_is_downloaded(hub_uncached):

@@ -33,12 +33,15 @@ def test_the_page_opens_with_the_defaults_and_says_how_to_start():
     assert len(at.get("plotly_chart")) == 1  # the base model's heatmap of the example texts: the 'before'
 
 
-def test_a_base_model_from_the_hub_the_cache_lacks_offers_its_download_in_place_of_its_heatmap(hub_uncached):
+def test_a_base_model_from_the_hub_the_cache_lacks_is_offered_once_and_start_waits_for_it(hub_uncached):
     at = app_test(PAGE)
     at.selectbox(key="ft_base").set_value(CATALOG_DENSE).run()
     assert not at.exception and not at.error
-    assert_download_offered(at, CATALOG_DENSE, f"ft_heat_{CATALOG_DENSE}", hub_uncached)
-    assert f"Its heatmap is drawn once {CATALOG_DENSE} is here." in [c.value for c in at.caption]
+    assert_download_offered(at, CATALOG_DENSE, "ft_base", hub_uncached)  # one button: none beside its heatmap
+    assert at.button(key="ft_start").disabled  # Start would download it inside the training run, with no progress
+    captions = [c.value for c in at.caption]
+    assert "Start training waits until it is here." in captions
+    assert any(c.startswith(f"Its heatmap is drawn once {CATALOG_DENSE} is here") for c in captions)
     assert not at.get("plotly_chart")
 
 

@@ -16,6 +16,7 @@ from core.jobs import Job
 from core.models.loading import LoadedModel
 from core.plots.agreement import cka_heatmap
 from core.settings import Settings
+from ui.components.columns import THREE_DECIMALS
 from ui.components.downloads import csv_download
 from ui.state.persist import kept
 from ui.work.background import job_status, layer_cka_job
@@ -61,7 +62,7 @@ def changed_panel(texts: Sequence[str], overlap: Overlap, table: pd.DataFrame, *
     st.subheader(title)
     st.dataframe(table, hide_index=True, column_config={
         "neighbours changed": st.column_config.NumberColumn(format="percent"),
-        "moved on the map": st.column_config.NumberColumn(format="%.3f")})
+        "moved on the map": THREE_DECIMALS})
     st.caption(caption)
     csv_download(table, f"{key}-changed.csv", index=False, key=f"{key}_changed_csv")
     if table.empty:

@@ -31,6 +31,7 @@ from core.plots.evaluation import dimension_figure, variant_figure
 from core.settings import Settings
 from core.training.distill import DEFAULT_PCA_DIMS, static_models_of, teacher_of
 from core.training.finetune import FinetuneError
+from ui.components.columns import three_decimals
 from ui.components.downloads import csv_download
 from ui.components.model_download import ready_or_download
 from ui.pages.evaluation_tasks import usable_task
@@ -42,7 +43,6 @@ PROMPTS, DIMENSIONS, QUANTISATION, STATIC = "Prompts", "Dimensions", "Quantisati
 SPEED_SAMPLE = 500  # sentences encoded to measure texts/s
 METRICS = ["recall@1", "recall@10", "mrr@10", "ndcg@10"]
 SPEARMAN = "STS-B spearman"
-THREE = st.column_config.NumberColumn(format="%.3f")
 
 
 def embedded(model: LoadedModel, task: RetrievalTask, sts: PairRows, settings: Settings,
@@ -62,7 +62,7 @@ def show_table(frame: pd.DataFrame, name: str) -> None:
     """A check's table with its numbers formatted, and its CSV download."""
     number = st.column_config.NumberColumn
     st.dataframe(frame, hide_index=True, column_config={
-        **{c: THREE for c in (*METRICS, SPEARMAN)}, "ms per query": number(format="%.2f"),
+        **three_decimals(METRICS, SPEARMAN), "ms per query": number(format="%.2f"),
         "texts/s": number(format="%.0f"), "index bytes": number(format="localized"),
         **{c: number(format="%.1f") for c in ("MB", "vectors per text", "query vectors", "expansion vectors")}})
     csv_download(frame, name, index=False)

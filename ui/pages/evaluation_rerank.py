@@ -20,6 +20,7 @@ from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker
 from core.plots.rerank import depth_figure
 from core.settings import Settings
+from ui.components.columns import three_decimals
 from ui.components.downloads import csv_download
 from ui.components.rerank import reranker_choice
 from ui.pages.evaluation_tasks import usable_task
@@ -27,8 +28,6 @@ from ui.state.persist import kept
 from ui.work.background import corpus_job, cross_sts_job, job_status, rerank_sweep_job
 from ui.work.cache import lexical_index
 from ui.work.progress import progress_bar
-
-THREE = st.column_config.NumberColumn(format="%.3f")
 
 
 def _first_stage(task: RetrievalTask, name: str, settings: Settings,
@@ -74,7 +73,7 @@ def rerank_section(settings: Settings, model: LoadedModel) -> None:
                f"(the reranker's time per query, {1000 * sweep.seconds_per_pair:.1f} ms a pair here, measured over "
                f"{sweep.pairs:,} pairs). A reranker helps a weak first stage most; a lightly trained one can lower "
                "a strong first stage's scores.")
-    st.dataframe(frame, hide_index=True, column_config={**{c: THREE for c in frame.columns[1:-1]},
+    st.dataframe(frame, hide_index=True, column_config={**three_decimals(frame.columns[1:-1]),
                                                         "ms per query": st.column_config.NumberColumn(format="%.1f")})
     csv_download(frame, "rerank-by-depth.csv", index=False, key="ev_rerank_csv")
     sts_comparison(settings, model, reranker, sts)

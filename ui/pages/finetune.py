@@ -17,6 +17,7 @@ from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.encoding.encoder import encode
 from core.jobs import JOBS
 from core.models.catalog import LATE, ModelUnavailable
+from core.models.sources import pending_download
 from core.plots.agreement import cka_heatmap
 from core.plots.finetune import drift_curve, drift_frame, loss_curve
 from core.plots.heatmap import similarity_heatmap
@@ -69,6 +70,18 @@ def live_progress(control: RunControl) -> None:
         control.stop_requested.set()
 
 
+BASE_DOWNLOAD = "ft_base"  # the options offer the chosen base's download (Start waits for it); its heatmap waits too
+
+
+def _here(model_id: str) -> bool:
+    """Whether `model_id` loads now; a base the options offer to download is not offered a second time here."""
+    if model_id == st.session_state.get(BASE_DOWNLOAD) and pending_download(model_id) is not None:
+        st.caption(f"Its heatmap is drawn once {model_id} is here (its Download is under Start from, above).")
+        return False
+    return ready_or_download(model_id, key=f"ft_heat_{model_id}",
+                             meanwhile=f"Its heatmap is drawn once {model_id} is here.")
+
+
 def heatmaps(device: str, *model_ids: str) -> None:
     """The example set's cosine heatmap for each model (a late-interaction model's MaxSim per query token), side by
     side, with its numbers as CSV."""
@@ -78,8 +91,7 @@ def heatmaps(device: str, *model_ids: str) -> None:
     late_drawn = False
     for panel, model_id in zip(st.columns(2), model_ids):
         with panel:
-            if not ready_or_download(model_id, key=f"ft_heat_{model_id}",
-                                     meanwhile=f"Its heatmap is drawn once {model_id} is here."):
+            if not _here(model_id):
                 continue
             try:
                 other = cached_model(model_id, device)

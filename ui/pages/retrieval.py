@@ -17,6 +17,7 @@ from core.plots.labels import shorten
 from core.plots.rerank import moves_figure
 from core.plots.retrieval import hits_figure
 from core.settings import Settings
+from ui.components.columns import three_decimals
 from ui.components.downloads import csv_download
 from ui.components.explain import explanation_panel
 from ui.components.model_download import ready_or_download
@@ -171,8 +172,7 @@ def _words(corpus: list[str], query: str, row: int) -> None:
     if shared.empty:
         st.info(f"No word in common: {BASELINES[kind]} scores this pair 0, whatever the model finds.")
         return
-    st.dataframe(shared, hide_index=True, column_config={
-        c: st.column_config.NumberColumn(format="%.3f") for c in shared.columns[1:]})
+    st.dataframe(shared, hide_index=True, column_config=three_decimals(shared.columns[1:]))
     st.caption(f"Each shared word's weight in both texts; the products sum to {BASELINES[kind]}'s score, "
                f"{shared['contribution'].sum():.3f}.")
 

@@ -13,6 +13,7 @@ from core.encoding.prompts import role_prompts
 from core.jobs import Job
 from core.models.sources import availability
 from core.plots.retrieval import hits_figure
+from ui.components.columns import three_decimals
 from ui.components.dataset_row import row_as_query
 from ui.components.downloads import csv_download
 from ui.components.model_download import ready_or_download
@@ -60,5 +61,5 @@ def dataset_search(info: DatasetInfo, query: str, k: int, threshold: float) -> N
     st.caption(f"Top {ranking.k} of the {info.rows:,} texts of {info.name}, answered by {index.caption}. TF-IDF and "
                "bag of words are left out for datasets: they would hold every text's words in memory.")
     table = ranking.ranked(info.name).drop(columns=["hit"])
-    st.dataframe(table, hide_index=True, column_config={"score": st.column_config.NumberColumn(format="%.3f")})
+    st.dataframe(table, hide_index=True, column_config=three_decimals("score"))
     csv_download(table, "retrieval.csv", index=False)

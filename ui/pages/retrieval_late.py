@@ -22,6 +22,7 @@ from core.models.sources import availability
 from core.plots.labels import shorten
 from core.plots.retrieval import hits_figure
 from core.plots.token_matches import token_matches_figure
+from ui.components.columns import three_decimals
 from ui.components.dataset_row import row_as_query
 from ui.components.downloads import csv_download
 from ui.components.model_download import ready_or_download
@@ -72,8 +73,8 @@ def matches_panel(alignment: Alignment, *, key: str) -> None:
                + "; a thicker, darker line adds more. The shares sum to the score: " + " + ".join(parts)
                + f" = {alignment.score:.3f}.")
     table = matches_table(alignment)
-    st.dataframe(table, hide_index=True, key=f"{key}_table", column_config={
-        name: st.column_config.NumberColumn(format="%.3f") for name in ("similarity", "share of score")})
+    st.dataframe(table, hide_index=True, key=f"{key}_table",
+                 column_config=three_decimals("similarity", "share of score"))
     csv_download(table, "token_matches.csv", index=False, key=f"{key}_csv")
 
 
@@ -125,7 +126,7 @@ def late_dataset_search(info: DatasetInfo, query: str, k: int) -> None:
     table = ranking.ranked(info.name).drop(columns=["hit"])
     lines = hit_matches(ranking, asked, dataset.corpus, similarity, skip)
     table.insert(table.columns.get_loc("text") + 1, "token matches", table["index"].map(lines).fillna(""))
-    st.dataframe(table, hide_index=True, column_config={"score": st.column_config.NumberColumn(format="%.3f")})
+    st.dataframe(table, hide_index=True, column_config=three_decimals("score"))
     csv_download(table, "retrieval.csv", index=False)
     if not len(table):
         return

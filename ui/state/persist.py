@@ -49,17 +49,26 @@ def _to_url(key: str, value: Any, default: Any) -> None:
         st.query_params[key] = encoded
 
 
+def _following(key: str) -> str:
+    return f"_follows_default_{key}"
+
+
 def kept(widget: Callable[..., Any], label: str, *, key: str, default: Any, must_be_option: bool = False,
-         url: bool = False, **kwargs: Any) -> Any:
+         url: bool = False, follow_default: bool = False, **kwargs: Any) -> Any:
     """Render `widget` whose value survives page switches; `default` is used only the first time.
 
     `must_be_option`: a kept value no longer among `options` (another corpus's column, a model gone from the
     catalog) starts again from `default`. `url`: the value is kept in the query string under `key` (when it is not
-    the default), and a link's value is the starting value of a session's first visit."""
+    the default), and a link's value is the starting value of a session's first visit. `follow_default`: until the
+    user changes the widget (or a link sets it), it shows `default` as `default` changes."""
     ss = st.session_state
     shadow = _shadow(key)
     if shadow not in ss:
         ss[shadow] = _from_url(key, default, kwargs) if url else default
+        ss[_following(key)] = follow_default and not (url and key in st.query_params)
+    if ss.get(_following(key)):
+        ss[key] = ss[shadow] = default
+        kwargs["on_change"] = lambda: ss.__setitem__(_following(key), False)
     if must_be_option and ss.get(key, ss[shadow]) not in kwargs["options"]:
         ss.pop(key, None)
         ss[shadow] = default

@@ -56,3 +56,34 @@ def test_kept_value_is_the_default_until_the_widget_was_drawn():
     at.session_state["show"] = False
     at.run()
     assert at.markdown[0].value == "kept: never shown"
+
+
+def _following_page() -> None:
+    import streamlit as st
+
+    from ui.state.persist import kept
+
+    options = st.session_state.get("options", ["a", "b"])
+    kept(st.selectbox, "Pick", key="pick", default=options[0], options=options, must_be_option=True, url=True,
+         follow_default=True)
+
+
+def test_a_widget_following_its_default_moves_with_it_until_the_user_chooses():
+    at = AppTest.from_function(_following_page)
+    at.run()
+    at.session_state["options"] = ["c", "a", "b"]  # a better default arrived: nobody chose "a"
+    at.run()
+    assert at.selectbox(key="pick").value == "c"
+    at.selectbox(key="pick").set_value("b").run()
+    at.session_state["options"] = ["d", "c", "a", "b"]
+    at.run()
+    assert not at.exception and at.selectbox(key="pick").value == "b"
+
+
+def test_a_linked_value_is_not_replaced_by_the_default():
+    at = AppTest.from_function(_following_page)
+    at.query_params["pick"] = "b"
+    at.run()
+    at.session_state["options"] = ["c", "a", "b"]
+    at.run()
+    assert at.selectbox(key="pick").value == "b"

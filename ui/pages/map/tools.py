@@ -17,12 +17,12 @@ from core.hashing import texts_digest
 from core.jobs import Job
 from core.plots.map import NOISE
 from ui.components.agreement import changed_panel
+from ui.components.columns import THREE_DECIMALS
 from ui.components.downloads import csv_download
 from ui.work.background import index_job, job_status
 from ui.work.cache import keywords_of, selection_keywords_of, selection_of
 
 SELECTED_ROWS = "map_selected"  # session key: the row numbers selected on the map (kept across reruns and colourings)
-THREE_DECIMALS = st.column_config.NumberColumn(format="%.3f")
 LISTED = 1_000  # selected points listed with their nearest text; finding it for 50,000 would take a minute
 
 
