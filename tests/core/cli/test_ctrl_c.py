@@ -9,8 +9,9 @@ from core.cli.ctrl_c import ASKED, CtrlC
 
 @pytest.fixture(autouse=True)
 def pythons_own_handler():
-    """Python's own SIGINT handler while each test runs, whatever an earlier test of this process left (a full run once
-    left one that did not raise), and that one back after."""
+    """Python's own SIGINT handler while each test runs, whatever this process started with (a shell that is not
+    interactive starts a background job with SIGINT ignored, and Python then leaves it ignored), and that one back
+    after."""
     left = signal.signal(signal.SIGINT, signal.default_int_handler)
     yield
     signal.signal(signal.SIGINT, left)
