@@ -21,7 +21,7 @@ from core.training.finetune import (
 from ui.components.downloads import csv_download
 from ui.components.model_download import ready_or_download
 from ui.components.sidebar import page
-from ui.pages.finetune import BASE_DOWNLOAD, delete_control, heatmaps, live_progress, moved_section
+from ui.pages.finetune import BASE_KEY, delete_control, heatmaps, live_progress, moved_section
 from ui.state.persist import kept
 from ui.work.cache import available_ids, cached_catalog
 
@@ -43,7 +43,7 @@ def run_options(settings) -> RunRequest | None:
     choices = available_ids("dense")
     left, right = st.columns(2)
     with left:
-        base = kept(st.selectbox, "Start from", key="ft_base", options=choices,
+        base = kept(st.selectbox, "Start from", key=BASE_KEY, options=choices,
                     default=settings.model_id if settings.model_id in choices else DEFAULT_MODEL_ID,
                     help="Any available catalog model; untrained-bert shows how far training goes from random "
                          "weights.")
@@ -68,7 +68,7 @@ def run_options(settings) -> RunRequest | None:
                     "dropped and a token projection to 128 dimensions, drawn at random from the seed, is added; "
                     "MultiVectorEncoderTrainer then trains both on the positive pairs. It is measured on the STS-B "
                     "paraphrase retrieval task by MaxSim, beside the dense model it started from (its cosine).")
-        base_here = ready_or_download(base, key=BASE_DOWNLOAD, meanwhile="Start training waits until it is here.")
+        base_here = ready_or_download(base, key=BASE_KEY, meanwhile="Start training waits until it is here.")
         suggested = suggest_name(base, "stsb" if data == "stsb" else getattr(upload, "name", "pairs"), objective)
         name = kept(st.text_input, "Name of the new model", key="ft_name", default="", placeholder=suggested,
                     help="Leave empty to use the name shown. Letters, digits, dots, dashes, underscores.")

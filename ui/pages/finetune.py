@@ -70,12 +70,12 @@ def live_progress(control: RunControl) -> None:
         control.stop_requested.set()
 
 
-BASE_DOWNLOAD = "ft_base"  # the options offer the chosen base's download (Start waits for it); its heatmap waits too
+BASE_KEY = "ft_base"  # the "Start from" selectbox; the base's download, offered beside it, is keyed from it too
 
 
 def _here(model_id: str) -> bool:
     """Whether `model_id` loads now; a base the options offer to download is not offered a second time here."""
-    if model_id == st.session_state.get(BASE_DOWNLOAD) and pending_download(model_id) is not None:
+    if model_id == st.session_state.get(BASE_KEY) and pending_download(model_id) is not None:
         st.caption(f"Its heatmap is drawn once {model_id} is here (its Download is under Start from, above).")
         return False
     return ready_or_download(model_id, key=f"ft_heat_{model_id}",
