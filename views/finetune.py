@@ -119,7 +119,7 @@ def run_status() -> None:
 def results(settings) -> None:
     st.header("Before and after")
     tuned_ids = [entry.id for entry in finetuned_entries()]
-    base = st.session_state.get("ft_base", settings.model_id)
+    base = st.session_state.get(BASE_KEY, settings.model_id)
     if not tuned_ids:
         st.info("No fine-tuned model on this machine yet: press Start training above (the defaults take a few "
                 "minutes on a laptop CPU), then compare it here with the model it started from. Below is the "
