@@ -54,9 +54,11 @@ hub-server: $(OLAH_VENV)/.installed
 run: $(STAMP)
 	$(BIN)/streamlit run app.py --server.port $(PORT)
 
+# lint-imports checks core's layering, written once in .importlinter: a package never imports one above it.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # CI's command: after the run it lists the 15 slowest tests, so where the suite's time goes stays visible in the log.
 test: $(STAMP) $(AXE_JS) lint

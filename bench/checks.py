@@ -15,7 +15,7 @@ from bench.common import Row
 def _cold(run: Callable[[object], object], model) -> float:
     """Seconds for `run(model)` with nothing encoded yet: an empty disk cache and empty memos."""
     from core.encoding import embedding_cache
-    from core.encoding.memo import EmbeddingMemo
+    from core.models.memo import EmbeddingMemo
 
     os.environ["EXPLORER_CACHE_DIR"] = tempfile.mkdtemp(prefix="explorer-bench-checks-")
     embedding_cache._memo.clear()

@@ -24,7 +24,7 @@ def _reranker():
 
 
 def bench_rerank(rows: list[Row]) -> None:
-    from core.evaluation.lexical import fit_baseline
+    from core.analysis.lexical import fit_baseline
     from core.evaluation.rerank import rerank_task
     from core.evaluation.retrieval import lexical_stage, paraphrase_task
 

@@ -105,8 +105,8 @@ def bench_bm25(rows: list[Row], corpus: list[str], queries: list[str]) -> None:
     import bm25s
     from bm25s.tokenization import Tokenizer
 
+    from core.analysis.lexical import fit_baseline
     from core.analysis.search import top_k
-    from core.evaluation.lexical import fit_baseline
 
     started = time.perf_counter()
     index = fit_baseline("bm25", corpus)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from core.encoding.pooling import CHOICES as POOLINGS
+from core.models.pooling import CHOICES as POOLINGS
 
-Pooling = str  # "default" or a name in core.encoding.pooling.MODES
+Pooling = str  # "default" or a name in core.models.pooling.MODES
 Role = Literal["query", "document", "text"]  # what a text is to the model: its prompt and, with a Router, its route
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda", "mps")
 DEFAULT_MODEL = "all-MiniLM-L6-v2"

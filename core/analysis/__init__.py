@@ -1,1 +1,1 @@
-"""What the vectors say: similarity, layers, attention, tokenization, search and 2-D projection."""
+"""What the vectors say: similarity, layers, attention, tokenization, search, lexical baselines and 2-D projection."""

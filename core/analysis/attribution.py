@@ -16,8 +16,8 @@ import pandas as pd
 import torch
 
 from core.encoding.encoder import encode, pooler_for, tokenize
-from core.encoding.pooling import DEFAULT, STModule, pool
 from core.models.loading import LoadedModel
+from core.models.pooling import DEFAULT, STModule, pool
 from core.settings import Pooling, layer_used
 
 Progress = Callable[[int, int], None]

@@ -22,8 +22,8 @@ import pandas as pd
 
 from core.data.stsb import stsb_sentences
 from core.encoding.encoder import TokenStates, encode, encode_tokens, pooler_for
-from core.encoding.pooling import DEFAULT, PoolingMode, mode_named
 from core.models.loading import LoadedModel
+from core.models.pooling import DEFAULT, PoolingMode, mode_named
 from core.settings import Pooling, layer_used
 
 

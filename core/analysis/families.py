@@ -14,9 +14,9 @@ from core.analysis.late_interaction import BYTES_PER_VALUE, Alignment, alignment
 from core.analysis.rerank import pair_scores
 from core.analysis.search import unit_rows
 from core.encoding.encoder import encode_with
-from core.encoding.memo import EmbeddingMemo
 from core.encoding.multivector import encode_multivector
 from core.models.loading import LoadedModel
+from core.models.memo import EmbeddingMemo
 from core.models.reranker import LoadedReranker
 from core.settings import Settings
 

@@ -12,9 +12,8 @@ from scipy.stats import spearmanr
 from sklearn.metrics.pairwise import cosine_similarity
 
 from core.analysis.layer_terms import layer_terms
-from core.analysis.similarity import similarity_matrix
+from core.analysis.similarity import paired_cosine, similarity_matrix
 from core.encoding.encoder import Progress, TokenStates, after_pooling, pooled_layers
-from core.evaluation.metrics import paired_cosine
 from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.settings import Pooling

@@ -17,17 +17,23 @@ import numpy as np
 import pandas as pd
 
 from core.analysis.fusion import FUSE_DEPTH, fuse
-from core.analysis.search import Hits, Matrix, top_k, unit_rows
+from core.analysis.lexical import Lexical
+from core.analysis.search import SCORE, Hits, Matrix, top_k, unit_rows
 from core.analysis.terms import model_score, scored_rows
 from core.encoding.encoder import encode_with
 from core.encoding.sparse import encode_sparse
-from core.evaluation.lexical import Lexical
 from core.models.loading import LoadedModel
 from core.settings import Settings
 
 COLUMNS = ["ranker", "rank", "index", "score", "hit", "text"]
 SCORE_NAMES = {"cosine": "cosine similarity", "dot": "dot product", "bm25": "BM25 score", "rrf": "RRF score",
                "reranker": "reranker score", "maxsim": "MaxSim score", "meanmaxsim": "MeanMaxSim score"}
+# the column of a frame's similarities: its name says which one
+SIMILARITIES = (SCORE, "dot", "maxsim", "meanmaxsim", "reranker")
+
+
+def similarity_column(frame: pd.DataFrame) -> str:
+    return next(name for name in SIMILARITIES if name in frame.columns)
 
 
 @dataclass(frozen=True)

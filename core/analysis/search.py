@@ -20,6 +20,7 @@ BlockScore: TypeAlias = Callable[[Matrix, Matrix], np.ndarray]  # a block of que
 DEFAULT_BUDGET = 64 * 2**20  # bytes for one block of float32 scores
 NORM_BLOCK = 65_536  # rows whose lengths are computed at once
 UNIT_TOLERANCE = 1e-6  # a float32 row this close to length 1 is taken as unit
+SCORE = "cosine"  # what dense rankings here are by
 
 
 @dataclass

@@ -59,6 +59,14 @@ def similarity_matrix(vectors: np.ndarray, metric: Metric = "cosine") -> np.ndar
     raise ValueError(f"Unknown metric {metric!r}; choose one of {', '.join(METRICS)}.")
 
 
+def paired_cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cosine along the last axis: row i of `a` with row i of `b` for 2-D inputs."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    norms = np.maximum(np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1), 1e-12)
+    return (a * b).sum(axis=-1) / norms
+
+
 def cluster_order(vectors: np.ndarray, metric: Metric = "cosine") -> list[int]:
     """Row order from average-linkage hierarchical clustering (optimal leaf order), so clusters form blocks.
 

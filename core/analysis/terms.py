@@ -15,11 +15,11 @@ import scipy.sparse as sp
 import torch
 from sklearn.preprocessing import normalize
 
+from core.analysis.search import SCORE
 from core.analysis.similarity import TextSimilarity, order_by_distance
 from core.encoding.encoder import Progress
 from core.encoding.prompts import resolve_prompt
 from core.encoding.sparse import encode_sparse
-from core.evaluation.metrics import SCORE
 from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.settings import Role, Settings

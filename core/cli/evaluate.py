@@ -18,7 +18,7 @@ from core.cli.options import (
     sparse_refusals,
 )
 from core.data.stsb import SPLITS
-from core.evaluation.lexical import BASELINES, Baseline, fit_baseline
+from core.analysis.lexical import BASELINES, Baseline, fit_baseline
 from core.evaluation.metrics import DEFAULT_KS, parse_ks, shown_name
 from core.evaluation.quantization import PRECISIONS, RESCORE_MULTIPLIER
 from core.evaluation.rerank import cross_correlation, cross_sts, rerank_task
@@ -32,7 +32,8 @@ from core.evaluation.retrieval import (
     model_stage,
     paraphrase_task,
 )
-from core.evaluation.sts import correlation, similarity_column, sts_frame
+from core.analysis.ranking import similarity_column
+from core.evaluation.sts import correlation, sts_frame
 from core.evaluation.variants import Embedded, quantized_row
 from core.models.catalog import LATE
 from core.models.loading import LoadedModel, NotAnEmbedder, load_model

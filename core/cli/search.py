@@ -23,7 +23,7 @@ from core.data.corpus import corpus_texts
 from core.data.stsb import stsb_corpus
 from core.encoding.embedding_cache import cached_vectors
 from core.encoding.late_cache import cached_token_matrix
-from core.evaluation.lexical import BASELINES, fit_baseline
+from core.analysis.lexical import BASELINES, fit_baseline
 from core.models.catalog import LATE
 from core.models.loading import LoadedModel, load_model
 from core.settings import Settings

@@ -1,1 +1,1 @@
-"""Texts to vectors: the encoder (every layer in one pass), pooling, the in-memory memo and the disk cache."""
+"""Texts to vectors: the encoder (every layer in one pass, then pooling) and the disk cache."""

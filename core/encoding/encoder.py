@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from core.encoding.pooling import DEFAULT, STModule, mode_named, pool, pooling_module
 from core.encoding.prompts import prompt_length
 from core.models.loading import LoadedModel
+from core.models.pooling import DEFAULT, STModule, mode_named, pool, pooling_module
 from core.settings import Settings
 
 Progress = Callable[[int, int], None]

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 import scipy.sparse as sp
 
-from core.encoding.memo import EmbeddingMemo, Sized
+from core.models.memo import EmbeddingMemo, Sized
 
 Value = TypeVar("Value", bound=Sized | sp.csr_matrix)
 Version = tuple[int, int, int]

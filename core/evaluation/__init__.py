@@ -1,2 +1,1 @@
-"""Scores on benchmark data: metrics equal to sentence-transformers' evaluators, STS and retrieval tasks, lexical
-baselines."""
+"""Scores on benchmark data: metrics equal to sentence-transformers' evaluators, STS and retrieval tasks."""

@@ -19,13 +19,13 @@ import torch
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import Progress
 from core.encoding.late_cache import cached_token_matrix
-from core.encoding.memo import EmbeddingMemo
 from core.encoding.token_matrix import EXPANSION, TokenMatrix
 from core.evaluation.metrics import shown_name, sts_correlation
 from core.evaluation.retrieval import RetrievalTask, evaluate_stage, token_stage
 from core.evaluation.sts import PairRows, late_pair_scores
 from core.evaluation.variants import CHECK_KS
 from core.models.loading import LoadedModel
+from core.models.memo import EmbeddingMemo
 from core.models.pipeline import late_interaction_pipeline
 
 POOL_FACTORS = (1, 2, 3, 4)

@@ -15,9 +15,10 @@ import numpy as np
 from scipy.stats import pearsonr, spearmanr
 from sklearn.metrics import ndcg_score
 
+from core.analysis.search import SCORE
+
 DEFAULT_KS = (1, 5, 10, 20, 50)
 MRR_K = NDCG_K = 10
-SCORE = "cosine"  # what dense rankings here are by
 # the scores a ranking is by: a similarity (a sparse model's own may be the dot product; a late-interaction model's
 # MaxSim or MeanMaxSim), BM25, or rank fusion
 SCORES = ("cosine", "dot", "bm25", "rrf", "reranker", "maxsim", "meanmaxsim")
@@ -98,14 +99,6 @@ def retrieval_metrics(ranked: np.ndarray, relevant: Sequence[Collection[int]], *
     result[f"{score}_mrr@{MRR_K}"] = mrr_at(hits)
     result[primary_key(score)] = ndcg_at(hits, counts_arr)
     return result
-
-
-def paired_cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Cosine along the last axis: row i of `a` with row i of `b` for 2-D inputs."""
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    norms = np.maximum(np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1), 1e-12)
-    return (a * b).sum(axis=-1) / norms
 
 
 def sts_correlation(similarity: np.ndarray, gold: np.ndarray, score: str = SCORE) -> dict[str, float]:

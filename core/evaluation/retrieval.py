@@ -18,8 +18,10 @@ import numpy as np
 import pandas as pd
 
 from core.analysis.fusion import FUSE_DEPTH, fuse_rows
+from core.analysis.lexical import Lexical
 from core.analysis.maxsim import matrix_scores
 from core.analysis.search import (
+    SCORE,
     BestRelevant,
     BlockScore,
     Hits,
@@ -35,12 +37,10 @@ from core.encoding.embedding_cache import ProgressBar, cached_embeddings_with, c
 from core.encoding.late_cache import cached_token_matrix
 from core.encoding.prompts import role_prompts
 from core.encoding.token_matrix import TokenMatrix
-from core.evaluation.lexical import Lexical
 from core.evaluation.metrics import (
     DEFAULT_KS,
     MRR_K,
     NDCG_K,
-    SCORE,
     primary_key,
     recall_key,
     retrieval_metrics,

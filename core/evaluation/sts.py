@@ -11,6 +11,9 @@ import numpy as np
 import pandas as pd
 import torch
 
+from core.analysis.ranking import similarity_column
+from core.analysis.search import SCORE
+from core.analysis.similarity import paired_cosine
 from core.analysis.terms import paired_scores
 from core.data.stsb import Split, StsPair, load_stsb, stsb_sentences
 from core.encoding.embedding_cache import ProgressBar, cached_embeddings, cached_sparse_with
@@ -18,13 +21,10 @@ from core.encoding.encoder import Progress, pooled_layers
 from core.encoding.late_cache import cached_token_matrix
 from core.encoding.prompts import resolve_prompt
 from core.encoding.token_matrix import TokenMatrix
-from core.evaluation.metrics import SCORE, paired_cosine, shown_name, sts_correlation
+from core.evaluation.metrics import shown_name, sts_correlation
 from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.settings import Pooling, Settings
-
-# the column of a frame's similarities: its name says which one
-SIMILARITIES = (SCORE, "dot", "maxsim", "meanmaxsim", "reranker")
 
 
 @dataclass(frozen=True)
@@ -94,10 +94,6 @@ def late_pair_scores(model: LoadedModel, queries: TokenMatrix, documents: TokenM
         return np.zeros(0, np.float32)
     as_tensors = [[torch.from_numpy(np.array(vectors)) for vectors in side.per_text()] for side in (queries, documents)]
     return model.multivector.similarity_pairwise(*as_tensors).float().cpu().numpy()
-
-
-def similarity_column(frame: pd.DataFrame) -> str:
-    return next(name for name in SIMILARITIES if name in frame.columns)
 
 
 def correlation(frame: pd.DataFrame) -> dict[str, float]:

@@ -14,6 +14,7 @@ from core.analysis import families
 from core.analysis.agreement import agreement
 from core.analysis.explanation import explain_pair
 from core.analysis.layers import Drift, find_word, layer_drift
+from core.analysis.lexical import fit_baseline
 from core.analysis.similarity import closest_pair, mean_off_diagonal, similarity_matrix, text_similarity
 from core.analysis.terms import text_terms
 from core.analysis.tokenization import tokenize_text
@@ -23,7 +24,6 @@ from core.data.stsb import stsb_sample
 from core.encoding.embedding_cache import cached_embeddings_with
 from core.encoding.encoder import Progress, encode, encode_tokens
 from core.encoding.prompts import resolve_prompt
-from core.evaluation.lexical import fit_baseline
 from core.evaluation.metrics import STS_PRIMARY
 from core.evaluation.quantization import PRECISIONS
 from core.evaluation.rerank import rerank_task

@@ -15,11 +15,11 @@ from typing import Any, TypeVar
 
 import torch
 
-from core.encoding.memo import EmbeddingMemo
 from core.models.building import BUILDING
 from core.models.catalog import DEFAULT_MODEL_ID, LATE, CatalogEntry, ModelKind, ModelUnavailable
 from core.models.devices import resolve_device
 from core.models.in_memory import keep_track
+from core.models.memo import EmbeddingMemo
 from core.models.pipeline import (
     Head,
     LateInteractionPipeline,

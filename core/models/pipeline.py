@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 import torch
 
-from core.encoding.pooling import STModule, UnknownPooling, our_names, pooling_module
 from core.models.catalog import ModelUnavailable
+from core.models.pooling import STModule, UnknownPooling, our_names, pooling_module
 
 AFTER_POOLING = ("Dense", "Normalize", "LayerNorm", "Dropout")  # modules applied to the pooled vector as they are
 

@@ -7,8 +7,7 @@ import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
 
-from core.analysis.ranking import SCORE_NAMES
-from core.evaluation.sts import similarity_column
+from core.analysis.ranking import SCORE_NAMES, similarity_column
 from core.plots.labels import label
 
 RANK_BUCKETS = ("1", "2–5", "6–10", "11–50", "51+", "not in corpus")

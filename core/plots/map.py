@@ -11,11 +11,12 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 
+from core.analysis.map.projection import NOISE
+
 MAX_CATEGORIES = 30  # a legend of more cannot be read: a label column with more is coloured by k-means instead,
 # and the clusters past the largest MAX_CATEGORIES share one grey (core/plots/map_canvas.py)
 PALETTE = qualitative.Plotly + qualitative.Dark24
 GREY = "#ced4da"
-NOISE = "noise"  # the category of the points HDBSCAN puts in no cluster (its label -1): grey, and never labelled
 
 
 @dataclass(frozen=True)

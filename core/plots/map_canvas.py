@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 from plotly.colors import sample_colorscale
 
-from core.plots.map import GREY, MAX_CATEGORIES, NOISE, PALETTE, Colouring, QueryMark
+from core.analysis.map.projection import NOISE
+from core.plots.map import GREY, MAX_CATEGORIES, PALETTE, Colouring, QueryMark
 
 KEY_CHARS = 32  # loader.js's KEY_BYTES
 SCALE_STEPS = 200  # codes 0..199 of a number colouring: Viridis in 200 steps

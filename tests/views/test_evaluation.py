@@ -1,7 +1,7 @@
 import pytest
 
+from core.analysis.lexical import fit_baseline
 from core.data.stsb import load_stsb, stsb_corpus, stsb_sentences
-from core.evaluation.lexical import fit_baseline
 from core.evaluation.metrics import shown_name
 from core.evaluation.retrieval import paraphrase_task
 from tests.conftest import CATALOG_DENSE, app_test

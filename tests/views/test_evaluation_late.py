@@ -11,9 +11,9 @@ import streamlit as st
 from scipy.stats import spearmanr
 from sentence_transformers import MultiVectorEncoder
 
+from core.analysis.lexical import fit_baseline
 from core.data import stsb
 from core.data.stsb import SPLITS, stsb_corpus
-from core.evaluation.lexical import fit_baseline
 from core.evaluation.metrics import shown_name
 from core.evaluation.rerank import rerank_task
 from core.evaluation.retrieval import evaluate_fused, evaluate_stage, late_stage, lexical_stage, paraphrase_task

@@ -10,8 +10,8 @@ import streamlit as st
 from sentence_transformers import CrossEncoder
 from sentence_transformers.cross_encoder.evaluation import CrossEncoderCorrelationEvaluator
 
+from core.analysis.lexical import fit_baseline
 from core.data.stsb import load_stsb
-from core.evaluation.lexical import fit_baseline
 from core.evaluation.metrics import shown_name
 from core.evaluation.retrieval import paraphrase_task
 from core.models.catalog import CARD, finetuned_dir

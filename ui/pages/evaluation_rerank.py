@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
+from core.analysis.lexical import BASELINES, Baseline
 from core.encoding.prompts import role_prompts
-from core.evaluation.lexical import BASELINES, Baseline
 from core.evaluation.rerank import DEPTHS, cross_correlation
 from core.evaluation.retrieval import RetrievalTask, Scored, lexical_stage, model_stage
 from core.evaluation.sts import spearman, sts_frame

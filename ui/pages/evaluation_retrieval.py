@@ -9,9 +9,9 @@ from itertools import combinations
 
 import streamlit as st
 
+from core.analysis.lexical import BASELINES, Baseline
 from core.encoding.prompts import role_prompts
 from core.evaluation.grid import LAST, configuration_grid
-from core.evaluation.lexical import BASELINES, Baseline
 from core.evaluation.rerank import DEPTHS
 from core.evaluation.retrieval import RetrievalTask, Scored, TaskResult, lexical_stage, model_stage
 from core.jobs import Job

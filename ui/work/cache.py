@@ -16,6 +16,7 @@ from core.analysis.agreement import Agreement, agreement
 from core.analysis.explanation import PairExplanation, explain_pair, reference_texts
 from core.analysis.late_storage import Storage, corpus_storage
 from core.analysis.layer_terms import LayerTerms, layer_terms
+from core.analysis.lexical import Baseline, Lexical, fit_baseline
 from core.analysis.map.clusters import cluster_keywords, selection_keywords
 from core.analysis.map.labels import MapLabel, zoom_labels
 from core.analysis.map.neighbours import selection_table
@@ -37,7 +38,6 @@ from core.data.stsb import Split, stsb_corpus
 from core.deployment import dataset_folders, load_config
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import TokenStates, encode_tokens
-from core.evaluation.lexical import Baseline, Lexical, fit_baseline
 from core.evaluation.retrieval import (
     RetrievalTask,
     Scored,

@@ -13,8 +13,8 @@ import numpy as np
 from sklearn.cluster import MiniBatchKMeans
 
 from core.analysis.map.clusters import cluster_keywords
+from core.analysis.map.projection import NOISE
 from core.data.sampling import sample_indices
-from core.plots.map import NOISE
 
 LEVELS = 3
 FINER = 3  # clusters of a level over the level before it

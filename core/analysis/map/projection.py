@@ -49,6 +49,7 @@ FIT_POINTS = 50_000  # above it, t-SNE, UMAP and k-means are fitted on a seeded 
 CHUNK = 100_000  # rows read, checked and placed at a time, so millions of float32 rows are never copied whole
 TRUST_NEIGHBOURS = 10
 TRUST_POINTS = 4_000  # above it, trust is measured on a seeded sample (scikit-learn's trustworthiness needs n x n)
+NOISE = "noise"  # the category of the points HDBSCAN puts in no cluster (its label -1): grey, and never labelled
 
 
 @dataclass(frozen=True)

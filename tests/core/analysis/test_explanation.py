@@ -37,7 +37,7 @@ def test_max_pooling_gives_each_dimension_to_one_pair_of_tokens():
     a = np.array([[1.0, 0.0, 2.0], [3.0, 1.0, 0.0]])
     b = np.array([[0.5, 2.0, 1.0]])
     from core.analysis.explanation import _pair_matrix
-    from core.encoding.pooling import mode_named
+    from core.models.pooling import mode_named
 
     products, u, v = _pair_matrix(a, b, mode_named("max"))
     np.testing.assert_array_equal(u, [3.0, 1.0, 2.0])

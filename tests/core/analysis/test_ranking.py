@@ -4,8 +4,8 @@ import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.metrics.pairwise import cosine_similarity
 
+from core.analysis.lexical import fit_baseline
 from core.analysis.ranking import Ranker, rank_query
-from core.evaluation.lexical import fit_baseline
 
 CORPUS = ["a cat sat on the mat", "dogs chase cats in the park", "the stock market fell today",
           "a kitten sleeps on a rug", "interest rates rose again", "the cat and the dog play"]

@@ -11,6 +11,7 @@ from core.analysis.similarity import (
     matrix_frame,
     mean_off_diagonal,
     moved_pairs,
+    paired_cosine,
     similarity_matrix,
 )
 from core.data.corpus import lines
@@ -34,6 +35,12 @@ def test_hand_computed_three_by_three(metric, expected):
 def test_unknown_metric_is_refused():
     with pytest.raises(ValueError, match="Unknown metric 'manhattan'"):
         similarity_matrix(HAND, "manhattan")
+
+
+def test_paired_cosine_known_values():
+    a = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 2.0]])
+    b = np.array([[0.0, 3.0], [2.0, 2.0], [0.0, -1.0]])
+    np.testing.assert_allclose(paired_cosine(a, b), [0.0, 1.0, -1.0])
 
 
 def test_identical_texts_give_cosine_one_and_match_sentence_transformers(minilm):

@@ -95,8 +95,8 @@ def test_rerank_orders_a_files_texts_as_crossencoder_rank_does(reranker_folder, 
 
 
 def test_evaluate_retrieval_reranks_the_first_stages_top_n(reranker_folder, capsys, monkeypatch):
+    from core.analysis.lexical import fit_baseline
     from core.data.stsb import stsb_corpus
-    from core.evaluation.lexical import fit_baseline
     from core.evaluation.rerank import rerank_task
     from core.evaluation.retrieval import build_task, lexical_stage
     from core.models.reranker import load_reranker

@@ -130,7 +130,7 @@ def test_a_late_models_top_n_reranked_by_a_cross_encoder(late_folders, small_tas
 
 
 def test_a_late_stage_fuses_with_bm25_by_its_own_list(late_folders, small_task):
-    from core.evaluation.lexical import fit_baseline
+    from core.analysis.lexical import fit_baseline
     from core.evaluation.retrieval import lexical_stage
 
     model = load_model(str(late_folders["colbert"]), "cpu")

@@ -7,7 +7,8 @@ from sentence_transformers.sentence_transformer.evaluation import InformationRet
 from sentence_transformers.util import cos_sim
 
 from core.analysis.search import top_k, unit_rows
-from core.evaluation.metrics import paired_cosine, retrieval_metrics, sts_correlation
+from core.analysis.similarity import paired_cosine
+from core.evaluation.metrics import retrieval_metrics, sts_correlation
 from tests.references import LookupModel, embedding_similarity
 
 KS = (1, 3, 5, 10, 20, 50)
@@ -133,9 +134,3 @@ def test_a_constant_similarity_has_no_correlation_and_no_warning():
         warnings.simplefilter("error")  # scipy's ConstantInputWarning would fail the test
         ours = sts_correlation(np.ones(5), np.arange(5.0))
     assert all(np.isnan(value) for value in ours.values())
-
-
-def test_paired_cosine_known_values():
-    a = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 2.0]])
-    b = np.array([[0.0, 3.0], [2.0, 2.0], [0.0, -1.0]])
-    np.testing.assert_allclose(paired_cosine(a, b), [0.0, 1.0, -1.0])

@@ -10,9 +10,9 @@ from sentence_transformers.cross_encoder.evaluation import (
     CrossEncoderRerankingEvaluator,
 )
 
+from core.analysis.lexical import fit_baseline
 from core.analysis.rerank import rerank_hits
 from core.data.stsb import load_stsb, stsb_corpus
-from core.evaluation.lexical import fit_baseline
 from core.evaluation.metrics import shown_name
 from core.evaluation.rerank import cross_correlation, cross_sts, rerank_task
 from core.evaluation.retrieval import Scored, build_task, lexical_stage, paraphrase_pairs

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
+from core.analysis.lexical import fit_baseline
 from core.encoding.encoder import encode
-from core.evaluation.lexical import fit_baseline
 from core.evaluation.metrics import retrieval_metrics
 from core.evaluation.retrieval import (
     build_task,

@@ -136,8 +136,8 @@ def test_the_expansion_check_reads_the_terms_page_on_a_sparse_model_whichever_th
 
 
 def test_who_finds_what_counts_each_rankers_lone_wins_from_the_same_rankings(minilm, splade):
+    from core.analysis.lexical import fit_baseline
     from core.data.stsb import stsb_corpus
-    from core.evaluation.lexical import fit_baseline
     from core.evaluation.retrieval import evaluate_lexical
     from tests.views.cache_fill import prefill_sparse
 
@@ -155,7 +155,7 @@ def test_who_finds_what_counts_each_rankers_lone_wins_from_the_same_rankings(min
 def test_the_rerank_check_says_when_no_reranker_exists_and_measures_one_that_does(minilm, reranker_folder):
     import shutil
 
-    from core.evaluation.lexical import fit_baseline
+    from core.analysis.lexical import fit_baseline
     from core.evaluation.rerank import rerank_task
     from core.evaluation.retrieval import lexical_stage
     from core.models.catalog import finetuned_dir

@@ -4,9 +4,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from core.analysis.map.projection import NOISE
 from core.plots.map import (
     MAX_CATEGORIES,
-    NOISE,
     PALETTE,
     QueryMark,
     categories,

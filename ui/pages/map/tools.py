@@ -9,13 +9,12 @@ import streamlit as st
 
 from core.analysis.agreement import Overlap
 from core.analysis.map.neighbours import movers, point_neighbours
-from core.analysis.map.projection import PlacedQuery
+from core.analysis.map.projection import NOISE, PlacedQuery
 from core.analysis.ranking import hits_ranking
 from core.data.datasets import Dataset
 from core.data.vectors import VectorCorpus, to_npy, to_parquet, to_projector
 from core.hashing import texts_digest
 from core.jobs import Job
-from core.plots.map import NOISE
 from ui.components.agreement import changed_panel
 from ui.components.columns import THREE_DECIMALS
 from ui.components.downloads import csv_download

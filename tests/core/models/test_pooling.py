@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 import torch
 
-from core.encoding.pooling import CHOICES, MODES, UnknownPooling, mode_named, our_names, pool, pooling_module
+from core.models.pooling import CHOICES, MODES, UnknownPooling, mode_named, our_names, pool, pooling_module
 
 # two texts: the second has one padding token, on the right (RIGHT) or on the left (LEFT)
 RIGHT = torch.tensor([[[1.0, 2.0], [3.0, -4.0], [5.0, 0.0]],

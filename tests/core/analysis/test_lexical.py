@@ -3,8 +3,8 @@ import pytest
 from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 from sklearn.metrics.pairwise import cosine_similarity
 
+from core.analysis.lexical import fit_baseline
 from core.analysis.search import top_k
-from core.evaluation.lexical import fit_baseline
 
 CORPUS = ["the cat sat on the mat", "dogs chase cats", "stock markets fell sharply", "the mat was red"]
 
@@ -45,7 +45,7 @@ def test_a_corpus_without_words_is_a_clear_error():
 @pytest.mark.parametrize("kind, words", [("tfidf", {"the", "cat", "mat"}), ("bow", {"the", "cat", "mat"}),
                                          ("bm25", {"cat", "mat"})])  # BM25 leaves English stop words out
 def test_shared_terms_sum_to_the_baselines_score(kind, words):
-    from core.evaluation.lexical import shared_terms
+    from core.analysis.lexical import shared_terms
 
     index = fit_baseline(kind, CORPUS)
     terms = shared_terms(index, "a red mat for the cat cat", 0)
