@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.analysis.ranking import SCORE_NAMES
+from core.analysis.ranking import SCORE_NAMES, similarity_column
 from core.data.stsb import DataUnavailable
 from core.encoding.prompts import role_prompts
 from core.evaluation.metrics import parse_ks
 from core.evaluation.retrieval import TaskResult, metrics_table, recall_curves
-from core.evaluation.sts import by_genre, correlation, layer_sweep, similarity_column, sts_frame
-from core.models.catalog import LATE
+from core.evaluation.sts import by_genre, correlation, layer_sweep, sts_frame
+from core.kinds import kind_of
 from core.plots.evaluation import rank_buckets, rank_figure, recall_figure, sts_scatter, sweep_figure
 from core.settings import POOLINGS
 from ui.components.columns import three_decimals
@@ -18,8 +18,7 @@ from ui.components.compare import describe
 from ui.components.downloads import csv_download
 from ui.components.prompts import prompts_caption, without_prompts
 from ui.components.sidebar import page
-from ui.pages.evaluation_checks import checks_section
-from ui.pages.evaluation_late_checks import late_checks_section
+from ui.kinds import views_of
 from ui.pages.evaluation_rerank import rerank_section
 from ui.pages.evaluation_retrieval import evaluate_all
 from ui.pages.evaluation_tasks import usable_task
@@ -89,8 +88,8 @@ def diagnostics(results: dict[str, TaskResult]) -> None:
 def sts_section(settings, model) -> None:
     split = kept(st.radio, "Split", key="ev_sts_split", url=True, default="dev", options=["dev", "test"],
                  horizontal=True)
-    sentences = "pairs (sentence 1 as a query, sentence 2 as a document)" if model.kind == LATE else "sentences"
-    with progress_bar(f"Embedding the STS-B {split} {sentences}") as progress:
+    kind = kind_of(model)
+    with progress_bar(f"Embedding the STS-B {split} {kind.sts_texts}") as progress:
         frame = sts_frame(model, split, pooling=settings.pooling, layer=settings.layer,
                           max_length=settings.max_length, progress=progress)
     scores, similarity = correlation(frame), similarity_column(frame)
@@ -99,10 +98,7 @@ def sts_section(settings, model) -> None:
     b.metric("Pearson", f"{scores[f'pearson_{similarity}']:.4f}")
     c.metric("Pairs", f"{len(frame):,}")
     st.caption(describe(settings, model) + f": rank (Spearman) and linear (Pearson) correlation between the "
-               f"{SCORE_NAMES[similarity]} and the gold scores; 1 would be perfect agreement."
-               + (" A late-interaction score is not symmetric: sentence 1 is read as the query (encode_query) and "
-                  "sentence 2 as the document (encode_document), as retrieval reads a query and a text."
-                  if model.kind == LATE else ""))
+               f"{SCORE_NAMES[similarity]} and the gold scores; 1 would be perfect agreement.{kind.sts_note}")
     genres = by_genre(frame)
     st.dataframe(genres, hide_index=True, column_config={"spearman": FOUR, "pearson": FOUR})
     csv_download(genres, f"sts-{split}-by-genre.csv", index=False)
@@ -110,14 +106,8 @@ def sts_section(settings, model) -> None:
     st.caption(f"Each dot is a sentence pair: its gold score (people's judgement, 0–5) against the model's "
                f"{SCORE_NAMES[similarity]}. A tight rising band means the model agrees with people.")
     csv_download(frame, f"sts-{split}-pairs.csv", index=False)
-    if model.kind == "sparse":
-        st.info("The layer sweep pools each layer's token states as a dense model does, so it is not shown for a "
-                "sparse model; the Layers page shows which terms each of its layers would turn on.")
-        return
-    if model.kind == LATE:
-        st.info("The layer sweep pools each layer's token states into one vector as a dense model does, so it is not "
-                "shown for a late-interaction model, which keeps a vector per token and scores a pair by matching "
-                "them.")
+    if not kind.applies.layer_sweep:
+        st.info(kind.not_shown["layer_sweep"])
         return
     sweep_section(settings, model, split)
 
@@ -156,14 +146,8 @@ def main() -> None:
             sts_section(settings, model)
         elif section == RERANK:
             rerank_section(settings, model)
-        elif model.kind == "sparse":
-            st.info(f"The model checks measure what prompts, fewer dimensions and lower precision cost a dense model's "
-                    f"vectors; {model.model_id} is sparse. Choose a dense model in the sidebar, or compare it with "
-                    "BM25 and a hybrid under Retrieval.")
-        elif model.kind == LATE:
-            late_checks_section(model)
         else:
-            checks_section(settings, model)
+            views_of(model).evaluation_checks(settings, model)
     except DataUnavailable as err:
         st.error(str(err))
 

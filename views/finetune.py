@@ -5,7 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from core.data.pairs import OBJECTIVE_NAMES, OBJECTIVES, PAIR_FILE_TYPES, PairsError, PairSet, read_pairs, stsb_train
-from core.models.catalog import DEFAULT_MODEL_ID, LATE, ModelUnavailable, finetuned_entries
+from core.kinds import kind_of
+from core.models.catalog import DEFAULT_MODEL_ID, ModelUnavailable, finetuned_entries
 from core.plots.finetune import METRIC_LABELS, before_after_bars, comparison_frame, loss_curve, loss_frame
 from core.training.finetune import (
     FinetuneError,
@@ -27,6 +28,16 @@ from ui.work.cache import available_ids, cached_catalog
 
 DATA_CHOICES = {"stsb": "STS-B train (5,749 scored pairs)", "upload": "My pairs file (.csv / .jsonl)"}
 DEFAULTS = TrainOptions()
+# what an objective that trains another kind of model makes, said when it is chosen
+OBJECTIVE_NOTES = {
+    "reranker": "A reranker (cross-encoder) is measured on STS-B test beside the model it started from, and is "
+                "used under Rerank on Retrieval and Evaluation. It needs about an epoch to become useful: set Max "
+                "steps to 0 (360 steps at batch 16, a few minutes on a laptop CPU).",
+    "multi-vector": "A late-interaction model (sentence-transformers' MultiVectorEncoder): the model's pooling is "
+                    "dropped and a token projection to 128 dimensions, drawn at random from the seed, is added; "
+                    "MultiVectorEncoderTrainer then trains both on the positive pairs. It is measured on the STS-B "
+                    "paraphrase retrieval task by MaxSim, beside the dense model it started from (its cosine).",
+}
 
 
 def _pairs(data: str, upload) -> PairSet:
@@ -59,15 +70,8 @@ def run_options(settings) -> RunRequest | None:
                               "from the model's transformer reads each pair together and learns its score. "
                               "Multi-vector: a late-interaction model (ColBERT style) from the model's transformer "
                               "keeps a vector per token and learns to rank the positives by MaxSim.")
-        if objective == "reranker":
-            st.info("A reranker (cross-encoder) is measured on STS-B test beside the model it started from, and is "
-                    "used under Rerank on Retrieval and Evaluation. It needs about an epoch to become useful: set Max "
-                    "steps to 0 (360 steps at batch 16, a few minutes on a laptop CPU).")
-        if objective == "multi-vector":
-            st.info("A late-interaction model (sentence-transformers' MultiVectorEncoder): the model's pooling is "
-                    "dropped and a token projection to 128 dimensions, drawn at random from the seed, is added; "
-                    "MultiVectorEncoderTrainer then trains both on the positive pairs. It is measured on the STS-B "
-                    "paraphrase retrieval task by MaxSim, beside the dense model it started from (its cosine).")
+        if objective in OBJECTIVE_NOTES:
+            st.info(OBJECTIVE_NOTES[objective])
         base_here = ready_or_download(base, key=BASE_KEY, meanwhile="Start training waits until it is here.")
         suggested = suggest_name(base, "stsb" if data == "stsb" else getattr(upload, "name", "pairs"), objective)
         name = kept(st.text_input, "Name of the new model", key="ft_name", default="", placeholder=suggested,
@@ -109,11 +113,8 @@ def run_status() -> None:
         elif control.result is not None:
             ss.ft_pick = control.result.model_id
             stopped = " (stopped early)" if control.result.card["stopped"] else ""
-            kind = control.result.card.get("kind")
-            st.success(f"Saved {control.result.model_id}{stopped}; " + (
-                "a reranker: use it under Rerank on Retrieval and Evaluation." if kind == "reranker" else
-                "a late-interaction model: choose it in the sidebar." if kind == LATE else
-                "choose it in the sidebar on any page."))
+            st.success(f"Saved {control.result.model_id}{stopped}; "
+                       f"{kind_of(control.result.card.get('kind', 'dense')).saved}")
 
 
 def results(settings) -> None:
@@ -130,6 +131,7 @@ def results(settings) -> None:
         st.session_state.ft_pick = tuned_ids[-1]
     pick = st.selectbox("Fine-tuned model", tuned_ids, key="ft_pick")
     card = read_card(pick)
+    kind = kind_of(card.get("kind", "dense"))
     params = card["parameters"]
     st.caption(f"From {card['base']} on {card['data']} ({card.get('pairs', '?'):,} pairs), {card['objective']} "
                f"objective; {card['steps']}/{card['total_steps']} steps{' (stopped early)' if card['stopped'] else ''}"
@@ -144,7 +146,7 @@ def results(settings) -> None:
             st.plotly_chart(before_after_bars(card["before"], card["after"], base_name=card["base"],
                                               tuned_name=pick, split=split), key="ft_bars")
             late = recall_comparison(pick, card)
-            if card.get("kind") == "reranker":
+            if not kind.embeds:
                 st.caption(f"STS-B {card['split']} Spearman: grey is {card['base']} comparing two vectors by their "
                            f"cosine, blue the reranker reading both sentences together; higher is better.")
             elif late is not None:
@@ -164,14 +166,11 @@ def results(settings) -> None:
             st.caption("Training loss per step (thin) and its moving average (bold) over the run that made this "
                        "model.")
             csv_download(loss_frame(card["losses"]), f"{pick}-loss.csv", index=False)
-    if card.get("kind") == "reranker":
-        st.caption("A reranker scores pairs and embeds no text, so it has no similarity heatmap: rerank a query with "
-                   "it on Retrieval, or measure what it changes on Evaluation's Rerank.")
+    if not kind.embeds:
+        st.caption(kind.not_shown["one_vector_per_text"])
     else:
-        if card.get("kind") == LATE:
-            st.caption("Drift (CKA and neighbours kept) is measured on one vector per sentence, and a "
-                       "late-interaction model keeps one per token, so its run records none; its heatmap below "
-                       "compares it with the base.")
+        if not kind.applies.drift:
+            st.caption(kind.not_shown["drift"])
         else:
             moved_section(card, pick)
         heatmaps(settings.device, card["base"], pick)

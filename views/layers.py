@@ -19,24 +19,18 @@ from core.analysis.similarity import limit_problems
 from core.data.corpus import lines
 from core.deployment import load_config
 from core.encoding.encoder import TokenStates
-from core.models.catalog import LATE
+from core.kinds import kind_of
 from core.plots.labels import shorten
 from core.plots.layers import layer_curves, pair_colour
 from ui.components.downloads import csv_download
 from ui.components.prompts import text_prompt
 from ui.components.sidebar import page
-from ui.pages.layers import agreement_view, alignment_view, attention_view, terms_view
+from ui.kinds import views_of
+from ui.pages.layers import agreement_view, alignment_view, attention_view
 from ui.state.persist import kept, texts_key
 from ui.work.cache import token_states_of
 
 AGREEMENT_TEXTS = 100
-LATE_SENTENCES = ("A late-interaction model keeps no sentence vector: it scores a query against a document token by "
-                  "token (MaxSim), so there is no pooled sentence to follow across layers. Token drift, token "
-                  "alignment and attention read the transformer's token states, as for any model; Similarity shows "
-                  "what MaxSim makes of them.")
-LATE_AGREEMENT = ("Layer agreement ranks the cosines of pooled sentence vectors at each layer against the last; a "
-                  "late-interaction model pools no sentence vector (its scores are MaxSim over the projected token "
-                  "vectors of the last layer only), so there is nothing to rank at the other layers.")
 MARKDOWN_CHARS = set("\\`*_{}[]()#+-.!|~<>$:")
 
 
@@ -165,17 +159,16 @@ def main() -> None:
                    "in the sidebar to see all of them.")
     chosen = choose_words(states, model)
     drift = layer_drift(model, states, chosen, pooling=settings.pooling, max_length=settings.max_length)
-    sparse, late = model.kind == "sparse", model.kind == LATE
-    tabs = st.tabs(["Token drift", "Sentence drift", "Token alignment", "Attention", "Layer agreement",
-                    *(["Terms by layer"] if sparse else [])], key="layers_tab", on_change="rerun",
-                   bind="query-params")
+    kind, extra = kind_of(model), views_of(model).layer_tabs
+    tabs = st.tabs(["Token drift", "Sentence drift", "Token alignment", "Attention", "Layer agreement", *extra],
+                   key="layers_tab", on_change="rerun", bind="query-params")
     with tabs[0]:  # the tabs after the second run only when open
         drift_tab(drift, chosen)
     with tabs[1]:
-        if late:
-            st.info(LATE_SENTENCES)
+        if not kind.applies.one_vector_per_text:
+            st.info(kind.not_shown["sentence_drift"])
         else:
-            sentence_tab(drift, texts, "SPLADE vectors of each layer" if sparse else f"{settings.pooling} pooling")
+            sentence_tab(drift, texts, kind.layer_vectors or f"{settings.pooling} pooling")
     with tabs[2]:
         if tabs[2].open:
             alignment_view(texts, states, model.num_layers, settings.layer)
@@ -183,14 +176,14 @@ def main() -> None:
         if tabs[3].open:
             attention_view(model, texts, settings.max_length)
     with tabs[4]:
-        if late:
-            st.info(LATE_AGREEMENT)
+        if not kind.applies.one_vector_per_text:
+            st.info(kind.not_shown["layer_agreement"])
         elif tabs[4].open:
             agreement_view(model, texts, drift.by_layer, settings.pooling, settings.max_length)
-    if sparse:
-        with tabs[5]:
-            if tabs[5].open:
-                terms_view(model, texts, settings.max_length, prompt)
+    for tab, draw in zip(tabs[5:], extra.values()):
+        with tab:
+            if tab.open:
+                draw(model, texts, settings.max_length, prompt)
 
 
 main()

@@ -17,14 +17,14 @@ from core.encoding.embedding_cache import vectors_key
 from core.encoding.prompts import with_role
 from core.hashing import texts_digest
 from core.jobs import Job
-from core.models.catalog import LATE
+from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.settings import Settings
 from ui.components.compare import describe
 from ui.components.sidebar import page
+from ui.kinds import views_of
 from ui.pages.map.corpus import MapCorpus, map_corpus
 from ui.pages.map.inputs import CLUSTERS, DENSITY, MapInputs, map_inputs, projection_inputs
-from ui.pages.map.late import corpus_caption, late_points, token_map_view
 from ui.pages.map.projection import colouring_of, projected
 from ui.pages.map.tools import (
     cluster_panel,
@@ -35,7 +35,7 @@ from ui.pages.map.tools import (
 )
 from ui.pages.map.views import compare_view, query_on, single_view
 from ui.state.persist import kept
-from ui.work.background import corpus_job, job_status, late_documents_job
+from ui.work.background import job_status
 from ui.work.cache import labels_of, sparse_reduction_of, trust_of
 
 
@@ -56,12 +56,11 @@ class Points:
 
 def main() -> None:
     settings, model = page("Embedding map")
-    late = model.kind == LATE
-    if late and late_points() == "tokens":
-        token_map_view(model)
+    kind = kind_of(model)
+    if views_of(model).token_map(model):  # one point a token, when the user chose it
         return
     st.caption(f"Every text of a corpus becomes a point; nearby points have similar embeddings. A 2-D map must "
-               f"distort a {model.dimensions if model.kind in ('sparse', LATE) else model.hidden_size:,}-dimensional "
+               f"distort a {kind.space_width(model):,}-dimensional "
                "space, so the trust numbers below say how much of each point's neighbourhood survived.")
     corpus_col, method_col, colour_col = st.columns([1.1, 1.2, 1])
     with corpus_col:
@@ -74,7 +73,7 @@ def main() -> None:
         return
     frame, raw = _sample(corpus, params.seed)
     with colour_col:
-        chosen = map_inputs(corpus, len(frame), model.dimensions if late else model.hidden_size)
+        chosen = map_inputs(corpus, len(frame), model.dimensions if kind.token_vectors else model.hidden_size)
     points = _points(settings, model, frame, raw, centred)
     projection = None if points is None else projected(points.space, params)
     if points is None or projection is None:
@@ -106,16 +105,16 @@ def _points(settings: Settings, model: LoadedModel, frame: pd.DataFrame, raw: np
             centred: bool) -> Points | None:
     """The vectors to map: the file's, or embedded by the sidebar's model (None, with its progress, until they are)."""
     texts = frame["text"].tolist()
-    documents, late = with_role(settings, model.pipeline, "document"), model.kind == LATE
+    documents, views = with_role(settings, model.pipeline, "document"), views_of(model)
     embedded = raw is None
-    vectors = (late_documents_job(model, texts) if late else corpus_job(model, texts, documents)) if embedded else raw
+    vectors = views.map_vectors(model, texts, documents) if embedded else raw
     if isinstance(vectors, Job):
         job_status(vectors)
         return None
-    if late and embedded:
-        st.caption(corpus_caption(model))
+    if views.map_caption is not None and embedded:
+        st.caption(views.map_caption(model))
     reduction = None
-    if model.kind == "sparse" and raw is None:  # a sparse model's own vectors; a file's or a dataset's are dense
+    if views.map_reduced and raw is None:  # a sparse model's own vectors; a file's or a dataset's are dense
         reduction = sparse_reduction_of(vectors_key(model, texts, documents), vectors)
         vectors = reduction.vectors
         st.caption(f"{model.model_id}'s sparse vectors ({model.dimensions:,} dimensions, almost all zero) are first "
@@ -138,12 +137,8 @@ def _map(settings: Settings, model: LoadedModel, corpus: MapCorpus, points: Poin
     labels = labels_of(texts_digest(texts), projection.coords, colouring.values if clustered else None, params.seed,
                        texts)
     compared = False
-    if chosen.compare and points.reduction is not None:
-        st.info("Compare mode maps two dense configurations side by side; the sidebar's model is sparse, so its map "
-                "is drawn alone.")
-    elif chosen.compare and model.kind == LATE:
-        st.info("Compare mode maps two dense configurations side by side; the sidebar's model is a late-interaction "
-                "one (its points are means of its token vectors), so its map is drawn alone.")
+    if chosen.compare and (points.reduction is not None or kind_of(model).token_vectors):
+        st.info(kind_of(model).not_shown["compare"])
     elif chosen.compare:  # False while B is still to download: A is drawn alone
         compared = compare_view(texts, points.raw, points.space, projection, colouring, params, (settings, model),
                                 query, chosen.top, centred, highlight)

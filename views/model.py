@@ -9,15 +9,14 @@ import streamlit as st
 from core.analysis.similarity import limit_problems
 from core.analysis.tokenization import special_tokens, tokenize_text, unknown_spans
 from core.deployment import load_config
+from core.kinds import kind_of
 from core.models.anatomy import facts_frame, model_facts, parameter_breakdown, sentence_transformers_modules
-from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from ui.components.downloads import csv_download
 from ui.components.hub_origin import origin_view
 from ui.components.sidebar import page
+from ui.kinds import views_of
 from ui.pages.downloaded_models import downloaded_view
-from ui.pages.model_late import late_tokens_view
-from ui.pages.model_terms import terms_view
 from ui.state.persist import kept
 
 SAMPLE = "Tokenizers split unbelievably rare words; naïve café 🤖 and 東京 show what happens to the rest."
@@ -44,12 +43,8 @@ def architecture(model: LoadedModel) -> None:
     st.subheader("Sentence-transformers modules")
     if modules:
         st.dataframe(pd.DataFrame(modules), hide_index=True)
-        st.caption("The pipeline sentence-transformers runs, in order: the transformer, then "
-                   + ("which token vectors are kept and how each is shaped (a late-interaction model keeps one per "
-                      "token)" if model.kind == LATE else "how its token vectors become one vector")
-                   + (" (from the folder's modules.json; a plain masked-LM checkpoint gets the masked LM and SPLADE "
-                      "max pooling, as sentence-transformers builds it)." if model.kind == "sparse"
-                      else " (from the folder's modules.json)."))
+        st.caption(f"The pipeline sentence-transformers runs, in order: the transformer, then "
+                   f"{kind_of(model).modules_sentence}.")
     else:
         st.caption("This model has no modules.json: it is a plain transformer checkpoint, so the app pools its "
                    "token vectors itself (mean by default).")
@@ -109,11 +104,10 @@ def main() -> None:
     origin_view(model, f"{model.model_id}: {model.entry.description}")
     if model.entry.untrained:
         st.warning("This model has random weights: the same architecture as MiniLM-L6, without any training.")
-    if model.kind == "sparse":
-        terms_view(model, settings)
+    views = views_of(model)
+    views.model_first(model, settings)
     architecture(model)
-    if model.kind == LATE:
-        late_tokens_view(model)
+    views.model_last(model)
     playground(model, model.token_limit(settings.max_length))
     downloaded_view(model)
 

@@ -8,13 +8,13 @@ from core.analysis.ranking import rank_query
 from core.data.corpus import CorpusError, corpus_texts, lines
 from core.data.stsb import stsb_corpus
 from core.data.uploads import column
-from core.models.catalog import LATE
+from core.kinds import kind_of
 from ui.components.prompts import without_prompts
 from ui.components.sidebar import page
 from ui.components.upload import uploaded_corpus
+from ui.kinds import views_of
 from ui.pages.retrieval import draw, hybrid_partner, rankers, rerank_section, sides, why
 from ui.pages.retrieval_dataset import dataset_search
-from ui.pages.retrieval_late import model_matches
 from ui.state.persist import kept
 from ui.work.background import job_status
 from ui.work.cache import listed_datasets_now
@@ -60,13 +60,10 @@ def main() -> None:
     left, middle, right = st.columns([3, 1, 1])  # drawn before the corpus, so they never vanish and reset
     query = kept(left.text_input, "Query", key="ret_query", url=True, default="A man is playing a guitar.").strip()
     k = int(kept(middle.number_input, "Top k", key="ret_k", url=True, default=10, min_value=1, max_value=200, step=1))
-    if model.kind == "sparse":  # its scores have no fixed scale: a text that shares a term with the query is a hit
-        threshold = 0.0
-        right.caption("A sparse model's hits are the texts that share a term with the query.")
-    elif model.kind == LATE:  # a MaxSim score sums over the query's tokens: no fixed scale either
-        threshold = -float("inf")
-        right.caption("A MaxSim score adds up each query token's best match, so it has no fixed scale: every hit of "
-                      "the top k is listed.")
+    kind = kind_of(model)
+    if not kind.fixed_scale:  # no threshold means one thing on every query
+        threshold = kind.hit_floor
+        right.caption(kind.hits_rule)
     else:
         threshold = kept(right.slider, "Score threshold", key="ret_threshold", url=True, default=0.0, min_value=-1.0,
                          max_value=1.0, step=0.05, help="Model hits with a lower cosine similarity are hidden.")
@@ -83,13 +80,14 @@ def main() -> None:
         return
     if k > len(corpus):
         st.info(f"The corpus has only {len(corpus):,} texts, so all of them are ranked (k = {k} asked).")
-    prompts = model.kind == LATE or not without_prompts(model, key="ret_no_prompts")  # encode_query applies them
+    prompts = not without_prompts(model, key="ret_no_prompts")  # a late-interaction model's are always its own
     roles = sides(model, settings, prompts=prompts)
     found, jobs = rankers(query, corpus, roles, model, hybrid_partner(model), prompts=prompts)
     for job in jobs:
         job_status(job)
     ranking = rank_query(corpus, found, k=k, primary=model.model_id if model.model_id in found else next(iter(found)))
-    draw(ranking, threshold, model_matches(ranking, model, query, corpus) if model.kind == LATE else None)
+    matches = views_of(model).matches
+    draw(ranking, threshold, matches(ranking, model, query, corpus) if matches is not None else None)
     if model.model_id in found:
         why(ranking, query, corpus, settings, model, roles)
     rerank_section(found, query, corpus, settings, model)

@@ -9,7 +9,6 @@ import streamlit as st
 from core.analysis.agreement import agreement, overlap_k
 from core.analysis.similarity import (
     METRICS,
-    Metric,
     TextSimilarity,
     duplicate_groups,
     limit_problems,
@@ -19,7 +18,7 @@ from core.analysis.similarity import (
 from core.data.corpus import lines
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.deployment import load_config
-from core.models.catalog import DEFAULT_MODEL_ID, L3_ID, LATE
+from core.models.catalog import DEFAULT_MODEL_ID, L3_ID
 from core.models.loading import LoadedModel
 from core.plots.heatmap import difference_heatmap
 from core.settings import Settings
@@ -30,8 +29,8 @@ from ui.components.downloads import csv_download
 from ui.components.explain import pair_section
 from ui.components.prompts import text_prompt
 from ui.components.sidebar import page
+from ui.kinds import views_of
 from ui.pages.similarity import CAPTIONS, Look, baseline, compared, heatmap, mean_label, value_text
-from ui.pages.similarity_late import late_compare, late_matrix, late_single, score_name
 from ui.state.persist import kept, set_kept
 from ui.work.cache import available_ids
 
@@ -46,7 +45,7 @@ def _single(texts: Sequence[str], settings: Settings, model: LoadedModel, a: Tex
     main, side = st.columns([3, 1])
     with main:
         heatmap(a.matrix, texts, look, a.order, "sim_heatmap", title=describe(settings, model), clickable=True)
-        st.caption(CAPTIONS["sparse" if model.kind == "sparse" else look.metric]
+        st.caption(CAPTIONS[views_of(model).caption or look.metric]
                    + (" Rows are reordered by hierarchical clustering so that groups show as blocks on the diagonal."
                       if a.order else ""))
         csv_download(matrix_frame(a.matrix, texts, a.order), "similarity.csv", key="sim_csv")
@@ -110,22 +109,20 @@ def main() -> None:
     with controls:
         kept(st.selectbox, "Example set", key="sim_example", default=PARAPHRASE_CLUSTERS, options=list(EXAMPLES),
              on_change=_load_example, help="Replaces the texts with a built-in set.")
-        sparse, late = model.kind == "sparse", model.kind == LATE
-        metric: Metric = model.sparse_pipeline.similarity if sparse else "dot" if late else kept(
-            st.radio, "Measure", key="sim_metric", url=True, default="cosine", options=list(METRICS),
-            format_func=METRICS.get, horizontal=True)
-        if sparse:
-            st.caption(f"Measure: {METRICS[metric]}, the sparse model's own similarity.")
-        elif late:
-            st.caption(f"Measure: {score_name(model)}, the late-interaction model's own similarity. Each text is "
-                       "read as a query (rows) and as a document (columns), with the model's own prompts.")
+        views = views_of(model)
+        if views.measure is not None:  # the model's own similarity
+            metric, said = views.measure(model)
+            st.caption(said)
+        else:
+            metric = kept(st.radio, "Measure", key="sim_metric", url=True, default="cosine", options=list(METRICS),
+                          format_func=METRICS.get, horizontal=True)
         reorder = kept(st.toggle, "Group similar texts (hierarchical clustering)", key="sim_cluster", url=True,
                        default=False)
         fixed = metric == "cosine" and kept(
             st.radio, "Colour range", key="sim_range", url=True, default="fixed", options=list(RANGES),
             format_func=RANGES.get, horizontal=True,
             help="Euclidean distance and the dot product are always fitted: they have no fixed scale.") == "fixed"
-        compare = not sparse and kept(st.toggle, "Compare with configuration B", key="sim_compare", url=True,
+        compare = views.compares and kept(st.toggle, "Compare with configuration B", key="sim_compare", url=True,
                                       default=False,
                                       help="The same texts under a second model, pooling or layer, side by side.")
     with inputs:
@@ -144,10 +141,8 @@ def main() -> None:
         st.info(f"Texts {', '.join(str(i + 1) for i in group)} are identical, so their similarity is 1 "
                 "(distance 0) by construction.")
     look = Look(metric, fixed, reorder)
-    if late:
-        late_result = late_matrix(model, texts, reorder)
-        (late_compare if compare else late_single)(texts, settings, model, late_result, look)
-        pair_section(model, settings, texts, late_result.matrix, metric)
+    if views.similarity is not None:
+        pair_section(model, settings, texts, views.similarity(texts, settings, model, look, compare), metric)
         return
     with controls:
         settings = settings.with_(prompt=text_prompt(model, settings.max_length, key="sim_prompt"))

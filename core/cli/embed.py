@@ -4,10 +4,6 @@ import argparse
 import sys
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-import scipy.sparse as sp
-
 from core.cli.ctrl_c import CtrlC
 from core.cli.options import (
     add_model_options,
@@ -15,19 +11,12 @@ from core.cli.options import (
     add_revision_option,
     add_vector_options,
     chosen_prompt,
-    late_refusals,
     positive_int,
-    sparse_refusals,
+    refuse_inapplicable,
 )
 from core.cli.progress_line import ProgressLine
 from core.data.corpus import NoTexts
-from core.data.sparse_vectors import sparse_parquet
-from core.data.token_vectors import late_parquet
-from core.data.vectors import VectorCorpus, to_parquet
-from core.encoding.encoder import checked_layer, encode_with
-from core.encoding.multivector import encode_multivector
-from core.encoding.sparse import encode_sparse
-from core.models.catalog import LATE
+from core.kinds import kind_of
 from core.models.loading import LoadedModel, load_model
 from core.settings import Settings
 
@@ -76,47 +65,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def settings_of(model: LoadedModel, args: argparse.Namespace) -> Settings:
-    if model.kind == "sparse":
-        sparse_refusals(args)
-    elif model.kind == LATE:
-        late_refusals(args)
-    else:
-        checked_layer(model, args.layer)
+    refuse_inapplicable(model, args)
     return Settings(model_id=args.model, pooling=args.pooling, layer=args.layer, normalize=args.normalize,
                     max_length=args.max_length, device=args.device, truncate_dim=args.truncate_dim,
                     prompt=chosen_prompt(model.pipeline, args, args.role), role=args.role)
-
-
-def write_sparse(texts: list[str], settings: Settings, model: LoadedModel, output: Path, batch_size: int) -> None:
-    suffix = output.suffix.lower()
-    if suffix not in (".npz", ".parquet"):
-        raise ValueError(f"{model.model_id} is a sparse model: its vectors are {model.dimensions:,} wide and mostly "
-                         "zero, so write them as .npz (a scipy CSR matrix) or .parquet (indices and values), not "
-                         f"{suffix or 'a file without a suffix'}.")
-    found = encode_sparse(model, texts, role=settings.role, prompt=settings.prompt, max_length=settings.max_length,
-                          batch_size=batch_size)
-    if suffix == ".npz":
-        sp.save_npz(output, found.matrix)
-    else:
-        output.write_bytes(sparse_parquet(texts, found.matrix))
-    if found.truncated:
-        print(f"note: {len(found.truncated)} text(s) were longer than {found.limit} tokens and were cut at that "
-              "limit.", file=sys.stderr)
-
-
-def write_late(texts: list[str], settings: Settings, model: LoadedModel, output: Path, batch_size: int) -> None:
-    """One row per text with its scored tokens and their vectors, as encode_query (--role query) or encode_document
-    gives them."""
-    if output.suffix.lower() != ".parquet":
-        raise ValueError(f"{model.model_id} is a late-interaction model: it gives one vector per kept token, not one "
-                         "per text, so write them as .parquet (text, tokens and token_vectors columns), not "
-                         f"{output.suffix or 'a file without a suffix'}.")
-    found = encode_multivector(model, texts, role=settings.role, batch_size=batch_size)
-    late_parquet(str(output), texts, found, model.late_pipeline.width)
-    cut = sum(text.truncated for text in found)
-    if cut:
-        print(f"note: {cut} text(s) were longer than the model's {settings.role} length and were cut at it.",
-              file=sys.stderr)
 
 
 def run_ray(args: argparse.Namespace, settings: Settings, kind: str) -> int:
@@ -156,17 +108,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"{path} is not UTF-8 text ({err.reason} at byte {err.start}).") from err
     model = load_model(args.model, args.device, args.revision)
     settings, output = settings_of(model, args), Path(args.output)
-    if model.kind == "sparse":
-        write_sparse(texts, settings, model, output, args.batch_size)
-        return 0
-    if model.kind == LATE:
-        write_late(texts, settings, model, output, args.batch_size)
-        return 0
-    result = encode_with(model, texts, settings, batch_size=args.batch_size)
-    if output.suffix.lower() == ".parquet":  # the layout Embedding Atlas and the map's import read
-        output.write_bytes(to_parquet(VectorCorpus(texts, result.vectors, pd.DataFrame(index=range(len(texts))))))
-    else:
-        np.save(output, result.vectors)
-    for notice in result.notices + ([result.truncation_notice] if result.truncated else []):
+    kind = kind_of(model)
+    kind.check_output(model, output)
+    notes = kind.write(model, texts, kind.encode(model, texts, settings, batch_size=args.batch_size), output)
+    for notice in notes:
         print(f"note: {notice}", file=sys.stderr)
     return 0

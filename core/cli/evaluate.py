@@ -7,18 +7,18 @@ import json
 
 import numpy as np
 
+from core.analysis.lexical import BASELINES, Baseline, fit_baseline
+from core.analysis.ranking import similarity_column
 from core.cli.options import (
     add_model_options,
     add_prompt_options,
     add_revision_option,
     chosen_prompt,
-    late_refusals,
     positive_int,
+    refuse_inapplicable,
     retrieval_prompts,
-    sparse_refusals,
 )
 from core.data.stsb import SPLITS
-from core.analysis.lexical import BASELINES, Baseline, fit_baseline
 from core.evaluation.metrics import DEFAULT_KS, parse_ks, shown_name
 from core.evaluation.quantization import PRECISIONS, RESCORE_MULTIPLIER
 from core.evaluation.rerank import cross_correlation, cross_sts, rerank_task
@@ -32,10 +32,8 @@ from core.evaluation.retrieval import (
     model_stage,
     paraphrase_task,
 )
-from core.analysis.ranking import similarity_column
 from core.evaluation.sts import correlation, sts_frame
 from core.evaluation.variants import Embedded, quantized_row
-from core.models.catalog import LATE
 from core.models.loading import LoadedModel, NotAnEmbedder, load_model
 from core.models.reranker import load_reranker
 from core.settings import Settings
@@ -82,13 +80,14 @@ def run_sts(args: argparse.Namespace) -> int:
     try:
         model = load_model(args.model, args.device, args.revision)
     except NotAnEmbedder:  # a reranker scores each pair read together, as CrossEncoderCorrelationEvaluator does
-        frame = cross_sts(load_reranker(args.model, args.device, args.revision), args.split)
+        reranker = load_reranker(args.model, args.device, args.revision)
+        refuse_inapplicable(reranker, args)
+        frame = cross_sts(reranker, args.split)
         scores = cross_correlation(frame)
         print(json.dumps({"spearman": scores["spearman_reranker"], "pearson": scores["pearson_reranker"],
                           "pairs": len(frame), "similarity": "reranker"}))
         return 0
-    if model.kind == "sparse":
-        sparse_refusals(args)
+    refuse_inapplicable(model, args)
     frame = sts_frame(model, args.split, pooling=args.pooling, layer=args.layer,
                       prompt=chosen_prompt(model.pipeline, args, "text"), truncate_dim=args.truncate_dim)
     scores, name = correlation(frame), similarity_column(frame)
@@ -98,10 +97,7 @@ def run_sts(args: argparse.Namespace) -> int:
 
 
 def _model_stage(model: LoadedModel, task: RetrievalTask, args: argparse.Namespace) -> Scored:
-    if model.kind == LATE:
-        late_refusals(args)
-    if model.kind == "sparse":
-        sparse_refusals(args)
+    refuse_inapplicable(model, args)
     settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer, device=args.device,
                         truncate_dim=args.truncate_dim)
     return model_stage(model, task, settings, prompts=retrieval_prompts(model.pipeline, args))

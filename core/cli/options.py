@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from core.encoding.encoder import checked_layer
 from core.encoding.prompts import resolve_prompt, role_prompts
+from core.kinds import kind_of
 from core.settings import DEVICES, POOLINGS, Role
 
 
@@ -21,11 +23,11 @@ def _flag(name: str, side: str) -> str:
 
 
 def add_model_options(parser: argparse.ArgumentParser, *, required: bool = True, side: str = "") -> None:
-    """--model, --pooling, --layer and --device; for a `side`, the first three suffixed (--model-a …) and no
-    --device, which both sides share."""
+    """--model, --pooling (the model's own when left out), --layer and --device; for a `side`, the first three
+    suffixed (--model-a …) and no --device, which both sides share."""
     parser.add_argument(_flag("model", side), required=required, help="catalog id, Hugging Face id or local folder")
-    parser.add_argument(_flag("pooling", side), choices=POOLINGS, default="default" if not required else None,
-                        required=required)
+    parser.add_argument(_flag("pooling", side), choices=POOLINGS, default="default",
+                        help="default: the model's own")
     parser.add_argument(_flag("layer", side), type=int, default=None,
                         help="0 is the embedding layer; default the last")
     if not side:
@@ -56,44 +58,21 @@ def add_vector_options(parser: argparse.ArgumentParser, *, side: str = "") -> No
     parser.add_argument(_flag("max-length", side), type=positive_int, default=None)
 
 
-def _listed(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+REFUSABLE = ("--pooling", "--layer", "--normalize", "--max-length", "--truncate-dim", "--prompt", "--prompt-name",
+             "--no-prompts", "--quantize")
 
 
-def _refusals(args: argparse.Namespace, others: list[str], what: str) -> None:
-    """One sentence naming each option given that does not apply to `what`, with the remedy."""
-    pooling = getattr(args, "pooling", "default")
-    pooled = pooling not in (None, "default")  # --pooling is required by some commands: the remedy is its default
-    asked = ([f"--pooling {pooling}"] if pooled else []) + others
-    if not asked:
-        return
-    if not pooled:
-        remedy = f"leave {'them' if len(others) > 1 else 'it'} out"
-    else:
-        remedy = "give --pooling default" + (f" and leave out {_listed(others)}" if others else "")
-    raise ValueError(f"{_listed(asked)} {'do' if len(asked) > 1 else 'does'} not apply to {what}; {remedy}.")
-
-
-def _given(args: argparse.Namespace, options: tuple[str, ...]) -> list[str]:
-    return [option for option in options if getattr(args, option.removeprefix("--").replace("-", "_"), None)
-            not in (None, False)]
-
-
-def sparse_refusals(args: argparse.Namespace) -> None:
-    """A sparse model's vector is its modules' own: the options that shape a dense vector do not apply to it. One
-    sentence names each option given, e.g. `--truncate-dim does not apply to a sparse model; leave it out.`"""
-    _refusals(args, _given(args, ("--layer", "--normalize", "--truncate-dim")), "a sparse model")
-
-
-LATE_REFUSED = ("--layer", "--normalize", "--max-length", "--truncate-dim", "--prompt", "--prompt-name", "--no-prompts",
-                "--quantize")
-
-
-def late_refusals(args: argparse.Namespace) -> None:
-    """A late-interaction model's token vectors are its encode_query / encode_document's own (its lengths, prompts or
-    markers, projection and normalisation): the options that shape a dense vector or a prompt do not apply to it."""
-    _refusals(args, _given(args, LATE_REFUSED), "a late-interaction model, whose token vectors are its own "
-                                                "encode_query and encode_document's")
+def refuse_inapplicable(model, args: argparse.Namespace, *, side: str = "") -> None:
+    """ValueError with one sentence naming each option given that does not apply to the model's kind (from the kind's
+    own list, core.kinds), with the remedy; a layer the model lacks, where layers apply."""
+    kind = kind_of(model)
+    given = {flag: getattr(args, _flag(flag.removeprefix("--"), side).removeprefix("--").replace("-", "_"), None)
+             for flag in REFUSABLE}
+    refusal = kind.refused(model, given)
+    if refusal is not None:
+        raise ValueError(refusal)
+    if kind.applies.layer:
+        checked_layer(model, given["--layer"])
 
 
 def chosen_prompt(pipeline, args: argparse.Namespace, role: Role) -> str:

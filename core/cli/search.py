@@ -8,23 +8,22 @@ import json
 from pathlib import Path
 
 from core.analysis.late_search import late_ranker
+from core.analysis.lexical import BASELINES, fit_baseline
 from core.analysis.ranking import AnyRanker, Ranker, model_ranker, rank_query
 from core.cli.embed import read_lines
 from core.cli.options import (
     add_model_options,
     add_prompt_options,
     add_revision_option,
-    late_refusals,
     positive_int,
+    refuse_inapplicable,
     retrieval_prompts,
-    sparse_refusals,
 )
 from core.data.corpus import corpus_texts
 from core.data.stsb import stsb_corpus
 from core.encoding.embedding_cache import cached_vectors
 from core.encoding.late_cache import cached_token_matrix
-from core.analysis.lexical import BASELINES, fit_baseline
-from core.models.catalog import LATE
+from core.kinds import kind_of
 from core.models.loading import LoadedModel, load_model
 from core.settings import Settings
 
@@ -58,11 +57,9 @@ def run(args: argparse.Namespace) -> int:
 def _model_ranker(model: LoadedModel, query: str, corpus: list[str], args: argparse.Namespace) -> AnyRanker:
     """The model's list: a late-interaction model's by exact MaxSim over its corpus token vectors, any other's by
     the dot product of its vectors (both kept on disk for the next run)."""
-    if model.kind == LATE:
-        late_refusals(args)
+    refuse_inapplicable(model, args)
+    if not kind_of(model).applies.one_vector_per_text:  # scored from each text's token vectors
         return late_ranker(model, query, cached_token_matrix(model, corpus, "document"), args.k)
-    if model.kind == "sparse":
-        sparse_refusals(args)
     settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer,
                         truncate_dim=args.truncate_dim)
     query_prompt, document_prompt = retrieval_prompts(model.pipeline, args)

@@ -52,6 +52,7 @@ from core.evaluation.variants import (
     prompt_variants,
     quantization_check,
 )
+from core.kinds import kind_of
 from core.lessons.lessons import BANK
 from core.models.anatomy import parameter_breakdown
 from core.models.card import matryoshka_dims
@@ -497,14 +498,15 @@ def how_different(ctx: Context) -> Check:
                         f"CKA {untrained.cka:.3f}, {untrained.overlap.mean:.0%} kept.", numbers)
 
 
-# checks that read a late-interaction model as it is, or pick the model of the kind they need themselves; the others
-# read one vector per text, so with a late-interaction model in the sidebar their lessons run on the default dense one
-READS_LATE = frozenset({"tokenizer", "anatomy", "finetune", "expansion", "who_finds", "rerank", "one_per_token"})
+# checks that read any kind of model as it is, or pick the model of the kind they need themselves; the others pool a
+# model's token vectors into one vector per text, so where pooling does not apply to the sidebar's model's kind (sparse,
+# late interaction) their lessons run on the default dense model, and say so
+READS_ANY_KIND = frozenset({"tokenizer", "anatomy", "finetune", "expansion", "who_finds", "rerank", "one_per_token"})
 
 
 def stand_in(check: str, model: LoadedModel) -> str | None:
     """The model a lesson is opened and checked on in place of the sidebar's `model`, or None for the sidebar's."""
-    return DEFAULT_MODEL_ID if model.kind == LATE and check not in READS_LATE else None
+    return DEFAULT_MODEL_ID if not kind_of(model).applies.pooling and check not in READS_ANY_KIND else None
 
 
 CHECKS: dict[str, Callable[[Context], Check]] = {

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from core.models.catalog import CatalogEntry, ModelUnavailable
+from core.models.catalog import CatalogEntry, ModelKind, ModelUnavailable
 from core.models.devices import resolve_device
 from core.models.in_memory import keep_track
 from core.models.loading import refusing_code, weights_fingerprint
@@ -24,6 +24,8 @@ class LoadedReranker:
     cross: Any  # sentence_transformers.CrossEncoder
     fingerprint: str
     device: str
+
+    kind: ClassVar[ModelKind] = "reranker"
 
     @property
     def max_length(self) -> int:

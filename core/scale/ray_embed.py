@@ -12,38 +12,18 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from types import ModuleType
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from core.data.datasets import PARTIAL, Manifest, read_manifest, write_manifest
-from core.data.sparse_vectors import INDICES_COLUMN, VALUES_COLUMN, sparse_columns
-from core.data.token_vectors import LATE_SCHEMA, late_columns
-from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
-from core.models.catalog import LATE
+from core.data.vectors import TEXT_COLUMN
+from core.kinds import kind_of
 from core.scale.cluster import Cluster, ScaleError, connect, import_ray
 from core.scale.inputs import PATH_COLUMN, InputFile, filesystem, input_files
 from core.settings import Settings
 
 ROWS_PER_BATCH = 512  # texts an actor embeds per call; the encoder batches them further by its own batch size
-# The columns the actors add to each row: a dense model's list of floats, a sparse model's active dimensions and
-# their weights, a late-interaction model's tokens and token vectors (as `python -m core embed … --output
-# FILE.parquet` writes them)
-EMBEDDING_SCHEMAS: dict[str, pa.Schema] = {
-    "dense": pa.schema([(VECTOR_COLUMN, pa.list_(pa.float32()))]),
-    "sparse": pa.schema([(INDICES_COLUMN, pa.list_(pa.int32())), (VALUES_COLUMN, pa.list_(pa.float32()))]),
-    LATE: LATE_SCHEMA,
-}
-
-
-def embedding_columns(vectors: np.ndarray) -> list[pa.Array]:
-    """A dense model's column for a batch's vectors, without a copy per row."""
-    flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).ravel())
-    offsets = pa.array(np.arange(0, len(flat) + 1, vectors.shape[1], dtype=np.int32))
-    return [pa.ListArray.from_arrays(offsets, flat)]
-
-
 class Embedder:
     """One per actor: the model is loaded once; each call adds the embedding columns of the batch's `text`."""
 
@@ -57,22 +37,10 @@ class Embedder:
         self.model = load_model(settings.model_id, settings.device)
 
     def __call__(self, batch: pa.Table) -> pa.Table:
-        from core.encoding.encoder import encode_with
-        from core.encoding.sparse import encode_sparse
-
-        texts, settings = batch.column(TEXT_COLUMN).to_pylist(), self.settings
-        if self.model.kind == LATE:
-            from core.encoding.multivector import encode_multivector
-
-            found = encode_multivector(self.model, texts, role=settings.role, batch_size=self.batch_size)
-            columns = late_columns(found, self.model.late_pipeline.width)
-        elif self.model.kind == "sparse":
-            columns = list(sparse_columns(encode_sparse(self.model, texts, role=settings.role, prompt=settings.prompt,
-                                                        max_length=settings.max_length,
-                                                        batch_size=self.batch_size).matrix))
-        else:
-            columns = embedding_columns(encode_with(self.model, texts, settings, batch_size=self.batch_size).vectors)
-        for field, column in zip(EMBEDDING_SCHEMAS[self.model.kind], columns):
+        kind = kind_of(self.model)
+        encoded = kind.encode(self.model, batch.column(TEXT_COLUMN).to_pylist(), self.settings,
+                              batch_size=self.batch_size)
+        for field, column in zip(kind.schema, kind.columns(self.model, encoded)):
             batch = batch.append_column(field, column)
         return batch
 
@@ -183,7 +151,7 @@ def embed_files(location: str, output: str, settings: Settings, *, text_column: 
         f"embedding {len(todo)} ({total:,} texts).")
     if not todo:
         return []
-    outputs = {file.path: FileOutput(file, out_fs, out, EMBEDDING_SCHEMAS[kind]) for file in todo}
+    outputs = {file.path: FileOutput(file, out_fs, out, kind_of(kind).schema) for file in todo}
     written: list[str] = []
 
     def finish(filled: FileOutput) -> None:

@@ -7,7 +7,7 @@ import streamlit as st
 
 from core.encoding.encoder import prompt_tokens_checked
 from core.encoding.prompts import role_prompts
-from core.models.catalog import LATE
+from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from ui.state.persist import kept
 
@@ -15,7 +15,7 @@ from ui.state.persist import kept
 def without_prompts(model: LoadedModel, *, key: str) -> bool:
     """The "Without prompts" switch, shown only for a model with a query or document prompt (else False); never for a
     late-interaction model, whose markers or prompts are part of how it encodes."""
-    if model.kind == LATE or not any(role_prompts(model.pipeline)):
+    if not kind_of(model).applies.prompts or not any(role_prompts(model.pipeline)):
         return False
     return kept(st.toggle, "Without prompts", key=key, url=True, default=False,
                 help="Embed queries and documents as typed, to see what the model's prompts add.")
@@ -23,7 +23,7 @@ def without_prompts(model: LoadedModel, *, key: str) -> bool:
 
 def prompts_caption(model: LoadedModel, prompts: tuple[str, str]) -> str:
     query, document = prompts
-    if model.kind == LATE:
+    if not kind_of(model).applies.prompts:
         return (f"{model.model_id} reads queries and documents with its own markers or prompts, as its encode_query "
                 "and encode_document apply them.")
     if not any(role_prompts(model.pipeline)):

@@ -9,11 +9,11 @@ from core.analysis.late_storage import storage_sentence
 from core.analysis.ranking import SCORE_NAMES
 from core.data.stsb import DataUnavailable
 from core.deployment import load_config
-from core.encoding.pooling import MODES
 from core.models.catalog import DEFAULT_MODEL_ID, LATE
 from core.models.devices import available_devices
 from core.models.download import download_job
 from core.models.loading import LoadedModel
+from core.models.pooling import MODES
 from core.models.sources import downloads_off_note, pending_download
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting
 from ui.components.model_download import download_status
@@ -231,21 +231,10 @@ def render_sidebar() -> tuple[Settings, LoadedModel]:
     return settings, model
 
 
-# the pages that show a late-interaction model so far; the others say so and stop rather than treat it as dense
-# (Fine-tune trains from a dense model whatever the sidebar holds, and shows a late-interaction model it trained)
-LATE_PAGES: frozenset[str] = frozenset({"Embedding Explorer", "Model", "Similarity", "Layers", "Embedding map",
-                                      "Retrieval", "Fine-tune", "Evaluation", "Lessons"})
-
-
 def page(title: str) -> tuple[Settings, LoadedModel]:
     """Start a page: its title, and the settings and model of this run's sidebar."""
     st.title(title)
-    settings, model = active()
-    if model.kind == LATE and title not in LATE_PAGES:
-        st.info(f"{model.model_id} is a late-interaction model (one vector per token, scored by MaxSim), which "
-                f"this page does not show yet; pick a dense or sparse model in the sidebar to use it.")
-        st.stop()
-    return settings, model
+    return active()
 
 
 def active() -> tuple[Settings, LoadedModel]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import streamlit as st
 
 from core.analysis.late_similarity import LateSimilarity, late_text_similarity, rank_agreement, rank_moves
@@ -23,7 +24,7 @@ def score_name(model: LoadedModel) -> str:
     return "MaxSim" if model.late_pipeline.similarity == "maxsim" else "MeanMaxSim"
 
 
-def late_matrix(model: LoadedModel, texts: Sequence[str], reorder: bool) -> LateSimilarity:
+def _maxsim_of(model: LoadedModel, texts: Sequence[str], reorder: bool) -> LateSimilarity:
     """The texts scored as queries against themselves as documents (with a progress bar), and what was cut, said."""
     with progress_bar(f"Encoding with {model.model_id}") as progress:
         result = late_text_similarity(model, texts, reorder=reorder, progress=progress)
@@ -104,3 +105,11 @@ def late_compare(texts: Sequence[str], settings: Settings, model: LoadedModel, r
                "highest score of its matrix), in A and in B, largest change first: the pairs the two models judge "
                "differently, whatever their scales.")
     csv_download(moved, "pairs-ranked-differently.csv", index=False, key="sim_moved_csv")
+
+
+def late_similarity(texts: Sequence[str], settings: Settings, model: LoadedModel, look: Look,
+                    compare: bool) -> np.ndarray:
+    """The MaxSim matrix of the texts (beside a dense B's cosines in compare mode); the matrix a pair is picked from."""
+    result = _maxsim_of(model, texts, look.reorder)
+    (late_compare if compare else late_single)(texts, settings, model, result, look)
+    return result.matrix

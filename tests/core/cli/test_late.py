@@ -63,7 +63,7 @@ REASON = "a late-interaction model, whose token vectors are its own encode_query
 
 @pytest.mark.parametrize("command", ["embed", "search", "evaluate"])
 @pytest.mark.parametrize("options, said", [
-    (["--pooling", "mean"], f"--pooling mean does not apply to {REASON}; give --pooling default."),
+    (["--pooling", "mean"], f"--pooling mean does not apply to {REASON}; leave it out."),
     (["--layer", "1"], f"--layer does not apply to {REASON}; leave it out."),
     (["--truncate-dim", "8"], f"--truncate-dim does not apply to {REASON}; leave it out."),
     (["--layer", "1", "--truncate-dim", "8"], f"--layer and --truncate-dim do not apply to {REASON}; leave them out."),

@@ -55,14 +55,13 @@ def test_a_dense_output_file_is_refused_for_a_sparse_model(sparse_folders, tmp_p
 
 
 @pytest.mark.parametrize("options, said", [
-    (["--pooling", "mean"], "--pooling mean does not apply to a sparse model; give --pooling default."),
+    (["--pooling", "mean"], "--pooling mean does not apply to a sparse model; leave it out."),
     (["--layer", "1"], "--layer does not apply to a sparse model; leave it out."),
     (["--normalize"], "--normalize does not apply to a sparse model; leave it out."),
     (["--truncate-dim", "8"], "--truncate-dim does not apply to a sparse model; leave it out."),
     (["--layer", "1", "--normalize"], "--layer and --normalize do not apply to a sparse model; leave them out."),
     (["--pooling", "cls", "--layer", "1", "--truncate-dim", "8"],
-     "--pooling cls, --layer and --truncate-dim do not apply to a sparse model; give --pooling default and leave out "
-     "--layer and --truncate-dim."),
+     "--pooling cls, --layer and --truncate-dim do not apply to a sparse model; leave them out."),
 ])
 def test_options_that_do_not_apply_to_a_sparse_model_are_said(sparse_folders, tmp_path, capsys, options, said):
     argv = ["embed", "--model", str(sparse_folders["splade"]), "--input", str(_input(tmp_path)),

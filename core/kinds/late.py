@@ -1,0 +1,79 @@
+"""Late-interaction models (sentence-transformers' MultiVectorEncoder, ColBERT): one vector per kept token, a query
+scoring a document by MaxSim (or MeanMaxSim) over them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pyarrow as pa
+
+from core.data.token_vectors import LATE_SCHEMA, late_columns, late_parquet
+from core.encoding.encoder import Progress
+from core.encoding.multivector import TokenVectors, encode_multivector
+from core.kinds.base import Applies, Kind
+from core.models.loading import LoadedModel
+from core.settings import Settings
+
+
+class Late(Kind):
+    name = "late interaction"
+    article = "a late-interaction model"
+    why_refused = ", whose token vectors are its own encode_query and encode_document's"
+    sentence = ("Late interaction: each text becomes one vector per kept token, not one vector; a query scores a "
+                "document by MaxSim, the sum of each query token's best match among the document's tokens.")
+    stored = "one float32 vector per kept token of each text"
+    schema = LATE_SCHEMA
+    unlike_dense = "it gives one vector per kept token, not one per text"
+    suffixes = (".parquet",)
+    files = ".parquet (text, tokens and token_vectors columns)"
+    fixed_scale = False  # a MaxSim score sums over the query's tokens
+    applies = Applies(layer=False, pooling=False, prompts=False, dimensions=False, normalize=False, max_length=False,
+                      quantization=False, layer_sweep=False, compare=False, drift=False, one_vector_per_text=False)
+
+    token_vectors = True
+    modules_sentence = ("which token vectors are kept and how each is shaped (a late-interaction model keeps one per "
+                        "token) (from the folder's modules.json)")
+    sts_texts = "pairs (sentence 1 as a query, sentence 2 as a document)"
+    sts_note = (" A late-interaction score is not symmetric: sentence 1 is read as the query (encode_query) and "
+                "sentence 2 as the document (encode_document), as retrieval reads a query and a text.")
+    hits_rule = ("A MaxSim score adds up each query token's best match, so it has no fixed scale: every hit of the top "
+                 "k is listed.")
+    hit_floor = -float("inf")
+    saved = "a late-interaction model: choose it in the sidebar."
+    not_shown = {
+        "layer_sweep": "The layer sweep pools each layer's token states into one vector as a dense model does, so it "
+                       "is not shown for a late-interaction model, which keeps a vector per token and scores a pair "
+                       "by matching them.",
+        "compare": "Compare mode maps two dense configurations side by side; the sidebar's model is a "
+                   "late-interaction one (its points are means of its token vectors), so its map is drawn alone.",
+        "sentence_drift": "A late-interaction model keeps no sentence vector: it scores a query against a document "
+                          "token by token (MaxSim), so there is no pooled sentence to follow across layers. Token "
+                          "drift, token alignment and attention read the transformer's token states, as for any "
+                          "model; Similarity shows what MaxSim makes of them.",
+        "layer_agreement": "Layer agreement ranks the cosines of pooled sentence vectors at each layer against the "
+                           "last; a late-interaction model pools no sentence vector (its scores are MaxSim over the "
+                           "projected token vectors of the last layer only), so there is nothing to rank at the other "
+                           "layers.",
+        "drift": "Drift (CKA and neighbours kept) is measured on one vector per sentence, and a late-interaction model "
+                 "keeps one per token, so its run records none; its heatmap below compares it with the base."}
+
+    def score_name(self, model: LoadedModel) -> str:
+        return model.late_pipeline.similarity
+
+    def symmetric(self, model: LoadedModel) -> bool:
+        return False  # queries and documents are encoded apart, and MaxSim reads the query's tokens
+
+    def encode(self, model: LoadedModel, texts: Sequence[str], settings: Settings, *, batch_size: int = 32,
+               progress: Progress | None = None) -> list[TokenVectors]:
+        """As encode_query (role "query") or encode_document (any other role) gives them."""
+        return encode_multivector(model, texts, role=settings.role, batch_size=batch_size, progress=progress)
+
+    def columns(self, model: LoadedModel, encoded: list[TokenVectors]) -> list[pa.Array]:
+        return late_columns(encoded, model.late_pipeline.width)
+
+    def write(self, model: LoadedModel, texts: list[str], encoded: list[TokenVectors], output: Path) -> list[str]:
+        """One row per text with its scored tokens and their vectors."""
+        late_parquet(str(output), texts, encoded, model.late_pipeline.width)
+        cut = sum(text.truncated for text in encoded)
+        return [f"{cut} text(s) were longer than the model's length for their role and were cut at it."] if cut else []

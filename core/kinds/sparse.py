@@ -1,0 +1,67 @@
+"""Sparse models (sentence-transformers' SparseEncoder, SPLADE): one vocabulary-wide vector per text, mostly zero,
+scored by the model's own similarity over the terms two texts share."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pyarrow as pa
+import scipy.sparse as sp
+
+from core.data.sparse_vectors import INDICES_COLUMN, VALUES_COLUMN, sparse_columns, sparse_parquet
+from core.encoding.encoder import Progress
+from core.encoding.sparse import SparseEmbeddings, encode_sparse
+from core.kinds.base import Applies, Kind
+from core.models.loading import LoadedModel
+from core.settings import Settings
+
+
+class Sparse(Kind):
+    name = "sparse"
+    article = "a sparse model"
+    sentence = ("Sparse: each text becomes one vector as wide as the vocabulary, mostly zero (a weight per term it "
+                "turns on); two texts score by the model's own similarity over the terms they share.")
+    stored = "one sparse row per text (its active terms and their weights)"
+    schema = pa.schema([(INDICES_COLUMN, pa.list_(pa.int32())), (VALUES_COLUMN, pa.list_(pa.float32()))])
+    suffixes = (".npz", ".parquet")
+    unlike_dense = "its vectors are as wide as its vocabulary and mostly zero"
+    files = ".npz (a scipy CSR matrix) or .parquet (indices and values)"
+    fixed_scale = False  # a dot product of term weights: a text that shares a term with the query scores above 0
+    applies = Applies(layer=False, pooling=False, prompts=True, dimensions=False, normalize=False, max_length=True,
+                      quantization=False, layer_sweep=False, compare=False, drift=False, one_vector_per_text=True)
+
+    modules_sentence = ("how its token vectors become one vector (from the folder's modules.json; a plain masked-LM "
+                        "checkpoint gets the masked LM and SPLADE max pooling, as sentence-transformers builds it)")
+    layer_vectors = "SPLADE vectors of each layer"
+    hits_rule = "A sparse model's hits are the texts that share a term with the query."
+    not_shown = {
+        "layer_sweep": "The layer sweep pools each layer's token states as a dense model does, so it is not shown for "
+                       "a sparse model; the Layers page shows which terms each of its layers would turn on.",
+        "quantization": "The model checks measure what prompts, fewer dimensions and lower precision cost a dense "
+                        "model's vectors; {model} is sparse. Choose a dense model in the sidebar, or compare it with "
+                        "BM25 and a hybrid under Retrieval.",
+        "compare": "Compare mode maps two dense configurations side by side; the sidebar's model is sparse, so its "
+                   "map is drawn alone."}
+
+    def score_name(self, model: LoadedModel) -> str:
+        return model.sparse_pipeline.similarity
+
+    def symmetric(self, model: LoadedModel) -> bool:
+        return model.sparse_pipeline.query_side is None
+
+    def encode(self, model: LoadedModel, texts: Sequence[str], settings: Settings, *, batch_size: int = 32,
+               progress: Progress | None = None) -> SparseEmbeddings:
+        return encode_sparse(model, texts, role=settings.role, prompt=settings.prompt, max_length=settings.max_length,
+                             batch_size=batch_size, progress=progress)
+
+    def columns(self, model: LoadedModel, encoded: SparseEmbeddings) -> list[pa.Array]:
+        return list(sparse_columns(encoded.matrix))
+
+    def write(self, model: LoadedModel, texts: list[str], encoded: SparseEmbeddings, output: Path) -> list[str]:
+        if output.suffix.lower() == ".npz":
+            sp.save_npz(output, encoded.matrix)
+        else:
+            output.write_bytes(sparse_parquet(texts, encoded.matrix))
+        return [f"{len(encoded.truncated)} text(s) were longer than {encoded.limit} tokens and were cut at that limit."
+                ] if encoded.truncated else []

@@ -1,0 +1,88 @@
+"""The one place in ui/ that maps a model's kind to what the pages draw for it beyond what every kind shares: Home's
+and Model's extra sections, Evaluation's model checks, Layers' extra tab, Similarity's own matrix, Retrieval's token
+matches and the map's token view. A page asks `views_of(model)`; it does not compare kinds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import streamlit as st
+
+from core.analysis.similarity import METRICS, Metric
+from core.kinds import kind_of
+from core.models.loading import LoadedModel
+from core.settings import Settings
+from ui.pages.evaluation_checks import checks_section
+from ui.pages.evaluation_late_checks import late_checks_section
+from ui.pages.home_late import late_vectors
+from ui.pages.layers import terms_view as layer_terms_view
+from ui.pages.map.late import corpus_caption, late_points, token_map_view
+from ui.pages.model_late import late_tokens_view
+from ui.pages.model_terms import terms_view
+from ui.pages.retrieval_late import model_matches
+from ui.pages.similarity_late import late_similarity, score_name
+from ui.work.background import corpus_job, late_documents_job
+
+
+def _nothing(*_: object) -> None:
+    return None
+
+
+def _not_shown(settings: Settings, model: LoadedModel) -> None:
+    st.info(kind_of(model).not_shown["quantization"].format(model=model.model_id))
+
+
+def _sparse_measure(model: LoadedModel) -> tuple[Metric, str]:
+    metric = model.sparse_pipeline.similarity
+    return metric, f"Measure: {METRICS[metric]}, the sparse model's own similarity."
+
+
+def _late_measure(model: LoadedModel) -> tuple[Metric, str]:
+    return "dot", (f"Measure: {score_name(model)}, the late-interaction model's own similarity. Each text is read as a "
+                   "query (rows) and as a document (columns), with the model's own prompts.")
+
+
+def _token_map(model: LoadedModel) -> bool:
+    """Whether the map shows one point a token (the user's choice), drawn here."""
+    if late_points() != "tokens":
+        return False
+    token_map_view(model)
+    return True
+
+
+@dataclass(frozen=True)
+class KindViews:
+    home: Callable[[LoadedModel], None] = _nothing  # after the model's facts
+    model_first: Callable[[LoadedModel, Settings], None] = _nothing  # before the architecture
+    model_last: Callable[[LoadedModel], None] = _nothing  # after it
+    evaluation_checks: Callable[[Settings, LoadedModel], None] = checks_section
+    layer_tabs: dict[str, Callable[[LoadedModel, list[str], int | None, str], None]] = field(default_factory=dict)
+    measure: Callable[[LoadedModel], tuple[Metric, str]] | None = None  # its own similarity, and a caption saying it
+    caption: str | None = None  # the key of Similarity's caption for its heatmap, where not the measure's
+    compares: bool = True  # Similarity's compare mode (a configuration B beside it)
+    similarity: Callable[..., np.ndarray] | None = None  # its own Similarity matrix, instead of vectors compared
+    matches: Callable[..., object] | None = None  # Retrieval's per-hit token matches
+    token_map: Callable[[LoadedModel], bool] = lambda model: False  # the map drawn a point a token, if chosen
+    map_vectors: Callable[[LoadedModel, list[str], Settings], object] = corpus_job  # a map's points, or their job
+    map_caption: Callable[[LoadedModel], str] | None = None  # what a map's point is, where not the text's vector
+    map_reduced: bool = False  # the map's points reduced first (a sparse model's CSR rows, by TruncatedSVD)
+
+
+VIEWS: dict[str, KindViews] = {
+    "dense": KindViews(),
+    "sparse": KindViews(model_first=terms_view, evaluation_checks=_not_shown, measure=_sparse_measure,
+                        caption="sparse", compares=False, layer_tabs={"Terms by layer": layer_terms_view},
+                        map_reduced=True),
+    "late interaction": KindViews(home=late_vectors, model_last=late_tokens_view,
+                                  evaluation_checks=lambda settings, model: late_checks_section(model),
+                                  measure=_late_measure, similarity=late_similarity, matches=model_matches,
+                                  token_map=_token_map, map_caption=corpus_caption,
+                                  map_vectors=lambda model, texts, settings: late_documents_job(model, texts)),
+    "reranker": KindViews(),
+}
+
+
+def views_of(model: LoadedModel) -> KindViews:
+    return VIEWS[kind_of(model).name]
