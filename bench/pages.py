@@ -15,7 +15,7 @@ TEN_TEXTS = ["A dog runs in the park.", "A puppy plays on the grass.", "The stoc
              "He sat on the river bank.", "I deposit money at the bank.", "The cat sleeps on the sofa."]
 
 
-PAGE_CHANGES = {  # page -> (widget kind, key, first value, changed value): one input a person would edit
+PAGE_CHANGES = {  # page -> (widget type, key, first value, changed value): one input a person would edit
     "views/similarity.py": ("text_area", "sim_texts", "\n".join(TEN_TEXTS),
                             "\n".join(TEN_TEXTS).replace("cat", "kitten")),
     "views/layers.py": ("text_area", "layers_texts", "\n".join(TEN_TEXTS[7:9]),
@@ -111,14 +111,14 @@ def bench_pages(rows: list[Row]) -> None:
 
     from core.jobs import JOBS
 
-    for page, (kind, key, first, changed) in PAGE_CHANGES.items():
+    for page, (widget_type, key, first, changed) in PAGE_CHANGES.items():
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=900).run()
         at.switch_page(page).run()
-        getattr(at, kind)(key=key).set_value(first).run()  # warm: corpus embeddings, memo, figures
+        getattr(at, widget_type)(key=key).set_value(first).run()  # warm: corpus embeddings, memo, figures
         if JOBS.unfinished():  # a corpus embedding in the background: time the page with its results
             JOBS.wait_idle(1800)
             at.run()
-        changed_widget = getattr(at, kind)(key=key)  # from the new element tree
+        changed_widget = getattr(at, widget_type)(key=key)  # from the new element tree
         start = time.perf_counter()
         changed_widget.set_value(changed).run()
         elapsed = time.perf_counter() - start

@@ -10,8 +10,8 @@ import numpy as np
 
 PAGE = """<!doctype html><canvas id="c" width="%(width)d" height="%(height)d"></canvas><script>
 const gl = document.getElementById("c").getContext("webgl2", { preserveDrawingBuffer: true });
-const compile = (kind, source) => {
-  const shader = gl.createShader(kind);
+const compile = (type, source) => {
+  const shader = gl.createShader(type);
   gl.shaderSource(shader, source);
   gl.compileShader(shader);
   return shader;

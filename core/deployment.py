@@ -32,12 +32,12 @@ def dataset_folders(config: DeploymentConfig) -> list[Path]:
     return [(CONFIG_FILE.parent / folder).resolve() for folder in config.datasets]
 
 
-def _coerce(raw: object, kind: type) -> object:
-    if kind is bool and isinstance(raw, str):
+def _coerce(raw: object, field_type: type) -> object:
+    if field_type is bool and isinstance(raw, str):
         return raw.strip().lower() in {"1", "true", "yes", "on"}
-    if kind is tuple and isinstance(raw, str):  # EXPLORER_DATASETS=/data/a:/data/b
+    if field_type is tuple and isinstance(raw, str):  # EXPLORER_DATASETS=/data/a:/data/b
         return tuple(part for part in raw.split(os.pathsep) if part)
-    return kind(raw)
+    return field_type(raw)
 
 
 def where_set(key: str) -> str:
@@ -60,6 +60,6 @@ def load_config(path: Path = CONFIG_FILE) -> DeploymentConfig:
         env = os.environ.get(f"EXPLORER_{field.name.upper()}")
         if env is not None:
             values[field.name] = env
-    kinds = {f.name: type(f.default) for f in fields(DeploymentConfig)}
-    coerced: dict[str, Any] = {k: _coerce(v, kinds[k]) for k, v in values.items() if k in kinds}
+    field_types = {f.name: type(f.default) for f in fields(DeploymentConfig)}
+    coerced: dict[str, Any] = {k: _coerce(v, field_types[k]) for k, v in values.items() if k in field_types}
     return DeploymentConfig(**coerced)

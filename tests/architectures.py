@@ -38,7 +38,7 @@ def _mpnet_wordpiece(folder: Path) -> int:
     return len(tokenizer)
 
 
-def _trained(folder: Path, kind: str, fast_class: str) -> int:
+def _trained(folder: Path, algorithm: str, fast_class: str) -> int:
     """A byte-level BPE (RoBERTa, ModernBERT) or SentencePiece Unigram (XLM-R) tokenizer trained on a few texts,
     wrapping each text in <s> … </s> as those models' own tokenizers do."""
     import transformers
@@ -46,7 +46,7 @@ def _trained(folder: Path, kind: str, fast_class: str) -> int:
     from tokenizers.processors import TemplateProcessing
 
     specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
-    if kind == "bpe":
+    if algorithm == "bpe":
         raw = ByteLevelBPETokenizer()
         raw.train_from_iterator(TRAINING_TEXTS, vocab_size=400, special_tokens=specials)
     else:

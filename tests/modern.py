@@ -1,8 +1,8 @@
 """Tiny random-weight folders of the models people check today, saved by sentence-transformers itself in its own
 format (modules.json, Pooling, Dense, Normalize, prompts), built offline: a Qwen3 decoder with last-token pooling
 and left padding, the Gemma 3 encoder as EmbeddingGemma uses it, a BERT with e5-style prompts left out of the
-pooling, weighted-mean pooling on a decoder, mean + max at once, and the two kinds the app refuses (a static model,
-a Router)."""
+pooling, weighted-mean pooling on a decoder, mean + max at once, and the two models the app refuses (a static
+model, a Router)."""
 
 from __future__ import annotations
 

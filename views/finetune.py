@@ -6,7 +6,7 @@ import streamlit as st
 
 from core.data.pairs import OBJECTIVE_NAMES, OBJECTIVES, PAIR_FILE_TYPES, PairsError, PairSet, read_pairs, stsb_train
 from core.kinds import kind_of
-from core.models.catalog import DEFAULT_MODEL_ID, ModelUnavailable, finetuned_entries
+from core.models.catalog import DEFAULT_MODEL_ID, ModelUnavailable, card_kind, finetuned_entries
 from core.plots.finetune import METRIC_LABELS, before_after_bars, comparison_frame, loss_curve, loss_frame
 from core.training.finetune import (
     FinetuneError,
@@ -114,7 +114,7 @@ def run_status() -> None:
             ss.ft_pick = control.result.model_id
             stopped = " (stopped early)" if control.result.card["stopped"] else ""
             st.success(f"Saved {control.result.model_id}{stopped}; "
-                       f"{kind_of(control.result.card.get('kind', 'dense')).saved}")
+                       f"{kind_of(card_kind(control.result.card)).saved}")
 
 
 def results(settings) -> None:
@@ -131,7 +131,7 @@ def results(settings) -> None:
         st.session_state.ft_pick = tuned_ids[-1]
     pick = st.selectbox("Fine-tuned model", tuned_ids, key="ft_pick")
     card = read_card(pick)
-    kind = kind_of(card.get("kind", "dense"))
+    kind = kind_of(card_kind(card))
     params = card["parameters"]
     st.caption(f"From {card['base']} on {card['data']} ({card.get('pairs', '?'):,} pairs), {card['objective']} "
                f"objective; {card['steps']}/{card['total_steps']} steps{' (stopped early)' if card['stopped'] else ''}"

@@ -13,7 +13,6 @@ from core.analysis.map.projection import MAX_POINTS, Projection, ProjectionParam
 from core.analysis.map.sparse_space import SparseReduction
 from core.data.corpus import CorpusError
 from core.data.sampling import sample_indices
-from core.encoding.embedding_cache import vectors_key
 from core.encoding.prompts import with_role
 from core.hashing import texts_digest
 from core.jobs import Job
@@ -115,7 +114,7 @@ def _points(settings: Settings, model: LoadedModel, frame: pd.DataFrame, raw: np
         st.caption(views.map_caption(model))
     reduction = None
     if views.map_reduced and raw is None:  # a sparse model's own vectors; a file's or a dataset's are dense
-        reduction = sparse_reduction_of(vectors_key(model, texts, documents), vectors)
+        reduction = sparse_reduction_of(kind_of(model).cache_key(model, texts, documents), vectors)
         vectors = reduction.vectors
         st.caption(f"{model.model_id}'s sparse vectors ({model.dimensions:,} dimensions, almost all zero) are first "
                    f"reduced to {vectors.shape[1]} by TruncatedSVD on their CSR matrix, keeping {reduction.kept:.0%} "

@@ -51,7 +51,7 @@ def write_graph(key: str, graph: Any, meta: dict) -> None:
 
 def read_index(key: str, vectors: np.ndarray, params: IndexParams) -> VectorIndex | None:
     """The stored index of these vectors under `key`, or None (nothing is built)."""
-    if params.kind == "exact":
+    if params.method == "exact":
         return VectorIndex(unit_rows(vectors), params)
     found = read_graph(key)
     if found is None:

@@ -93,9 +93,9 @@ def rank_moves(texts: Sequence[str], a: np.ndarray, b: np.ndarray, top: int = 15
         "query": [texts[rows[k]] for k in picked], "document": [texts[cols[k]] for k in picked]})
 
 
-def query_kinds(query: TokenVectors) -> list[str]:
-    """Each kept query token's part of the score: "expansion", "prompt" or "typed" (the text's own tokens with the
-    tokenizer's special ones)."""
+def query_token_uses(query: TokenVectors) -> list[str]:
+    """Each kept query token's use, its part of the score: "expansion", "prompt" or "typed" (the text's own tokens
+    with the tokenizer's special ones)."""
     return ["expansion" if expanded else "prompt" if prompted else "typed"
             for expanded, prompted in zip(query.expansion, query.prompt)]
 
@@ -107,7 +107,7 @@ def alignment_table(alignment: Alignment) -> pd.DataFrame:
     rows = np.arange(len(alignment.best))
     score = alignment.score
     return pd.DataFrame({
-        "query token": list(alignment.query.tokens), "part": query_kinds(alignment.query),
+        "query token": list(alignment.query.tokens), "part": query_token_uses(alignment.query),
         "best document token": best, "position in the document": alignment.best.astype(int),
         "similarity": alignment.grid[rows, alignment.best] if document else np.zeros(len(rows)),
         "share": alignment.shares, "share of the score": alignment.shares / score if score else np.nan})

@@ -22,7 +22,7 @@ NO_WORDS = "The corpus holds no words for a lexical baseline; add texts with wor
 class Lexical(Protocol):
     """A baseline fitted on a corpus: its rows, one per text, and a query's row in the same space."""
 
-    kind: Baseline
+    baseline: Baseline
     corpus_rows: sp.csr_matrix
 
     @property
@@ -37,7 +37,7 @@ class Lexical(Protocol):
 class LexicalIndex:
     """A scikit-learn vectorizer fitted on a corpus and the corpus's unit-length rows: scores are cosines."""
 
-    kind: Baseline
+    baseline: Baseline
     vectorizer: CountVectorizer
     corpus_rows: sp.csr_matrix
 
@@ -56,7 +56,7 @@ class BM25Index:
     corpus row holds its words' BM25 weights, a query row its words' counts (bm25s adds a word's weight once for
     each time the query holds it)."""
 
-    kind: Baseline
+    baseline: Baseline
     tokenizer: Any  # bm25s.tokenization.Tokenizer, its vocabulary fitted on the corpus
     corpus_rows: sp.csr_matrix
 
@@ -101,21 +101,21 @@ def _fit_bm25(corpus: Sequence[str]) -> BM25Index:
     return BM25Index("bm25", tokenizer, by_word.tocsr().astype(np.float32))
 
 
-def fit_baseline(kind: Baseline, corpus: Sequence[str]) -> Lexical:
+def fit_baseline(baseline: Baseline, corpus: Sequence[str]) -> Lexical:
     """Fit the vocabulary (and IDF for TF-IDF, the BM25 weights for BM25) on the corpus."""
-    if kind == "bm25":
+    if baseline == "bm25":
         return _fit_bm25(corpus)
-    if kind == "tfidf":
+    if baseline == "tfidf":
         vectorizer = TfidfVectorizer()
-    elif kind == "bow":
+    elif baseline == "bow":
         vectorizer = CountVectorizer()
     else:
-        raise ValueError(f"Unknown baseline {kind!r}; choose one of {', '.join(BASELINES)}.")
+        raise ValueError(f"Unknown baseline {baseline!r}; choose one of {', '.join(BASELINES)}.")
     try:
         corpus_rows = vectorizer.fit_transform(list(corpus))
     except ValueError as err:  # "empty vocabulary": no text holds a word of two letters or more
         raise ValueError(NO_WORDS) from err
-    return LexicalIndex(kind, vectorizer, normalize(corpus_rows).tocsr().astype("float32"))
+    return LexicalIndex(baseline, vectorizer, normalize(corpus_rows).tocsr().astype("float32"))
 
 
 def shared_terms(index: Lexical, query: str, row: int) -> pd.DataFrame:

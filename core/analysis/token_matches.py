@@ -19,7 +19,7 @@ def hit_alignments(query: TokenVectors, corpus: TokenMatrix, hits: Sequence[int]
     return [align(query, corpus.text(int(hit)), similarity) for hit in hits]
 
 
-def token_kind(alignment: Alignment, row: int) -> str:
+def token_use(alignment: Alignment, row: int) -> str:
     query = alignment.query
     return "expansion" if query.expansion[row] else "prompt" if query.prompt[row] else "typed"
 
@@ -35,12 +35,13 @@ def matches_line(alignment: Alignment, *, skip: Collection[str] = (), shown: int
 
 
 def matches_table(alignment: Alignment) -> pd.DataFrame:
-    """One row per query token: its kind (typed, expansion, prompt), the document token it matched best (with its
-    position among the document's kept tokens, from 1), their similarity, and its share of the score."""
+    """One row per query token: its use (typed, expansion, prompt; in the column "kind", the name the CSV has kept),
+    the document token it matched best (with its position among the document's kept tokens, from 1), their
+    similarity, and its share of the score."""
     query, document = alignment.query, alignment.document
     return pd.DataFrame({
         "query token": list(query.tokens),
-        "kind": [token_kind(alignment, row) for row in range(len(query.tokens))],
+        "kind": [token_use(alignment, row) for row in range(len(query.tokens))],
         "best document token": [document.tokens[column] if len(document.tokens) else "" for column in alignment.best],
         "position": [int(column) + 1 for column in alignment.best],
         "similarity": [float(alignment.grid[row, column]) if len(document.tokens) else float("nan")

@@ -23,7 +23,7 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class IndexParams:
-    kind: Literal["exact", "hnsw"]
+    method: Literal["exact", "hnsw"]
     m: int = 32
     ef_construction: int = 64
     ef_search: int = 128
@@ -33,11 +33,13 @@ class IndexParams:
         return cls("exact" if rows <= EXACT_UP_TO else "hnsw")
 
     def options(self) -> dict[str, object]:
-        return asdict(self)
+        """The parameters as cache keys hash them: the method under "kind", the name keys on disk were made with."""
+        options = asdict(self)
+        return {"kind": options.pop("method"), **options}
 
     @property
     def label(self) -> str:
-        if self.kind == "exact":
+        if self.method == "exact":
             return "exact search"
         return f"FAISS HNSW (M {self.m}, efConstruction {self.ef_construction}, efSearch {self.ef_search})"
 
@@ -95,7 +97,7 @@ def build_index(vectors: np.ndarray, params: IndexParams, progress: Progress | N
     """Exact search, or an HNSW graph whose efSearch is raised step by step (EF_SEARCH_STEPS) until its measured
     recall@10 reaches TARGET_RECALL: at 5,000,000 vectors efSearch 128 finds 0.875 (`make bench`)."""
     vectors = unit_rows(vectors)
-    if params.kind == "exact":
+    if params.method == "exact":
         return VectorIndex(vectors, params)
     index = VectorIndex(vectors, params, hnsw_graph(vectors, params, progress))
     index.recall_at_10 = measured_recall(index)

@@ -36,12 +36,12 @@ class CtrlC:
             self._previous = signal.signal(signal.SIGINT, self._handle) or signal.default_int_handler
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+    def __exit__(self, error_type: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> bool:
         if self._installed:
             signal.signal(signal.SIGINT, self._previous)
             os.close(self._stderr)
-        if kind is not None and issubclass(kind, KeyboardInterrupt):
+        if error_type is not None and issubclass(error_type, KeyboardInterrupt):
             self.asked = True
             return True
         return False

@@ -106,7 +106,7 @@ def _model_stage(model: LoadedModel, task: RetrievalTask, args: argparse.Namespa
 def _hybrid_partner(name: str, device: str) -> Baseline | LoadedModel:
     """The second stage of --hybrid: a baseline by name, else the model, loaded before any work so that a model that
     cannot load is said at once."""
-    baseline = next((kind for kind in BASELINES if kind == name), None)
+    baseline = next((option for option in BASELINES if option == name), None)
     return baseline if baseline is not None else load_model(name, device)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from core.analysis.late_search import late_ranker
@@ -21,8 +22,6 @@ from core.cli.options import (
 )
 from core.data.corpus import corpus_texts
 from core.data.stsb import stsb_corpus
-from core.encoding.embedding_cache import cached_vectors
-from core.encoding.late_cache import cached_token_matrix
 from core.kinds import kind_of
 from core.models.loading import LoadedModel, load_model
 from core.settings import Settings
@@ -47,21 +46,22 @@ def run(args: argparse.Namespace) -> int:
     corpus = corpus_texts(read_lines(args.corpus)) if args.corpus else stsb_corpus()
     model = load_model(args.model, args.device, args.revision)
     rankers = {model.model_id: _model_ranker(model, query, corpus, args)}
-    rankers |= {label: Ranker.of_index(fit_baseline(kind, corpus), query) for kind, label in BASELINES.items()}
+    rankers |= {label: Ranker.of_index(fit_baseline(baseline, corpus), query) for baseline, label in BASELINES.items()}
     ranking = rank_query(corpus, rankers, k=args.k, primary=model.model_id)
     print(json.dumps({"query": query, "k": ranking.k, "corpus": len(corpus),
                       "results": ranking.table.to_dict(orient="records")}))
     return 0
 
 
-def _model_ranker(model: LoadedModel, query: str, corpus: list[str], args: argparse.Namespace) -> AnyRanker:
+def _model_ranker(model: LoadedModel, query: str, corpus: Sequence[str], args: argparse.Namespace) -> AnyRanker:
     """The model's list: a late-interaction model's by exact MaxSim over its corpus token vectors, any other's by
     the dot product of its vectors (both kept on disk for the next run)."""
     refuse_inapplicable(model, args)
-    if not kind_of(model).applies.one_vector_per_text:  # scored from each text's token vectors
-        return late_ranker(model, query, cached_token_matrix(model, corpus, "document"), args.k)
+    kind = kind_of(model)
     settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer,
                         truncate_dim=args.truncate_dim)
     query_prompt, document_prompt = retrieval_prompts(model.pipeline, args)
-    vectors = cached_vectors(model, corpus, settings.with_(prompt=document_prompt, role="document"))
+    vectors = kind.cached(model, corpus, settings.with_(prompt=document_prompt, role="document"))
+    if kind.token_vectors:  # exact MaxSim of the query's token vectors against the corpus's
+        return late_ranker(model, query, vectors, args.k)
     return model_ranker(model, query, vectors, settings.with_(prompt=query_prompt, role="query"))

@@ -48,22 +48,22 @@ def decode_text(name: str, data: bytes) -> str:
 
 def parse_table(name: str, text: str) -> pd.DataFrame:
     """A .txt file becomes one `text` column; .csv and .jsonl keep their columns, every value a string."""
-    kind = PurePath(name).suffix.lower().lstrip(".")
-    if kind == "txt":
+    file_format = PurePath(name).suffix.lower().lstrip(".")
+    if file_format == "txt":
         return pd.DataFrame({TEXT_COLUMN: lines(text)})
     try:
-        if kind == "csv":
+        if file_format == "csv":
             frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-        elif kind == "jsonl":
+        elif file_format == "jsonl":
             rows = [json.loads(line) for line in text.splitlines() if line.strip()]
             if not all(isinstance(row, dict) for row in rows):
                 raise CorpusError(f"{name}: every line of a .jsonl file must be a JSON object like "
                                   '{"text": "..."}.')
             frame = pd.DataFrame(rows, dtype=object).fillna("").astype(str)
         else:
-            raise CorpusError(f"{name} is a .{kind or '?'} file; upload a .txt, .csv or .jsonl file.")
+            raise CorpusError(f"{name} is a .{file_format or '?'} file; upload a .txt, .csv or .jsonl file.")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, json.JSONDecodeError) as err:
-        raise CorpusError(f"{name} could not be read as .{kind} ({str(err).splitlines()[0]}); "
+        raise CorpusError(f"{name} could not be read as .{file_format} ({str(err).splitlines()[0]}); "
                           "check the file's format.") from err
     return frame
 

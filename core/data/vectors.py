@@ -137,16 +137,16 @@ def read_vector_files(files: list[tuple[str, bytes]]) -> VectorCorpus:
     """A vector corpus from the files a user uploaded together; CorpusError says what to upload instead."""
     for name, data in files:
         check_size(name, len(data))
-    by_kind: dict[str, list[tuple[str, bytes]]] = {}
+    by_format: dict[str, list[tuple[str, bytes]]] = {}
     for name, data in files:
-        by_kind.setdefault(PurePath(name).suffix.lower().lstrip("."), []).append((name, data))
-    if list(by_kind) == ["parquet"] and len(files) == 1:
+        by_format.setdefault(PurePath(name).suffix.lower().lstrip("."), []).append((name, data))
+    if list(by_format) == ["parquet"] and len(files) == 1:
         return from_parquet(*files[0])
-    if sorted(by_kind) == ["npy", "txt"] and len(files) == 2:
-        (npy_name, npy_data), (txt_name, txt_data) = by_kind["npy"][0], by_kind["txt"][0]
+    if sorted(by_format) == ["npy", "txt"] and len(files) == 2:
+        (npy_name, npy_data), (txt_name, txt_data) = by_format["npy"][0], by_format["txt"][0]
         texts = decode_text(txt_name, txt_data).split("\n")
         return from_npy(npy_name, npy_data, texts[:-1] if texts and texts[-1] == "" else texts)
-    if list(by_kind) == ["tsv"] and len(files) == 2:
+    if list(by_format) == ["tsv"] and len(files) == 2:
         meta, vectors = sorted(files, key=lambda file: "meta" not in file[0].lower())
         return from_projector(vectors[0], vectors[1], meta[0], meta[1])
     raise CorpusError(f"These files ({', '.join(name for name, _ in files)}) are not a vector corpus. {FILES_HINT}")

@@ -197,23 +197,6 @@ def stored_sparse(model: LoadedModel, texts: Sequence[str], settings: Settings) 
     return _stored(cache_file(key), key, read_sparse)
 
 
-def vectors_key(model: LoadedModel, texts: Sequence[str], settings: Settings) -> str:
-    """The cache key of the texts' vectors, dense or sparse."""
-    return (sparse_key if model.kind == "sparse" else settings_key)(model, texts, settings)
-
-
-def stored_vectors(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray | sp.csr_matrix | None:
-    """`stored_embeddings` or `stored_sparse`, as the model's kind asks."""
-    return (stored_sparse if model.kind == "sparse" else stored_embeddings)(model, texts, settings)
-
-
-def cached_vectors(model: LoadedModel, texts: Sequence[str], settings: Settings,
-                   progress_bar: ProgressBar = nullcontext) -> np.ndarray | sp.csr_matrix:
-    """The texts' vectors as the model makes them: a dense model's array, a sparse model's CSR rows."""
-    return (cached_sparse_with if model.kind == "sparse" else cached_embeddings_with)(model, texts, settings,
-                                                                                       progress_bar)
-
-
 def cached_sparse_with(model: LoadedModel, texts: Sequence[str], settings: Settings,
                        progress_bar: ProgressBar = nullcontext) -> sp.csr_matrix:
     """A sparse model's read-only CSR rows (len(texts), vocabulary) of the texts as `settings` (prompt, role, token

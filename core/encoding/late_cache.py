@@ -55,7 +55,7 @@ def late_key(model: LoadedModel, texts: Sequence[str], role: Role) -> str:
     pipeline = model.late_pipeline
     options = {"version": KEY_VERSION, "kind": "late interaction", "model": model.model_id,
                "fingerprint": model.fingerprint, "role": "query" if role == "query" else "document",
-               "stages": [[stage.kind, stage.detail] for stage in pipeline.stages], "width": pipeline.width,
+               "stages": [[stage.module_type, stage.detail] for stage in pipeline.stages], "width": pipeline.width,
                "lengths": [pipeline.query_length, pipeline.document_length], "expansion": pipeline.expansion,
                "skiplist": [list(pipeline.skiplist), list(pipeline.skiplist_tasks)], "prompts": pipeline.prompts}
     return texts_digest(texts, prefix=json.dumps(options, sort_keys=True, default=str).encode())
@@ -72,10 +72,10 @@ def _aligned(position: int) -> int:
 def _layout(header: dict) -> list[tuple[str, np.dtype, tuple[int, ...], int]]:
     """Each array's name, dtype, shape and byte offset in the file."""
     found, position = [], HEADER_BYTES
-    for name, dtype, shape_of in SECTIONS:
-        shape, kind = shape_of(header), np.dtype(dtype)
-        found.append((name, kind, shape, position))
-        position = _aligned(position + int(np.prod(shape)) * kind.itemsize)
+    for name, type_name, shape_of in SECTIONS:
+        shape, dtype = shape_of(header), np.dtype(type_name)
+        found.append((name, dtype, shape, position))
+        position = _aligned(position + int(np.prod(shape)) * dtype.itemsize)
     return found
 
 
@@ -176,16 +176,16 @@ def _checked(raw: np.ndarray, key: str) -> TokenMatrix | None:
         layout = _layout(header)
     except (ValueError, KeyError, TypeError):
         return None
-    name, kind, shape, position = layout[-1]
-    if header.get("key") != key or len(raw) != position + int(np.prod(shape)) * kind.itemsize:
+    name, dtype, shape, position = layout[-1]
+    if header.get("key") != key or len(raw) != position + int(np.prod(shape)) * dtype.itemsize:
         return None
     digest = hashlib.blake2b(digest_size=20)
     for start in range(HEADER_BYTES, len(raw), DIGEST_STEP):
         digest.update(raw[start:start + DIGEST_STEP].data)
     if digest.hexdigest() != header.get("digest"):
         return None
-    arrays = {name: raw[position:position + int(np.prod(shape)) * kind.itemsize].view(kind).reshape(shape)
-              for name, kind, shape, position in layout}
+    arrays = {name: raw[position:position + int(np.prod(shape)) * dtype.itemsize].view(dtype).reshape(shape)
+              for name, dtype, shape, position in layout}
     offsets = arrays["offsets"]
     if offsets[0] != 0 or offsets[-1] != header["tokens"] or np.any(np.diff(offsets) < 0):
         return None

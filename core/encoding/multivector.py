@@ -145,28 +145,28 @@ def encode_multivector(model: LoadedModel, texts: Sequence[str], *, role: Role =
     return [found[i] for i in range(len(texts))]
 
 
-TOKEN_KINDS = {"typed": "from the text", "special": "the tokenizer's own ([CLS], [SEP] …)",
-               "prompt": "the role's prompt or marker", "expansion": "query expansion",
-               "dropped": "dropped by the skiplist", "unscored": "padding, not scored"}
+TOKEN_USES = {"typed": "from the text", "special": "the tokenizer's own ([CLS], [SEP] …)",
+              "prompt": "the role's prompt or marker", "expansion": "query expansion",
+              "dropped": "dropped by the skiplist", "unscored": "padding, not scored"}
 
 
 @dataclass(frozen=True)
-class TokenKinds:
-    """Every token the model reads for one text in one role, in order, with what becomes of it (a key of
-    TOKEN_KINDS); `vectors` is how many vectors the text keeps (fewer than its scored tokens where the model pools
+class TokenUses:
+    """Every token the model reads for one text in one role, in order, with its use: what becomes of it (a key of
+    TOKEN_USES); `vectors` is how many vectors the text keeps (fewer than its scored tokens where the model pools
     them)."""
 
     tokens: tuple[str, ...]
-    kinds: tuple[str, ...]
+    uses: tuple[str, ...]
     vectors: int
 
     @property
     def scored(self) -> int:
         """Tokens that get a vector before any token pooling."""
-        return sum(kind not in ("dropped", "unscored") for kind in self.kinds)
+        return sum(use not in ("dropped", "unscored") for use in self.uses)
 
 
-def token_kinds(model: LoadedModel, text: str, *, role: Role = "document") -> TokenKinds:
+def token_uses(model: LoadedModel, text: str, *, role: Role = "document") -> TokenUses:
     """One text's tokens as encode_query (role "query") or encode_document reads it: its prompt or marker, the
     tokenizer's special tokens, the query expansion, and what the skiplist drops."""
     side: Role = "query" if role == "query" else "document"
@@ -177,7 +177,7 @@ def token_kinds(model: LoadedModel, text: str, *, role: Role = "document") -> To
     prompt_length, framing, skipped = int(output.get("prompt_length", 0)), _framing(model), skipped_ids(model, side)
     pad = model.tokenizer.pad_token_id
 
-    def kind(position: int, token: int) -> str:
+    def use(position: int, token: int) -> str:
         if expanded[position]:
             return "expansion"
         if token in skipped:
@@ -188,6 +188,6 @@ def token_kinds(model: LoadedModel, text: str, *, role: Role = "document") -> To
             return "special"
         return "prompt" if position < prompt_length else "typed"
 
-    return TokenKinds(tuple(model.tokenizer.convert_ids_to_tokens(ids)),
-                      tuple(kind(i, token) for i, token in enumerate(ids)),
-                      int(output["attention_mask"].bool().sum()))
+    return TokenUses(tuple(model.tokenizer.convert_ids_to_tokens(ids)),
+                     tuple(use(i, token) for i, token in enumerate(ids)),
+                     int(output["attention_mask"].bool().sum()))

@@ -4,12 +4,14 @@ sparse, reranker, late), and what pages, commands and lessons ask of it instead 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pyarrow as pa
 
+from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import Progress
 from core.models.catalog import ModelKind
 from core.models.loading import LoadedModel
@@ -47,7 +49,7 @@ class Kind:
     article: ClassVar[str]  # "a sparse model": how a sentence names a model of this kind
     why_refused: ClassVar[str] = ""  # said after `article` when an option is refused, e.g. ", whose token vectors …"
     sentence: ClassVar[str]  # what the kind is, in one sentence, as the sidebar, Home and Model say it
-    stored: ClassVar[str]  # what is kept for each text of a corpus (in the cache, and in a dataset's Parquet rows)
+    stored_as: ClassVar[str]  # what is kept for each text of a corpus (in the cache, and in a dataset's rows)
     schema: ClassVar[pa.Schema]  # the Parquet columns `embed` writes for each text besides it (Ray's too)
     suffixes: ClassVar[tuple[str, ...]]  # the files `embed --output` writes
     unlike_dense: ClassVar[str] = ""  # why its vectors are not one array, e.g. "its vectors are … mostly zero"
@@ -87,7 +89,28 @@ class Kind:
                progress: Progress | None = None) -> Any:
         """The texts' vectors for `settings.role`: an Embeddings (an array), a SparseEmbeddings (CSR rows) or a list
         of TokenVectors (a token matrix each)."""
-        raise ValueError(f"{model.model_id} is {self.article}{self.why_refused}: it gives no vectors to write.")
+        raise self._no_vectors(model)
+
+    def cache_key(self, model: LoadedModel, texts: Sequence[str], settings: Settings) -> str:
+        """What a corpus's stored vectors are found by: the model, the texts and the settings that shape them."""
+        raise self._no_vectors(model)
+
+    def stored_corpus(self, model: LoadedModel, texts: Sequence[str], settings: Settings) -> Any:
+        """The texts' vectors for `settings.role` if they are in memory or on disk already, else None."""
+        raise self._no_vectors(model)
+
+    def cached(self, model: LoadedModel, texts: Sequence[str], settings: Settings,
+               progress_bar: ProgressBar = nullcontext) -> Any:
+        """The texts' vectors for `settings.role`, read-only: an array, CSR rows or a TokenMatrix, from memory or
+        disk, else encoded (under `progress_bar()`) and stored first."""
+        raise self._no_vectors(model)
+
+    def corpus_work(self, model: LoadedModel, count: int, settings: Settings) -> str:
+        """What encoding a corpus of `count` texts is called while it runs."""
+        return f"Embedding {count:,} texts with {model.model_id}"
+
+    def _no_vectors(self, model: LoadedModel) -> ValueError:
+        return ValueError(f"{model.model_id} is {self.article}{self.why_refused}: it gives no vectors to keep.")
 
     def columns(self, model: LoadedModel, encoded: Any) -> list[pa.Array]:
         """What `encode` gave as the arrays of `schema`, one row per text."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,7 @@ import pandas as pd
 import pyarrow as pa
 
 from core.data.vectors import VECTOR_COLUMN, VectorCorpus, to_parquet
+from core.encoding.embedding_cache import ProgressBar, cached_embeddings_with, settings_key, stored_embeddings
 from core.encoding.encoder import Embeddings, Progress, encode_with
 from core.kinds.base import Applies, Kind
 from core.models.loading import LoadedModel
@@ -23,7 +25,7 @@ class Dense(Kind):
     article = "a dense model"
     sentence = ("Dense: each text becomes one vector, pooled from the token vectors of a layer; two texts score by the "
                 "cosine.")
-    stored = "one float32 vector per text"
+    stored_as = "one float32 vector per text"
     schema = pa.schema([(VECTOR_COLUMN, pa.list_(pa.float32()))])
     suffixes = (".npy", ".parquet")
     files = ".npy or .parquet (text and vector columns)"
@@ -43,6 +45,16 @@ class Dense(Kind):
     def encode(self, model: LoadedModel, texts: Sequence[str], settings: Settings, *, batch_size: int = 32,
                progress: Progress | None = None) -> Embeddings:
         return encode_with(model, texts, settings, batch_size=batch_size, progress=progress)
+
+    def cache_key(self, model: LoadedModel, texts: Sequence[str], settings: Settings) -> str:
+        return settings_key(model, texts, settings)
+
+    def stored_corpus(self, model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray | None:
+        return stored_embeddings(model, texts, settings)
+
+    def cached(self, model: LoadedModel, texts: Sequence[str], settings: Settings,
+               progress_bar: ProgressBar = nullcontext) -> np.ndarray:
+        return cached_embeddings_with(model, texts, settings, progress_bar)
 
     def check_output(self, model: LoadedModel, output: Path) -> None:
         """Any file: .parquet is written as Parquet, anything else by numpy's save."""

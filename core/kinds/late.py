@@ -4,16 +4,20 @@ scoring a document by MaxSim (or MeanMaxSim) over them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 
 import pyarrow as pa
 
 from core.data.token_vectors import LATE_SCHEMA, late_columns, late_parquet
+from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import Progress
+from core.encoding.late_cache import cached_token_matrix, late_key, stored_token_matrix
 from core.encoding.multivector import TokenVectors, encode_multivector
+from core.encoding.token_matrix import TokenMatrix
 from core.kinds.base import Applies, Kind
 from core.models.loading import LoadedModel
-from core.settings import Settings
+from core.settings import Role, Settings
 
 
 class Late(Kind):
@@ -22,7 +26,7 @@ class Late(Kind):
     why_refused = ", whose token vectors are its own encode_query and encode_document's"
     sentence = ("Late interaction: each text becomes one vector per kept token, not one vector; a query scores a "
                 "document by MaxSim, the sum of each query token's best match among the document's tokens.")
-    stored = "one float32 vector per kept token of each text"
+    stored_as = "one float32 vector per kept token of each text"
     schema = LATE_SCHEMA
     unlike_dense = "it gives one vector per kept token, not one per text"
     suffixes = (".parquet",)
@@ -69,6 +73,20 @@ class Late(Kind):
         """As encode_query (role "query") or encode_document (any other role) gives them."""
         return encode_multivector(model, texts, role=settings.role, batch_size=batch_size, progress=progress)
 
+    def cache_key(self, model: LoadedModel, texts: Sequence[str], settings: Settings) -> str:
+        return late_key(model, texts, _side(settings))
+
+    def stored_corpus(self, model: LoadedModel, texts: Sequence[str], settings: Settings) -> TokenMatrix | None:
+        return stored_token_matrix(model, texts, _side(settings))
+
+    def cached(self, model: LoadedModel, texts: Sequence[str], settings: Settings,
+               progress_bar: ProgressBar = nullcontext) -> TokenMatrix:
+        """As encode_query (role "query") or encode_document (any other role) gives them, memory-mapped."""
+        return cached_token_matrix(model, texts, _side(settings), progress_bar)
+
+    def corpus_work(self, model: LoadedModel, count: int, settings: Settings) -> str:
+        return f"Encoding {count:,} texts as {_side(settings)}s with {model.model_id}"
+
     def columns(self, model: LoadedModel, encoded: list[TokenVectors]) -> list[pa.Array]:
         return late_columns(encoded, model.late_pipeline.width)
 
@@ -77,3 +95,8 @@ class Late(Kind):
         late_parquet(str(output), texts, encoded, model.late_pipeline.width)
         cut = sum(text.truncated for text in encoded)
         return [f"{cut} text(s) were longer than the model's length for their role and were cut at it."] if cut else []
+
+
+def _side(settings: Settings) -> Role:
+    """A late-interaction model reads a text as a query or as a document: any role but "query" is a document."""
+    return "query" if settings.role == "query" else "document"

@@ -16,7 +16,7 @@ class Reranker(Kind):
     why_refused = ", which reads a query and a text together and gives one score"
     sentence = ("Reranker (cross-encoder): no vectors; it reads a query and a text together and gives one score, "
                 "used to reorder a first stage's top hits.")
-    stored = "nothing: every pair is read again"
+    stored_as = "nothing: every pair is read again"
     schema = pa.schema([])
     suffixes = ()
     files = "nothing"

@@ -4,12 +4,14 @@ scored by the model's own similarity over the terms two texts share."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 
 import pyarrow as pa
 import scipy.sparse as sp
 
 from core.data.sparse_vectors import INDICES_COLUMN, VALUES_COLUMN, sparse_columns, sparse_parquet
+from core.encoding.embedding_cache import ProgressBar, cached_sparse_with, sparse_key, stored_sparse
 from core.encoding.encoder import Progress
 from core.encoding.sparse import SparseEmbeddings, encode_sparse
 from core.kinds.base import Applies, Kind
@@ -22,7 +24,7 @@ class Sparse(Kind):
     article = "a sparse model"
     sentence = ("Sparse: each text becomes one vector as wide as the vocabulary, mostly zero (a weight per term it "
                 "turns on); two texts score by the model's own similarity over the terms they share.")
-    stored = "one sparse row per text (its active terms and their weights)"
+    stored_as = "one sparse row per text (its active terms and their weights)"
     schema = pa.schema([(INDICES_COLUMN, pa.list_(pa.int32())), (VALUES_COLUMN, pa.list_(pa.float32()))])
     suffixes = (".npz", ".parquet")
     unlike_dense = "its vectors are as wide as its vocabulary and mostly zero"
@@ -54,6 +56,16 @@ class Sparse(Kind):
                progress: Progress | None = None) -> SparseEmbeddings:
         return encode_sparse(model, texts, role=settings.role, prompt=settings.prompt, max_length=settings.max_length,
                              batch_size=batch_size, progress=progress)
+
+    def cache_key(self, model: LoadedModel, texts: Sequence[str], settings: Settings) -> str:
+        return sparse_key(model, texts, settings)
+
+    def stored_corpus(self, model: LoadedModel, texts: Sequence[str], settings: Settings) -> sp.csr_matrix | None:
+        return stored_sparse(model, texts, settings)
+
+    def cached(self, model: LoadedModel, texts: Sequence[str], settings: Settings,
+               progress_bar: ProgressBar = nullcontext) -> sp.csr_matrix:
+        return cached_sparse_with(model, texts, settings, progress_bar)
 
     def columns(self, model: LoadedModel, encoded: SparseEmbeddings) -> list[pa.Array]:
         return list(sparse_columns(encoded.matrix))

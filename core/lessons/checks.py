@@ -228,7 +228,8 @@ def lexical(ctx: Context) -> Check:
 
 
 def pipeline(ctx: Context) -> Check:
-    stages = " → ".join(stage.kind for stage in ctx.model.pipeline.stages) or "a plain transformer (mean pooling)"
+    stages = (" → ".join(stage.module_type for stage in ctx.model.pipeline.stages)
+              or "a plain transformer (mean pooling)")
     spearman = correlation(sts_frame(ctx.model, "dev", progress=ctx.progress))[STS_PRIMARY]
     published = PUBLISHED_STS.get(ctx.model.model_id)
     if published is None or ctx.settings.pooling != "default" or ctx.settings.layer is not None:

@@ -1,6 +1,6 @@
 """The lessons, in teaching order. A lesson is data: what it asks, what to do, which page opens with which inputs,
 what it expects, which check computes that on the current model, questions to discuss and a next step. A teacher
-adds one by adding an entry here (and, for a new kind of observation, a check in core.lessons.checks)."""
+adds one by adding an entry here (and, for a new sort of observation, a check in core.lessons.checks)."""
 
 from __future__ import annotations
 

@@ -99,4 +99,5 @@ def sentence_transformers_modules(model: LoadedModel) -> list[dict[str, object]]
     """The sentence-transformers modules in order, with what each one does; empty for plain checkpoints."""
     if not model.pipeline.described:
         return []
-    return [{"index": i, "module": stage.kind, "detail": stage.detail} for i, stage in enumerate(model.pipeline.stages)]
+    return [{"index": i, "module": stage.module_type, "detail": stage.detail}
+            for i, stage in enumerate(model.pipeline.stages)]

@@ -173,6 +173,13 @@ def finetuned_dir() -> Path:
     return models_dir() / "finetuned"
 
 
+def card_kind(card: dict) -> ModelKind:
+    """A saved model's kind by its card: a reranker's and a late-interaction model's say so; a fine-tuned or distilled
+    (static) model is dense."""
+    kind = card.get("kind")
+    return kind if kind in ("reranker", LATE) else "dense"
+
+
 def finetuned_entries() -> list[CatalogEntry]:
     entries = []
     for card in sorted(finetuned_dir().glob(f"[!.]*/{CARD}")):  # .NAME.* = a save under way
@@ -184,7 +191,7 @@ def finetuned_entries() -> list[CatalogEntry]:
                 else f"late interaction (MultiVectorEncoder, one vector per token) {trained}" if kind == LATE
                 else f"fine-tuned from {meta.get('base', '?')} on {meta.get('data', '?')}")
         entries.append(CatalogEntry(card.parent.name, card.parent.name, "finetuned", made,
-                                    kind=kind if kind in ("reranker", LATE) else None))
+                                    kind=None if card_kind(meta) == "dense" else card_kind(meta)))
     return entries
 
 

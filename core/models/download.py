@@ -114,7 +114,7 @@ def fetch(plan: DownloadPlan, progress: Progress) -> Path:
     try:  # the revision as asked, not the plan's commit, so that huggingface_hub records which commit a branch is
         return Path(snapshot_download(plan.repo, revision=plan.revision, allow_patterns=DOWNLOADED_FILES,
                                       tqdm_class=_counting_bar(tally.add)))
-    except Exception as err:  # the hub and its transport raise many kinds; each is said as one sentence
+    except Exception as err:  # the hub and its transport raise many exception types; each is said as one sentence
         raise ModelUnavailable(failure_sentence(plan.repo, err, plan.revision)) from err
 
 

@@ -18,7 +18,7 @@ AFTER_POOLING = ("Dense", "Normalize", "LayerNorm", "Dropout")  # modules applie
 class Stage:
     """One module of the pipeline: its class name and what it does, in words."""
 
-    kind: str
+    module_type: str
     detail: str
 
 
@@ -101,32 +101,32 @@ class LateInteractionPipeline(Pipeline):
 
 
 def _detail(module: STModule, max_seq_length: int | None) -> str:
-    kind = type(module).__name__
-    if kind == "Transformer":
+    module_type = type(module).__name__
+    if module_type == "Transformer":
         return f"{type(module.auto_model).__name__}, max {max_seq_length} tokens"
-    if kind == "SpladePooling":
+    if module_type == "SpladePooling":
         return (f"SPLADE: log(1 + ReLU) of the masked-LM logits ({module.activation_function}), "
                 f"{module.pooling_strategy} over the tokens: one weight per vocabulary entry")
-    if kind == "SparseStaticEmbedding":
+    if module_type == "SparseStaticEmbedding":
         return f"a fixed weight for each of the text's {module.num_dimensions:,}-vocabulary tokens (no network)"
-    if kind == "SparseAutoEncoder":
+    if module_type == "SparseAutoEncoder":
         return f"{module.input_dim} → {module.hidden_dim} dims, the top {module.k} kept"
-    if kind == "StaticEmbedding":
+    if module_type == "StaticEmbedding":
         return f"{module.num_embeddings:,} token vectors of {module.embedding_dim} dims, averaged (no layers)"
-    if kind == "Pooling":
+    if module_type == "Pooling":
         mode = module.pooling_mode
         return "pooling: " + (mode if isinstance(mode, str) else ", ".join(mode)) + (
             "" if module.include_prompt else "; prompt tokens left out")
-    if kind == "Dense":
+    if module_type == "Dense":
         return f"{module.in_features} → {module.out_features} dims"
-    if kind == "Normalize":
+    if module_type == "Normalize":
         return ("scales each token vector to unit length" if getattr(module, "module_input_name", "") ==
                 "token_embeddings" else "scales each sentence vector to unit length")
-    if kind == "MultiVectorMask":
+    if module_type == "MultiVectorMask":
         skipped = f"drops {len(module.skiplist_words)} skiplist words from {' and '.join(module.skiplist_tasks)}s" \
             if module.skiplist_words else "keeps every real token"
         return f"which token vectors are scored: {skipped}"
-    if kind == "HierarchicalTokenPooling":
+    if module_type == "HierarchicalTokenPooling":
         return (f"merges a {', '.join(module.tasks)}'s token vectors by clustering, about 1 in "
                 f"{module.pool_factor:g} kept")
     return ""
@@ -136,20 +136,20 @@ def _refuse(model_id: str, why: str, reason: str = "this app cannot reproduce th
     return ModelUnavailable(f"'{model_id}' {why}: {reason}, so it is not loaded; pick another model.")
 
 
-def _pooling_step(model_id: str, modules: list[STModule], kinds: list[str]) -> tuple[STModule, int]:
+def _pooling_step(model_id: str, modules: list[STModule], module_types: list[str]) -> tuple[STModule, int]:
     """The Pooling module and where the modules after it start: a static model's EmbeddingBag averages its token
     vectors, which is mean pooling over layer 0."""
-    if kinds[0] in ("Router", "Asym"):
+    if module_types[0] in ("Router", "Asym"):
         raise _refuse(model_id, "routes queries and documents through different modules (a Router)",
                       "this app does not load such models yet")
-    if kinds[0] == "StaticEmbedding":
+    if module_types[0] == "StaticEmbedding":
         return pooling_module(("mean",), modules[0].embedding_dim), 1
-    if kinds[0] != "Transformer":
-        raise _refuse(model_id, f"starts with a {kinds[0]} module rather than a transformer")
-    if "Pooling" not in kinds:
+    if module_types[0] != "Transformer":
+        raise _refuse(model_id, f"starts with a {module_types[0]} module rather than a transformer")
+    if "Pooling" not in module_types:
         raise _refuse(model_id, "has no Pooling module")
-    if kinds.index("Pooling") != 1:
-        raise _refuse(model_id, f"runs {kinds[1]} between the transformer and pooling")
+    if module_types.index("Pooling") != 1:
+        raise _refuse(model_id, f"runs {module_types[1]} between the transformer and pooling")
     return modules[1], 2
 
 
@@ -171,8 +171,8 @@ def sparse_pipeline(model, *, model_id: str) -> SparsePipeline:
     """The pipeline of a loaded `sentence_transformers.SparseEncoder`; ModelUnavailable for one this app cannot look
     into (no transformer on the document side, a similarity other than dot or cosine)."""
     document, query = _routes(model)
-    kinds = [type(m).__name__ for m in document]
-    if "Transformer" not in kinds and "MLMTransformer" not in kinds:
+    module_types = [type(m).__name__ for m in document]
+    if "Transformer" not in module_types and "MLMTransformer" not in module_types:
         raise _refuse(model_id, "has no transformer on its document side", "this app looks into a transformer")
     transformer = next(m for m in document if type(m).__name__ in ("Transformer", "MLMTransformer"))
     splade = next((m for m in document if type(m).__name__ == "SpladePooling"), None)
@@ -183,12 +183,12 @@ def sparse_pipeline(model, *, model_id: str) -> SparsePipeline:
     tokenizer = transformer.tokenizer
     # SpladePooling knows its width only after a first forward pass: the masked LM's vocabulary
     width = int(transformer.auto_model.config.vocab_size if splade is not None else model.get_embedding_dimension())
-    stages = [Stage(kind, _detail(m, model.max_seq_length)) for kind, m in zip(kinds, document)]
+    stages = [Stage(name, _detail(m, model.max_seq_length)) for name, m in zip(module_types, document)]
     if query is not None:
         stages.insert(0, Stage("Router", "queries: " + " → ".join(type(m).__name__ for m in query)
-                               + "; documents: " + " → ".join(kinds)))
+                               + "; documents: " + " → ".join(module_types)))
     return SparsePipeline(pooler=splade, pooling=(f"SPLADE {splade.pooling_strategy}" if splade is not None
-                                                  else " → ".join(kinds[1:]),),
+                                                  else " → ".join(module_types[1:]),),
                           max_seq_length=model.max_seq_length, prompts=dict(model.prompts),
                           default_prompt_name=model.default_prompt_name, stages=tuple(stages), transformer=transformer,
                           splade=splade, vocabulary=width, terms=width == len(tokenizer), similarity=similarity,
@@ -199,8 +199,8 @@ def pipeline_of(model, *, model_id: str, described: bool = True) -> Pipeline:
     """The pipeline of a loaded `sentence_transformers.SentenceTransformer`; ModelUnavailable with the reason for
     one whose modules this app cannot reproduce (a Router, a module before pooling it does not know)."""
     modules: list[STModule] = list(model)
-    kinds = [type(m).__name__ for m in modules]
-    pooler, start = _pooling_step(model_id, modules, kinds)
+    module_types = [type(m).__name__ for m in modules]
+    pooler, start = _pooling_step(model_id, modules, module_types)
     after = modules[start:]
     strange = [type(m).__name__ for m in after if type(m).__name__ not in AFTER_POOLING]
     if strange:
@@ -214,7 +214,8 @@ def pipeline_of(model, *, model_id: str, described: bool = True) -> Pipeline:
     return Pipeline(pooler=pooler, pooling=pooling, include_prompt=bool(pooler.include_prompt),
                     head=Head(head) if head else None, normalizes=normalizes, max_seq_length=model.max_seq_length,
                     prompts=dict(model.prompts), default_prompt_name=model.default_prompt_name,
-                    stages=tuple(Stage(kind, _detail(m, model.max_seq_length)) for kind, m in zip(kinds, modules)),
+                    stages=tuple(Stage(name, _detail(m, model.max_seq_length))
+                                 for name, m in zip(module_types, modules)),
                     described=described)
 
 
@@ -228,10 +229,10 @@ def late_interaction_pipeline(model, *, model_id: str) -> LateInteractionPipelin
     from sentence_transformers.multi_vector_encoder.modules import BaseTokenPooling
 
     modules = list(model)
-    kinds = [type(m).__name__ for m in modules]
-    if "Transformer" not in kinds:
+    module_types = [type(m).__name__ for m in modules]
+    if "Transformer" not in module_types:
         raise _refuse(model_id, "has no Transformer module", "this app looks into a transformer")
-    transformer = modules[kinds.index("Transformer")]
+    transformer = modules[module_types.index("Transformer")]
     mask = next((m for m in modules if type(m).__name__ == "MultiVectorMask"), None)
     pooling = next((m for m in modules if isinstance(m, BaseTokenPooling)), None)
     expansion = transformer.query_expansion
@@ -240,8 +241,8 @@ def late_interaction_pipeline(model, *, model_id: str) -> LateInteractionPipelin
         pooler=None, pooling=("late interaction",), max_seq_length=transformer.max_seq_length,
         prompts={name: text for name, text in model.prompts.items() if text is not None},
         default_prompt_name=model.default_prompt_name,
-        stages=tuple(Stage(kind, _detail(m, transformer.max_seq_length)) for kind, m in zip(kinds, modules)),
-        normalizes=any(kind == "Normalize" for kind in kinds), transformer=transformer,
+        stages=tuple(Stage(name, _detail(m, transformer.max_seq_length)) for name, m in zip(module_types, modules)),
+        normalizes=any(module_type == "Normalize" for module_type in module_types), transformer=transformer,
         width=int(model.get_embedding_dimension() or transformer.get_embedding_dimension()),
         query_length=int(expansion["length"]) if expansion and expansion["strategy"] == "fixed" else query_length,
         document_length=_role_length(transformer, transformer.document_length),

@@ -30,9 +30,9 @@ def own_code(config: Any, modules: Any) -> str | None:
         named = next(iter(auto_map.values()))
         return f"its config.json maps {next(iter(auto_map))} to {named if isinstance(named, str) else named[0]}"
     for module in modules if isinstance(modules, list) else []:
-        kind = module.get("type", "") if isinstance(module, dict) else ""
-        if not kind.startswith("sentence_transformers.") and kind not in READ_AS_OWN:
-            return f"its modules.json names the module {kind}"
+        module_type = module.get("type", "") if isinstance(module, dict) else ""
+        if not module_type.startswith("sentence_transformers.") and module_type not in READ_AS_OWN:
+            return f"its modules.json names the module {module_type}"
     return None
 
 
@@ -68,7 +68,7 @@ def refuse_own_code_before_download(plan: DownloadPlan) -> None:
             try:
                 parsed.append(_read(Path(hf_hub_download(plan.repo, name, revision=plan.commit, local_dir=scratch)))
                               if name in plan.sizes else None)
-            except Exception:  # the hub and its transport raise many kinds; the download then says what fails
+            except Exception:  # the hub and its transport raise many exception types; the download then says what fails
                 return
     found = own_code(*parsed)
     if found is not None:

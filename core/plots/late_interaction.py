@@ -9,13 +9,13 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from core.analysis.late_interaction import BYTES_PER_VALUE, Alignment
-from core.analysis.late_similarity import query_kinds
-from core.encoding.multivector import TOKEN_KINDS, TokenKinds
+from core.analysis.late_similarity import query_token_uses
+from core.encoding.multivector import TOKEN_USES, TokenUses
 from core.plots.labels import label, plain_text
 from core.progress import byte_size
 
-KIND_COLOURS = {"typed": "#a5d8ff", "special": "#dee2e6", "prompt": "#ffd8a8", "expansion": "#e5dbff",
-                "dropped": "#ffc9c9", "unscored": "#f8f9fa"}
+USE_COLOURS = {"typed": "#a5d8ff", "special": "#dee2e6", "prompt": "#ffd8a8", "expansion": "#e5dbff",
+               "dropped": "#ffc9c9", "unscored": "#f8f9fa"}
 SHARE_COLOURS = {"typed": "#1c7ed6", "expansion": "#7048e8", "prompt": "#f08c00"}
 TOKEN_CHARS = 12
 SCORE_NAMES = {"maxsim": "MaxSim", "meanmaxsim": "MeanMaxSim"}
@@ -28,34 +28,34 @@ def _discrete(colours: list[str]) -> list[tuple[float, str]]:
     return [stop for i, colour in enumerate(colours) for stop in ((i / count, colour), ((i + 1) / count, colour))]
 
 
-def token_kinds_figure(sides: dict[str, TokenKinds], width: int) -> go.Figure:
+def token_uses_figure(sides: dict[str, TokenUses], width: int) -> go.Figure:
     """Each role's ("query", "document") tokens in order, `PER_LINE` to a line, coloured by what becomes of each; the
     hover gives the bytes its vector takes (a `width`-dimension float32 vector per scored token, none for the
     others)."""
-    kinds = list(KIND_COLOURS)
+    uses = list(USE_COLOURS)
     z, text, hover, rows = [], [], [], []
     for role, side in sides.items():
         size = byte_size(side.vectors * width * BYTES_PER_VALUE)
         for start in range(0, max(len(side.tokens), 1), PER_LINE):
-            line = list(zip(side.tokens, side.kinds))[start:start + PER_LINE]
+            line = list(zip(side.tokens, side.uses))[start:start + PER_LINE]
             pad = PER_LINE - len(line)
             rows.append(f"{role}: {side.vectors} vectors, {size}" if start == 0 else
                         f"{role}, tokens {start + 1}–{start + len(line)}")
-            z.append([kinds.index(kind) for _, kind in line] + [None] * pad)
+            z.append([uses.index(use) for _, use in line] + [None] * pad)
             text.append([label(token, TOKEN_CHARS) for token, _ in line] + [""] * pad)
-            hover.append([f"{role}, position {start + i}: {plain_text(token)}<br>{TOKEN_KINDS[kind]}<br>"
+            hover.append([f"{role}, position {start + i}: {plain_text(token)}<br>{TOKEN_USES[use]}<br>"
                           + (f"{width * BYTES_PER_VALUE:,} bytes ({width} float32)"
-                             if kind not in ("dropped", "unscored") else "no vector, 0 bytes")
-                          for i, (token, kind) in enumerate(line)] + [""] * pad)
+                             if use not in ("dropped", "unscored") else "no vector, 0 bytes")
+                          for i, (token, use) in enumerate(line)] + [""] * pad)
     figure = go.Figure(go.Heatmap(
-        z=z, y=rows, x=list(range(PER_LINE)), zmin=-0.5, zmax=len(kinds) - 0.5,
-        colorscale=_discrete(list(KIND_COLOURS.values())), showscale=False, xgap=3, ygap=8, customdata=hover,
+        z=z, y=rows, x=list(range(PER_LINE)), zmin=-0.5, zmax=len(uses) - 0.5,
+        colorscale=_discrete(list(USE_COLOURS.values())), showscale=False, xgap=3, ygap=8, customdata=hover,
         text=text, texttemplate="%{text}", textfont=dict(size=12), hovertemplate="%{customdata}<extra></extra>"))
-    seen = {kind for side in sides.values() for kind in side.kinds}
-    for kind in kinds:  # the legend: one entry per kind the texts have
-        if kind in seen:
-            figure.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=TOKEN_KINDS[kind],
-                                        marker=dict(symbol="square", size=12, color=KIND_COLOURS[kind],
+    seen = {use for side in sides.values() for use in side.uses}
+    for use in uses:  # the legend: one entry per use the texts' tokens have
+        if use in seen:
+            figure.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=TOKEN_USES[use],
+                                        marker=dict(symbol="square", size=12, color=USE_COLOURS[use],
                                                     line=dict(width=1, color="#868e96"))))
     figure.update_layout(height=110 + 44 * len(rows), margin=dict(l=10, r=10, t=10, b=10),
                          legend=dict(orientation="h", y=-0.08, yanchor="top"), plot_bgcolor="white")
@@ -75,7 +75,7 @@ def _names(tokens: tuple[str, ...], marks: list[str] | None = None) -> list[str]
 def alignment_figure(alignment: Alignment, *, query_name: str = "query", document_name: str = "document") -> go.Figure:
     """Left, every query token (row) × document token (column) similarity, each row's best match boxed; right, each
     query token's share of the score, coloured by its part (typed, expansion, prompt)."""
-    marks = query_kinds(alignment.query)
+    marks = query_token_uses(alignment.query)
     rows, cols = _names(alignment.query.tokens, marks), _names(alignment.document.tokens)
     grid, shares = alignment.grid, alignment.shares
     span = float(np.abs(grid).max()) if grid.size else 1.0
@@ -93,13 +93,13 @@ def alignment_figure(alignment: Alignment, *, query_name: str = "query", documen
                 showlegend=shown, marker=dict(symbol="square-open", size=size, color=colour, line=dict(width=line)),
                 hovertemplate=f"{query_name}: %{{y}}<br>best match: %{{x}}<extra></extra>"), row=1, col=1)
     score = alignment.score or 1.0
-    for kind, colour in SHARE_COLOURS.items():
-        picked = [i for i, mark in enumerate(marks) if mark == kind]
+    for use, colour in SHARE_COLOURS.items():
+        picked = [i for i, mark in enumerate(marks) if mark == use]
         if not picked:
             continue
         figure.add_trace(go.Bar(
             x=shares[picked], y=[rows[i] for i in picked], orientation="h", marker_color=colour,
-            name={"typed": "the text's tokens", "expansion": "query expansion", "prompt": "prompt or marker"}[kind],
+            name={"typed": "the text's tokens", "expansion": "query expansion", "prompt": "prompt or marker"}[use],
             customdata=[[cols[alignment.best[i]] if len(cols) else "—", shares[i] / score] for i in picked],
             hovertemplate="%{y} → %{customdata[0]}<br>share %{x:.4f} (%{customdata[1]:.0%} of the score)"
                           "<extra></extra>"), row=1, col=2)

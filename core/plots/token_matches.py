@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.analysis.late_interaction import Alignment
-from core.analysis.token_matches import token_kind
+from core.analysis.token_matches import token_use
 from core.plots.labels import label
 
 COLOURS = {"typed": "#1c7ed6", "expansion": "#e8590c", "prompt": "#868e96"}
@@ -34,14 +34,14 @@ def token_matches_figure(alignment: Alignment) -> go.Figure:
         for row, column in enumerate(alignment.best):
             weight = max(float(alignment.shares[row]) / top, 0.0)
             figure.add_scatter(x=[0, 1], y=[q_y[row], d_y[column]], mode="lines", showlegend=False, hoverinfo="skip",
-                               line=dict(color=COLOURS[token_kind(alignment, row)], width=0.5 + 4 * weight),
+                               line=dict(color=COLOURS[token_use(alignment, row)], width=0.5 + 4 * weight),
                                opacity=0.25 + 0.75 * weight)
-    for kind, colour in COLOURS.items():
-        rows = [row for row in range(len(query.tokens)) if token_kind(alignment, row) == kind]
+    for use, colour in COLOURS.items():
+        rows = [row for row in range(len(query.tokens)) if token_use(alignment, row) == use]
         if not rows:
             continue
         figure.add_scatter(
-            x=[0] * len(rows), y=q_y[rows], mode="markers+text", name=f"query: {kind} tokens",
+            x=[0] * len(rows), y=q_y[rows], mode="markers+text", name=f"query: {use} tokens",
             text=[label(query.tokens[row], TOKEN_CHARS) for row in rows], textposition="middle left",
             marker=dict(color=colour, size=9),
             customdata=[[label(document.tokens[alignment.best[row]], TOKEN_CHARS) if len(document.tokens) else "—",

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 from core.data.corpus import NoTexts
 from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
 
-KINDS = {".txt": "text", ".parquet": "parquet"}
+FORMATS = {".txt": "text", ".parquet": "parquet"}
 PATH_COLUMN = "path"  # Ray Data's readers name each row's file in this column
 TEXT_SCHEMA = pa.schema([(TEXT_COLUMN, pa.string())])
 
@@ -24,7 +24,7 @@ TEXT_SCHEMA = pa.schema([(TEXT_COLUMN, pa.string())])
 @dataclass(frozen=True)
 class InputFile:
     path: str  # as the filesystem names it
-    kind: str  # "text" (one text a line) or "parquet"
+    file_format: str  # "text" (one text a line) or "parquet"
     name: str  # of its output folder
     rows: int
     schema: pa.Schema  # the columns its output keeps, in its order, the texts named TEXT_COLUMN
@@ -65,9 +65,9 @@ def _checked_parquet(fs: pafs.FileSystem, path: str, text_column: str) -> tuple[
         raise ValueError(f"{path} already has a column “{VECTOR_COLUMN}”, which the output would overwrite; rename it.")
     if PATH_COLUMN in schema.names:
         raise ValueError(f"{path} has a column “{PATH_COLUMN}”, the name Ray Data gives each row's file; rename it.")
-    kind = schema.field(text_column).type
-    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
-        raise ValueError(f"The column “{text_column}” of {path} holds {kind}, not text.")
+    column_type = schema.field(text_column).type
+    if not (pa.types.is_string(column_type) or pa.types.is_large_string(column_type)):
+        raise ValueError(f"The column “{text_column}” of {path} holds {column_type}, not text.")
     with fs.open_input_file(path) as handle:
         meta = pq.ParquetFile(handle).metadata
         chunks = [group.column(c) for group in map(meta.row_group, range(meta.num_row_groups))
@@ -75,7 +75,7 @@ def _checked_parquet(fs: pafs.FileSystem, path: str, text_column: str) -> tuple[
         nulls = sum(chunk.statistics.null_count or 0 for chunk in chunks if chunk.statistics is not None)
     if nulls:
         raise ValueError(f"{nulls:,} row(s) of {path} have no text in “{text_column}”; fill or remove them.")
-    renamed = schema.set(schema.get_field_index(text_column), pa.field(TEXT_COLUMN, kind))
+    renamed = schema.set(schema.get_field_index(text_column), pa.field(TEXT_COLUMN, column_type))
     return meta.num_rows, renamed
 
 
@@ -94,10 +94,10 @@ def _same_column_types(files: list[InputFile]) -> None:
     seen: dict[str, tuple[pa.DataType, str]] = {}
     for file in files:
         for field in file.schema:
-            kind, first = seen.setdefault(field.name, (field.type, file.path))
-            if kind != field.type:
-                raise ValueError(f"The column “{field.name}” holds {kind} in {first} but {field.type} in {file.path}; "
-                                 "give the files one type for it, or embed them in separate runs.")
+            column_type, first = seen.setdefault(field.name, (field.type, file.path))
+            if column_type != field.type:
+                raise ValueError(f"The column “{field.name}” holds {column_type} in {first} but {field.type} in "
+                                 f"{file.path}; give the files one type for it, or embed them in separate runs.")
 
 
 def input_files(location: str, text_column: str) -> tuple[pafs.FileSystem, list[InputFile]]:
@@ -112,18 +112,18 @@ def input_files(location: str, text_column: str) -> tuple[pafs.FileSystem, list[
     names: dict[str, str] = {}
     for path in paths:
         suffix = PurePosixPath(path).suffix.lower()
-        if suffix not in KINDS:
+        if suffix not in FORMATS:
             raise ValueError(f"{path} is neither .txt (one text a line) nor .parquet; narrow the glob to those files.")
         name = PurePosixPath(path).stem
         if name in names:
             raise ValueError(f"{names[name]} and {path} would write the same output folder “{name}”; give the input "
                              "files different names.")
         names[name] = path
-        if KINDS[suffix] == "parquet":
+        if FORMATS[suffix] == "parquet":
             rows, schema = _checked_parquet(fs, path, text_column)
         else:
             rows, schema = _line_count(fs, path), TEXT_SCHEMA
-        files.append(InputFile(path, KINDS[suffix], name, rows, schema))
+        files.append(InputFile(path, FORMATS[suffix], name, rows, schema))
     if not any(file.rows for file in files):  # before Ray starts or the output folder is made
         raise NoTexts(location)
     _same_column_types(files)

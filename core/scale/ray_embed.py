@@ -1,6 +1,6 @@
-"""`python -m core embed --engine ray`: every input file read as one Ray dataset (one reader call per kind and
-schema, each row naming its file), embedded by `map_batches` over one actor pool (each actor loads the model once per
-run and runs the local command's `encode`), and written here file by file: a file's Parquet grows in
+"""`python -m core embed --engine ray`: every input file read as one Ray dataset (one reader call per file format
+and schema, each row naming its file), embedded by `map_batches` over one actor pool (each actor loads the model once
+per run and runs the local command's `encode`), and written here file by file: a file's Parquet grows in
 `_partial/<name>` and moves to `<name>` once all its rows are in, so a rerun embeds only the files whose folder is
 missing."""
 
@@ -94,12 +94,12 @@ def _dataset(ray: ModuleType, files: list[InputFile], fs: pafs.FileSystem, text_
     busy to the end), and at least one block per worker."""
     groups: dict[tuple[str, str], list[InputFile]] = {}
     for file in files:
-        groups.setdefault((file.kind, file.schema.to_string()), []).append(file)
+        groups.setdefault((file.file_format, file.schema.to_string()), []).append(file)
     parts = []
-    for (kind, _), group in groups.items():
+    for (file_format, _), group in groups.items():
         paths = [file.path for file in group]
         blocks = max(workers, math.ceil(sum(file.rows for file in group) / ROWS_PER_BATCH))
-        if kind == "text":
+        if file_format == "text":
             parts.append(ray.data.read_text(paths, filesystem=fs, drop_empty_lines=False, include_paths=True,
                                             file_extensions=None, override_num_blocks=blocks))
             continue

@@ -14,9 +14,9 @@ MARKS = {"labels": {"middle": (775, 0), "closer": (260, 1), "closest": (464, 2)}
          "query": "a query", "query_at": (5.5, 24.5), "neighbours": [1205, 1256, 320]}
 
 
-def layout(n: int, kind: str) -> tuple[np.ndarray, list[str], list[str]]:
-    """(coordinates, texts, labels) of n points laid out as `kind`."""
-    if kind == "needles":
+def layout(n: int, shape: str) -> tuple[np.ndarray, list[str], list[str]]:
+    """(coordinates, texts, labels) of n points laid out as `shape`."""
+    if shape == "needles":
         side = int(np.ceil(np.sqrt(n - NEEDLES)))
         bulk = np.arange(n - NEEDLES)
         coords = np.column_stack([bulk % side, bulk // side]).astype(np.float64) / side

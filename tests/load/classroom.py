@@ -80,10 +80,10 @@ class Session:
         while True:
             msg = ForwardMsg()
             msg.ParseFromString(await socket.recv())
-            kind = msg.WhichOneof("type")
-            if kind == "navigation":
+            msg_type = msg.WhichOneof("type")
+            if msg_type == "navigation":
                 self.pages = {p.url_pathname: p.page_script_hash for p in msg.navigation.app_pages}
-            elif kind == "delta":
+            elif msg_type == "delta":
                 seen.append(msg.delta.SerializeToString())
                 element = msg.delta.new_element
                 which = element.WhichOneof("type") if msg.delta.WhichOneof("type") == "new_element" else None
@@ -93,7 +93,7 @@ class Session:
                     widget_id = getattr(getattr(element, which), "id", "")
                     if isinstance(widget_id, str) and widget_id.startswith("$$ID"):
                         self.widgets[widget_id.rsplit("-", 1)[-1]] = widget_id
-            elif kind == "script_finished" and msg.script_finished not in (
+            elif msg_type == "script_finished" and msg.script_finished not in (
                     ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY, ForwardMsg.FINISHED_EARLY_FOR_RERUN):
                 self.seen = b"".join(seen)  # a run that asked for a rerun (st.rerun) is followed to its end
                 return ok and msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY

@@ -20,14 +20,14 @@ def cached(minilm):
     return prefill(minilm, paraphrase_task("dev").queries, seed=1), prefill(minilm, stsb_corpus())
 
 
-def _reference(kind_or_vectors, ks=(1, 5, 10, 20, 50)) -> dict[str, float]:
+def _reference(baseline_or_vectors, ks=(1, 5, 10, 20, 50)) -> dict[str, float]:
     """InformationRetrievalEvaluator on the dev task, as the page's table names the metrics."""
     task = paraphrase_task("dev")
-    if isinstance(kind_or_vectors, str):
-        index = fit_baseline(kind_or_vectors, task.corpus)
+    if isinstance(baseline_or_vectors, str):
+        index = fit_baseline(baseline_or_vectors, task.corpus)
         queries, corpus = index.query_rows(task.queries), index.corpus_rows
     else:
-        queries, corpus = kind_or_vectors
+        queries, corpus = baseline_or_vectors
     return {shown_name(key): value for key, value in information_retrieval(task, queries, corpus, ks).items()}
 
 

@@ -7,9 +7,9 @@ from typing import Literal
 
 import streamlit as st
 
-from core.models.catalog import LATE
+from core.kinds.titles import configuration_title
 from core.models.loading import LoadedModel
-from core.settings import POOLINGS, Settings, carried_layer, layer_setting, layer_used
+from core.settings import POOLINGS, Settings, carried_layer, layer_setting
 from ui.components.model_download import ready_or_download
 from ui.state.persist import kept, kept_value, linked_value, set_kept
 from ui.work.cache import available_ids, cached_model
@@ -56,10 +56,5 @@ def configuration_b(settings: Settings, *, prefix: str, default_model: str, defa
 
 
 def describe(settings: Settings, model: LoadedModel) -> str:
-    if model.kind == "sparse":
-        return f"{model.model_id} · sparse, {model.default_pooling} · {model.sparse_pipeline.similarity}"
-    if model.kind == LATE:
-        return f"{model.model_id} · late interaction · {model.late_pipeline.similarity}"
-    layer = layer_used(settings.layer, model.num_layers)
-    last = " (last)" if layer == model.num_layers else ""
-    return f"{model.model_id} · {settings.pooling} pooling · layer {layer}{last}"
+    """The configuration as figure titles name it (core.kinds.titles, which the notebook's figures use too)."""
+    return configuration_title(settings, model)

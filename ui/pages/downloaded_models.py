@@ -38,8 +38,8 @@ def _delete(repo_id: str) -> None:
 def downloaded_view(model: LoadedModel) -> None:
     st.header("Downloaded models")
     if "_dl_said" in st.session_state:
-        kind, said = st.session_state.pop("_dl_said")
-        (st.error if kind == "error" else st.success)(said)
+        outcome, said = st.session_state.pop("_dl_said")
+        (st.error if outcome == "error" else st.success)(said)
     models = downloaded_models()
     if not models:
         st.caption(f"No model has been downloaded from the Hugging Face hub into its cache ({hub_cache()}) yet.")

@@ -12,10 +12,11 @@ from core.evaluation.sts import PairRows
 from core.jobs import Job
 from core.models.loading import LoadedModel
 from core.plots.evaluation import pooling_figure, variant_figure
+from core.settings import Settings
 from ui.pages.evaluation_checks import METRICS, show_table
 from ui.pages.evaluation_tasks import usable_task
 from ui.state.persist import kept
-from ui.work.background import job_status, late_corpus_job, late_expansion_job, late_pooling_job
+from ui.work.background import corpus_job, job_status, late_expansion_job, late_pooling_job
 from ui.work.cache import pair_rows_of
 
 TOKEN_POOLING, EXPANSION = "Token pooling", "Query expansion"
@@ -25,7 +26,7 @@ def late_embedded(model: LoadedModel, task: RetrievalTask, sts: PairRows) -> Lat
     """The token vectors the checks read, through the server's queue: the task's queries and corpus, STS-B's sentence
     1s as queries and sentence 2s as documents; None (each job's line shown) while it encodes them."""
     first, second = sts_texts(sts)
-    parts = [late_corpus_job(model, texts, role) for texts, role in
+    parts = [corpus_job(model, texts, Settings(model_id=model.model_id, role=role)) for texts, role in
              ((task.queries, "query"), (task.corpus, "document"), (first, "query"), (second, "document"))]
     pending = [part for part in parts if isinstance(part, Job)]
     for job in pending:

@@ -34,9 +34,9 @@ def _first_stage(task: RetrievalTask, name: str, settings: Settings,
                  model: LoadedModel) -> tuple[tuple, Callable[[], Scored]] | Job:
     """What the first stage depends on and how to build it, once its corpus is embedded (else the job embedding
     it)."""
-    kind = next((kind for kind, label in BASELINES.items() if label == name), None)
-    if kind is not None:
-        baseline: Baseline = kind
+    found = next((baseline for baseline, label in BASELINES.items() if label == name), None)
+    if found is not None:
+        baseline: Baseline = found
         return (baseline,), lambda: lexical_stage(lexical_index(baseline, task.corpus), task)
     prompts = role_prompts(model.pipeline)
     corpus = corpus_job(model, task.corpus, settings.with_(prompt=prompts[1], role="document"))

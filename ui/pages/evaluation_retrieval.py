@@ -80,13 +80,14 @@ def evaluate_all(task: RetrievalTask, ks: list[int], settings: Settings,
         stages[cell.label] = ((model.fingerprint, options, prompts),
                               lambda model=model, options=options, prompts=prompts:
                               model_stage(model, task, options, prompts=prompts))
-    for kind in baselines:
+    for baseline in baselines:
         try:
-            results[BASELINES[kind]] = lexical_scores(task.digest, tuple(ks), kind, task)
+            results[BASELINES[baseline]] = lexical_scores(task.digest, tuple(ks), baseline, task)
         except ValueError as err:
-            st.warning(f"{BASELINES[kind]}: {err}")
+            st.warning(f"{BASELINES[baseline]}: {err}")
             continue
-        stages[BASELINES[kind]] = ((kind,), lambda kind=kind: lexical_stage(lexical_index(kind, task.corpus), task))
+        stages[BASELINES[baseline]] = ((baseline,), lambda baseline=baseline:
+                                       lexical_stage(lexical_index(baseline, task.corpus), task))
     labels = [cell.label for cell in grid] + [BASELINES[k] for k in baselines]
     return results | hybrids(task, ks, stages, labels) | reranked(task, ks, stages, labels, settings.device)
 

@@ -11,6 +11,7 @@ from core.analysis.lexical import BASELINES, Baseline, shared_terms
 from core.analysis.ranking import SCORE_NAMES, AnyRanker, Hybrid, Listed, QueryRanking, Ranker, model_ranker, rank_query
 from core.encoding.prompts import role_prompts
 from core.jobs import Job
+from core.kinds import kind_of
 from core.models.catalog import DEFAULT_MODEL_ID, LATE
 from core.models.loading import LoadedModel
 from core.plots.labels import shorten
@@ -25,7 +26,7 @@ from ui.components.prompts import prompts_caption
 from ui.components.rerank import reranker_choice
 from ui.pages.retrieval_late import encoded_corpus, late_why
 from ui.state.persist import kept, texts_key
-from ui.work.background import corpus_job, job_status, late_corpus_job, rerank_job
+from ui.work.background import corpus_job, job_status, rerank_job
 from ui.work.cache import available_ids, cached_model, lexical_index
 
 NO_HYBRID = "no hybrid"
@@ -50,11 +51,11 @@ def sides(model: LoadedModel, settings: Settings, *, prompts: bool) -> Sides:
 
 def _model_ranker(model: LoadedModel, query: str, corpus: list[str], roles: Sides) -> Ranker | Listed | Job:
     """The model's ranker once the corpus is embedded, else the background job embedding it."""
-    if model.kind == LATE:
-        matrix = late_corpus_job(model, corpus)
-        return matrix if isinstance(matrix, Job) else late_ranker(model, query, matrix, LATE_DEPTH)
     vectors = corpus_job(model, corpus, roles[1])
-    return vectors if isinstance(vectors, Job) else model_ranker(model, query, vectors, roles[0])
+    if isinstance(vectors, Job):
+        return vectors
+    return late_ranker(model, query, vectors, LATE_DEPTH) if kind_of(model).token_vectors else \
+        model_ranker(model, query, vectors, roles[0])
 
 
 def hybrid_partner(model: LoadedModel) -> str:
@@ -82,9 +83,9 @@ def rankers(query: str, corpus: list[str], roles: Sides, model: LoadedModel, par
     else:
         found[model.model_id] = own
         st.caption(_embedded_caption(model, corpus, roles))
-    for kind, label in BASELINES.items():
+    for baseline, label in BASELINES.items():
         try:
-            found[label] = Ranker.of_index(lexical_index(kind, corpus), query)
+            found[label] = Ranker.of_index(lexical_index(baseline, corpus), query)
         except ValueError as err:
             st.warning(f"{label}: {err}")
     if partner != NO_HYBRID and model.model_id in found:
@@ -161,19 +162,19 @@ def draw(ranking: QueryRanking, threshold: float, matches: dict[int, str] | None
 
 
 def _words(corpus: list[str], query: str, row: int) -> None:
-    kind: Baseline = kept(st.selectbox, "Lexical baseline", key="ret_why_baseline", default="bm25",
-                          options=list(BASELINES), format_func=BASELINES.get)
-    st.markdown(f"**{BASELINES[kind]}: the words they share**")
+    baseline: Baseline = kept(st.selectbox, "Lexical baseline", key="ret_why_baseline", default="bm25",
+                              options=list(BASELINES), format_func=BASELINES.get)
+    st.markdown(f"**{BASELINES[baseline]}: the words they share**")
     try:
-        shared = shared_terms(lexical_index(kind, corpus), query, row)
+        shared = shared_terms(lexical_index(baseline, corpus), query, row)
     except ValueError as err:
         st.info(str(err))
         return
     if shared.empty:
-        st.info(f"No word in common: {BASELINES[kind]} scores this pair 0, whatever the model finds.")
+        st.info(f"No word in common: {BASELINES[baseline]} scores this pair 0, whatever the model finds.")
         return
     st.dataframe(shared, hide_index=True, column_config=three_decimals(shared.columns[1:]))
-    st.caption(f"Each shared word's weight in both texts; the products sum to {BASELINES[kind]}'s score, "
+    st.caption(f"Each shared word's weight in both texts; the products sum to {BASELINES[baseline]}'s score, "
                f"{shared['contribution'].sum():.3f}.")
 
 

@@ -22,11 +22,12 @@ from core.models.sources import availability
 from core.plots.labels import shorten
 from core.plots.retrieval import hits_figure
 from core.plots.token_matches import token_matches_figure
+from core.settings import Settings
 from ui.components.columns import three_decimals
 from ui.components.dataset_row import row_as_query
 from ui.components.downloads import csv_download
 from ui.components.model_download import ready_or_download
-from ui.work.background import job_status, late_corpus_job, late_index_job
+from ui.work.background import corpus_job, job_status, late_index_job
 from ui.work.cache import cached_model, late_dataset_of
 
 
@@ -44,7 +45,7 @@ def hit_matches(ranking: QueryRanking, query: TokenVectors, corpus: TokenMatrix,
 
 def encoded_corpus(model: LoadedModel, corpus: list[str]) -> TokenMatrix | None:
     """The corpus's token vectors once the model's list has been made (read from the memo), else None."""
-    matrix = late_corpus_job(model, corpus)
+    matrix = corpus_job(model, corpus, Settings(model_id=model.model_id, role="document"))
     return matrix if isinstance(matrix, TokenMatrix) else None
 
 

@@ -35,8 +35,8 @@ from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import Dataset, LateDataset
 from core.data.stsb import MAP_SAMPLE_SIZE, Split, load_stsb, stsb_corpus, stsb_sample
 from core.deployment import load_config
-from core.encoding.embedding_cache import cached_embeddings_with, cached_vectors, stored_vectors, vectors_key
-from core.encoding.late_cache import cached_token_matrix, late_key, stored_token_matrix
+from core.encoding.embedding_cache import cached_embeddings_with
+from core.encoding.late_cache import late_key
 from core.encoding.token_matrix import TokenMatrix
 from core.evaluation.late_variants import (
     POOL_FACTORS,
@@ -51,14 +51,15 @@ from core.evaluation.retrieval import RetrievalTask, Scored
 from core.evaluation.sts import PairRows
 from core.hashing import array_digest, texts_digest
 from core.jobs import JOBS, Job, Progress
-from core.models.catalog import DEFAULT_MODEL_ID, LATE, UNTRAINED_ID
+from core.kinds import kind_of
+from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID
 from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker
 from core.progress import progress_text
-from core.settings import Role, Settings
+from core.settings import Settings
 from core.training.distill import Distilled, distill_static
 from ui.work.cache import agreement_of, cached_model, density_of, exact_index_of, projection_of
-from ui.work.progress import embed_corpus, encode_late_corpus
+from ui.work.progress import encode_corpus
 
 T = TypeVar("T")
 BACKGROUND_FROM = 1_000  # texts: a smaller corpus embeds in a second or two, inline
@@ -83,16 +84,15 @@ def _queued(key: Hashable, description: str, run: Callable[[Progress], T], *,
 
 def corpus_job(model: LoadedModel, texts: Sequence[str],
                settings: Settings) -> np.ndarray | sp.csr_matrix | TokenMatrix | Job:
-    """The corpus's vectors (a sparse model's CSR rows, a late-interaction model's token vectors as `settings.role`)
+    """The corpus's vectors for `settings.role` (a sparse model's CSR rows, a late-interaction model's token vectors)
     when they are stored already (a small corpus is embedded at once), else the shared background job that embeds
     them."""
-    if model.kind == LATE:
-        return late_corpus_job(model, texts, settings.role)
-    return _queued(("embed", vectors_key(model, texts, settings)),
-                   f"Embedding {len(texts):,} texts with {model.model_id}",
-                   lambda progress: cached_vectors(model, texts, settings, lambda: nullcontext(progress)),
-                   stored=lambda: stored_vectors(model, texts, settings),
-                   inline=(lambda: embed_corpus(model, texts, settings)) if len(texts) < BACKGROUND_FROM else None)
+    kind = kind_of(model)
+    return _queued(("embed", kind.name, kind.cache_key(model, texts, settings)),
+                   kind.corpus_work(model, len(texts), settings),
+                   lambda progress: kind.cached(model, texts, settings, lambda: nullcontext(progress)),
+                   stored=lambda: kind.stored_corpus(model, texts, settings),
+                   inline=(lambda: encode_corpus(model, texts, settings)) if len(texts) < BACKGROUND_FROM else None)
 
 
 def late_documents_job(model: LoadedModel, texts: Sequence[str]) -> np.ndarray | Job:
@@ -102,17 +102,6 @@ def late_documents_job(model: LoadedModel, texts: Sequence[str]) -> np.ndarray |
                    f"Encoding {len(texts):,} texts as documents with {model.model_id}",
                    lambda progress: document_points(model, texts, progress=progress),
                    inline=(lambda: document_points(model, texts)) if len(texts) < BACKGROUND_FROM else None)
-
-
-def late_corpus_job(model: LoadedModel, texts: Sequence[str], role: Role = "document") -> TokenMatrix | Job:
-    """A late-interaction model's token vectors of the corpus as documents (as queries: role "query") when they are
-    on disk already (a small corpus is encoded at once), else the shared background job that encodes them."""
-    side: Role = "query" if role == "query" else "document"
-    return _queued(("embed-late", late_key(model, texts, side)),
-                   f"Encoding {len(texts):,} texts as {side}s with {model.model_id}",
-                   lambda progress: cached_token_matrix(model, texts, side, lambda: nullcontext(progress)),
-                   stored=lambda: stored_token_matrix(model, texts, side),
-                   inline=(lambda: encode_late_corpus(model, texts, side)) if len(texts) < BACKGROUND_FROM else None)
 
 
 def late_pooling_job(model: LoadedModel, task: RetrievalTask, vectors: LateEmbedded,
@@ -188,7 +177,7 @@ def index_job(dataset: Dataset) -> VectorIndex | Job:
     built in the shared background job (kept on disk, keyed by the vectors' content hash)."""
     info, params = dataset.info, IndexParams.for_rows(len(dataset.vectors))
     key = (str(info.folder), info.version)
-    inline = (lambda: exact_index_of(*key, dataset.vectors)) if params.kind == "exact" else None
+    inline = (lambda: exact_index_of(*key, dataset.vectors)) if params.method == "exact" else None
     return _queued(("index", *key), f"Indexing the {info.rows:,} vectors of {info.name}",
                    lambda progress: stored_index(dataset.vectors, params, progress), inline=inline)
 

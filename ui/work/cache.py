@@ -114,15 +114,15 @@ def available_ids(*kinds: ModelKind) -> list[str]:
     return [entry.id for entry, status in cached_catalog() if status.available and (entry.kind or "dense") in wanted]
 
 
-def lexical_index(kind: Baseline, corpus: Sequence[str]) -> Lexical:
+def lexical_index(baseline: Baseline, corpus: Sequence[str]) -> Lexical:
     """The baseline fitted on `corpus`, once per corpus content (a digest is the key: Streamlit's own hashing of
     thousands of texts would take longer than a rerun)."""
-    return _fitted(kind, texts_digest(corpus), corpus)
+    return _fitted(baseline, texts_digest(corpus), corpus)
 
 
 @st.cache_resource(show_spinner="Fitting the lexical baselines…", max_entries=12)
-def _fitted(kind: Baseline, corpus_digest: str, _corpus: Sequence[str]) -> Lexical:
-    return fit_baseline(kind, _corpus)
+def _fitted(baseline: Baseline, corpus_digest: str, _corpus: Sequence[str]) -> Lexical:
+    return fit_baseline(baseline, _corpus)
 
 
 @st.cache_data(show_spinner="Building the paraphrase task…", max_entries=2)
@@ -151,8 +151,8 @@ def pair_rows_of(split: Split) -> PairRows:
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def lexical_scores(task_digest: str, ks: tuple[int, ...], kind: Baseline, _task: RetrievalTask) -> TaskResult:
-    return evaluate_lexical(lexical_index(kind, _task.corpus), _task, ks=ks)
+def lexical_scores(task_digest: str, ks: tuple[int, ...], baseline: Baseline, _task: RetrievalTask) -> TaskResult:
+    return evaluate_lexical(lexical_index(baseline, _task.corpus), _task, ks=ks)
 
 
 @st.cache_data(show_spinner="Fusing the two lists…", max_entries=16)

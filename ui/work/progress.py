@@ -10,13 +10,12 @@ import numpy as np
 import scipy.sparse as sp
 import streamlit as st
 
-from core.encoding.embedding_cache import cached_vectors
 from core.encoding.encoder import Progress
-from core.encoding.late_cache import cached_token_matrix
 from core.encoding.token_matrix import TokenMatrix
+from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.progress import progress_text
-from core.settings import Role, Settings
+from core.settings import Settings
 
 
 @contextmanager
@@ -35,19 +34,10 @@ def progress_bar(what: str) -> Iterator[Progress]:
         bar.empty()
 
 
-def embed_corpus(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray | sp.csr_matrix:
-    """The corpus vectors (read-only; a sparse model's CSR rows) from memory or disk, else encoded under a progress
-    bar."""
-    what = f"Embedding {len(texts):,} texts with {model.model_id} (kept on disk afterwards)"
-    return cached_vectors(model, texts, settings, lambda: progress_bar(what))
-
-
-def encode_late_corpus(model: LoadedModel, texts: Sequence[str], role: Role = "document") -> TokenMatrix:
-    """A late-interaction model's token vectors of the texts as documents (as queries: role "query"), from disk, else
-    encoded under a progress bar."""
-    what = f"Encoding {len(texts):,} texts as {_side(role)}s with {model.model_id} (kept on disk afterwards)"
-    return cached_token_matrix(model, texts, role, lambda: progress_bar(what))
-
-
-def _side(role: Role) -> str:
-    return "query" if role == "query" else "document"
+def encode_corpus(model: LoadedModel, texts: Sequence[str],
+                  settings: Settings) -> np.ndarray | sp.csr_matrix | TokenMatrix:
+    """The corpus's vectors for `settings.role` (read-only; a sparse model's CSR rows, a late-interaction model's token
+    vectors) from memory or disk, else encoded under a progress bar."""
+    kind = kind_of(model)
+    what = f"{kind.corpus_work(model, len(texts), settings)} (kept on disk afterwards)"
+    return kind.cached(model, texts, settings, lambda: progress_bar(what))

@@ -9,14 +9,14 @@ from core.analysis.search import top_k
 CORPUS = ["the cat sat on the mat", "dogs chase cats", "stock markets fell sharply", "the mat was red"]
 
 
-def baseline_vectors(kind, corpus, queries=()):
-    index = fit_baseline(kind, corpus)
+def baseline_vectors(baseline, corpus, queries=()):
+    index = fit_baseline(baseline, corpus)
     return index.corpus_rows, index.query_rows(queries)
 
 
-@pytest.mark.parametrize("kind, vectorizer", [("tfidf", TfidfVectorizer), ("bow", CountVectorizer)])
-def test_scores_are_scikit_learn_cosines(kind, vectorizer):
-    corpus_rows, query_rows = baseline_vectors(kind, CORPUS, ["a red mat for the cat"])
+@pytest.mark.parametrize("baseline, vectorizer", [("tfidf", TfidfVectorizer), ("bow", CountVectorizer)])
+def test_scores_are_scikit_learn_cosines(baseline, vectorizer):
+    corpus_rows, query_rows = baseline_vectors(baseline, CORPUS, ["a red mat for the cat"])
     fitted = vectorizer().fit(CORPUS)
     expected = cosine_similarity(fitted.transform(["a red mat for the cat"]), fitted.transform(CORPUS))
     np.testing.assert_allclose((query_rows @ corpus_rows.T).toarray(), expected, atol=1e-6)
@@ -42,14 +42,14 @@ def test_a_corpus_without_words_is_a_clear_error():
         baseline_vectors("bm42", CORPUS)
 
 
-@pytest.mark.parametrize("kind, words", [("tfidf", {"the", "cat", "mat"}), ("bow", {"the", "cat", "mat"}),
-                                         ("bm25", {"cat", "mat"})])  # BM25 leaves English stop words out
-def test_shared_terms_sum_to_the_baselines_score(kind, words):
+@pytest.mark.parametrize("baseline, words", [("tfidf", {"the", "cat", "mat"}), ("bow", {"the", "cat", "mat"}),
+                                             ("bm25", {"cat", "mat"})])  # BM25 leaves English stop words out
+def test_shared_terms_sum_to_the_baselines_score(baseline, words):
     from core.analysis.lexical import shared_terms
 
-    index = fit_baseline(kind, CORPUS)
+    index = fit_baseline(baseline, CORPUS)
     terms = shared_terms(index, "a red mat for the cat cat", 0)
-    corpus_rows, query_rows = baseline_vectors(kind, CORPUS, ["a red mat for the cat cat"])
+    corpus_rows, query_rows = baseline_vectors(baseline, CORPUS, ["a red mat for the cat cat"])
     assert terms["contribution"].sum() == pytest.approx((query_rows @ corpus_rows.T).toarray()[0, 0], abs=1e-5)
     assert set(terms["word"]) == words and terms["contribution"].is_monotonic_decreasing
     assert shared_terms(index, "stock", 0).empty

@@ -20,8 +20,8 @@ def unit(x: np.ndarray) -> np.ndarray:
 
 
 def test_the_threshold_picks_exact_search_up_to_it_and_hnsw_above():
-    assert IndexParams.for_rows(EXACT_UP_TO).kind == "exact"
-    assert IndexParams.for_rows(EXACT_UP_TO + 1).kind == "hnsw"
+    assert IndexParams.for_rows(EXACT_UP_TO).method == "exact"
+    assert IndexParams.for_rows(EXACT_UP_TO + 1).method == "hnsw"
 
 
 def test_exact_search_returns_numpys_top_ten():

@@ -92,7 +92,7 @@ def test_the_pipeline_says_what_sentence_transformers_configured(late_folders):
     assert pipeline.query_length == EXPANSION and pipeline.document_length == 48
     assert pipeline.expansion_tokens == EXPANSION and pipeline.skiplist_tasks == ("document",)
     assert set(pipeline.skiplist) == set(string.punctuation) and pipeline.prompts == PROMPTS
-    assert [stage.kind for stage in pipeline.stages] == ["Transformer", "Dense", "MultiVectorMask", "Normalize"]
+    assert [stage.module_type for stage in pipeline.stages] == ["Transformer", "Dense", "MultiVectorMask", "Normalize"]
 
 
 def test_pylates_own_modules_are_the_ones_sentence_transformers_reads_as_its_own():

@@ -43,7 +43,7 @@ def test_a_sparse_folder_loads_as_a_sparse_model_with_its_prompts_and_similarity
     assert model.default_pooling == "SPLADE sum"
     routed = load_model(str(sparse_folders["inference-free"]), "cpu")
     assert routed.sparse_pipeline.query_side == "SparseStaticEmbedding"
-    assert [stage.kind for stage in routed.pipeline.stages] == ["Router", "Transformer", "SpladePooling"]
+    assert [stage.module_type for stage in routed.pipeline.stages] == ["Router", "Transformer", "SpladePooling"]
 
 
 def test_the_inference_free_query_side_activates_only_the_query_tokens(sparse_folders):

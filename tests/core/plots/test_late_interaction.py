@@ -1,24 +1,24 @@
-"""The late-interaction figures draw what they are given: every token in its role's line with its kind's colour and
+"""The late-interaction figures draw what they are given: every token in its role's line with its use's colour and
 its bytes; every row's best match boxed at the row's maximum, the share bars adding up to the score."""
 
 import numpy as np
 import pytest
 
 from core.analysis.late_interaction import align
-from core.encoding.multivector import TokenKinds, TokenVectors
-from core.plots.late_interaction import KIND_COLOURS, PER_LINE, alignment_figure, token_kinds_figure
+from core.encoding.multivector import TokenUses, TokenVectors
+from core.plots.late_interaction import PER_LINE, USE_COLOURS, alignment_figure, token_uses_figure
 
 
-def test_each_token_sits_in_its_roles_line_coloured_by_kind_with_its_bytes():
-    query = TokenKinds(("[CLS]", "query", "cat", "[SEP]", *["[MASK]"] * 16),
-                       ("special", "prompt", "typed", "special", *["expansion"] * 16), 20)
-    document = TokenKinds(("[CLS]", "cat", "!", "[SEP]"), ("special", "typed", "dropped", "special"), 3)
-    figure = token_kinds_figure({"query": query, "document": document}, width=8)
+def test_each_token_sits_in_its_roles_line_coloured_by_use_with_its_bytes():
+    query = TokenUses(("[CLS]", "query", "cat", "[SEP]", *["[MASK]"] * 16),
+                      ("special", "prompt", "typed", "special", *["expansion"] * 16), 20)
+    document = TokenUses(("[CLS]", "cat", "!", "[SEP]"), ("special", "typed", "dropped", "special"), 3)
+    figure = token_uses_figure({"query": query, "document": document}, width=8)
     grid = figure.data[0]
     assert list(grid.y) == ["query: 20 vectors, 640 B", "query, tokens 17–20", "document: 3 vectors, 96 B"]
-    kinds = list(KIND_COLOURS)
+    uses = list(USE_COLOURS)
     flat = [code for row in grid.z for code in row if code is not None]
-    assert [kinds[code] for code in flat] == [*query.kinds, *document.kinds]
+    assert [uses[code] for code in flat] == [*query.uses, *document.uses]
     assert len(grid.z[0]) == PER_LINE
     hover = [cell for row in grid.customdata for cell in row if cell]
     assert sum("32 bytes" in cell for cell in hover) == 23 and sum("0 bytes" in cell for cell in hover) == 1

@@ -17,7 +17,7 @@ def test_a_glob_finds_txt_and_parquet_files_in_path_order(tmp_path):
     pq.write_table(pa.table({"text": ["y"]}), tmp_path / "a.parquet")
     (tmp_path / "notes.md").write_text("not matched by the glob")
     _, files = input_files(str(tmp_path / "*.*t*"), "text")
-    assert [(f.kind, f.name) for f in files] == [("parquet", "a"), ("text", "b")]
+    assert [(f.file_format, f.name) for f in files] == [("parquet", "a"), ("text", "b")]
 
 
 def test_a_uri_names_the_same_files_as_a_plain_path(tmp_path):

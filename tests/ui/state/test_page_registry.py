@@ -7,8 +7,8 @@ from tests.conftest import app_test
 from ui.state.page_registry import PAGES
 from ui.state.persist import PAGE_KEYS
 
-KINDS = ("button", "checkbox", "multiselect", "number_input", "radio", "select_slider", "selectbox", "slider",
-         "text_area", "text_input", "toggle")
+WIDGET_TYPES = ("button", "checkbox", "multiselect", "number_input", "radio", "select_slider", "selectbox",
+                "slider", "text_area", "text_input", "toggle")
 
 
 def test_every_page_is_in_the_navigation_and_the_url_state():
@@ -22,6 +22,7 @@ def test_every_page_is_in_the_navigation_and_the_url_state():
 def test_every_widget_key_of_a_page_carries_its_prefix(page):
     at = app_test(page.file)
     assert not at.exception
-    keys = [widget.key for kind in KINDS for widget in getattr(at.main, kind) if widget.key is not None]
+    keys = [widget.key for widget_type in WIDGET_TYPES for widget in getattr(at.main, widget_type)
+            if widget.key is not None]
     others = [key for key in keys if not key.startswith(page.prefix)]
     assert not others, f"{page.file} draws widgets whose keys lack {page.prefix!r}: {others}"
