@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import weakref
@@ -14,7 +15,18 @@ CHUNK_BYTES = 64 * 2**20
 
 def texts_digest(texts: Iterable[str], *, prefix: bytes = b"") -> str:
     """blake2b over `prefix` and each text with its length, so no two different lists of texts collide by
-    concatenation."""
+    concatenation; a tuple's (immutable: the built-in corpus) is remembered, as pages ask for it on every rerun."""
+    if isinstance(texts, tuple):
+        return _tuple_digest(texts, prefix)
+    return _digest(texts, prefix)
+
+
+@functools.lru_cache(maxsize=32)
+def _tuple_digest(texts: tuple[str, ...], prefix: bytes) -> str:
+    return _digest(texts, prefix)
+
+
+def _digest(texts: Iterable[str], prefix: bytes) -> str:
     digest = hashlib.blake2b(prefix, digest_size=20)
     for text in texts:
         data = text.encode("utf-8")

@@ -63,9 +63,11 @@ def stsb_sentences(split: Split) -> list[str]:
     return list(dict.fromkeys(s for pair in load_stsb(split) for s in (pair.sentence1, pair.sentence2)))
 
 
-def stsb_corpus() -> list[str]:
-    """The distinct sentence-1 texts of all three STS-B splits, in first-seen order (7,977 texts)."""
-    return list(dict.fromkeys(pair.sentence1 for split in SPLITS for pair in load_stsb(split)))
+@lru_cache(maxsize=1)
+def stsb_corpus() -> tuple[str, ...]:
+    """The distinct sentence-1 texts of all three STS-B splits, in first-seen order (7,977 texts); one tuple per
+    process, so that its digest is computed once (core.hashing)."""
+    return tuple(dict.fromkeys(pair.sentence1 for split in SPLITS for pair in load_stsb(split)))
 
 
 def stsb_genres() -> pd.DataFrame:

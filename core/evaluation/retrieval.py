@@ -77,8 +77,9 @@ class RetrievalTask:
         return [q for q, texts in enumerate(self.missing) if texts]
 
 
-def build_task(name: str, pairs: Mapping[str, Set[str]], corpus: list[str]) -> RetrievalTask:
+def build_task(name: str, pairs: Mapping[str, Set[str]], corpus: Sequence[str]) -> RetrievalTask:
     """A task from query -> relevant texts; relevant texts absent from the corpus are kept as misses."""
+    corpus = list(corpus)
     position = {text: i for i, text in enumerate(corpus)}
     queries = [q for q, docs in pairs.items() if docs]
     relevant = [frozenset(position[d] for d in pairs[q] if d in position) for q in queries]

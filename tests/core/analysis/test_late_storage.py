@@ -9,7 +9,7 @@ import pytest
 
 from core.analysis.late_storage import corpus_storage, document_vectors, storage_table
 from core.data.stsb import stsb_corpus
-from core.encoding.multivector import encode_multivector, token_kinds
+from core.encoding.multivector import encode_multivector, token_uses
 from core.models.loading import load_model
 from tests.multivector import EXPANSION, PROMPTS, TEXTS, WIDTH
 
@@ -24,7 +24,7 @@ def reference(folder):
 
 @pytest.mark.parametrize("name", ["colbert", "pylate", "stanford", "pooled-meanmaxsim"])
 def test_counted_vectors_are_the_ones_encode_document_keeps(late_folders, name):
-    texts = TEXTS + stsb_corpus()[:SAMPLE] + ["word " * 200]  # one cut at the document length
+    texts = [*TEXTS, *stsb_corpus()[:SAMPLE], "word " * 200]  # one cut at the document length
     model = load_model(str(late_folders[name]), "cpu")
     counts, at_most = document_vectors(model, texts)
     kept = np.array([len(vectors) for vectors in reference(late_folders[name]).encode_document(texts)])
@@ -49,37 +49,37 @@ def test_storage_is_a_float32_vector_per_kept_token_beside_one_hidden_size_vecto
 
 
 @pytest.mark.parametrize("name", ["colbert", "pylate", "stanford", "pooled-meanmaxsim"])
-def test_token_kinds_mark_what_encode_multivector_keeps(late_folders, name):
+def test_token_uses_mark_what_encode_multivector_keeps(late_folders, name):
     model = load_model(str(late_folders[name]), "cpu")
     for role in ("query", "document"):
         for text, vectors in zip(TEXTS, encode_multivector(model, TEXTS, role=role)):
-            kinds = token_kinds(model, text, role=role)
-            scored = [(token, kind) for token, kind in zip(kinds.tokens, kinds.kinds)
-                      if kind not in ("dropped", "unscored")]
-            assert kinds.vectors == len(vectors.tokens)
-            assert tuple(token for token, kind in zip(kinds.tokens, kinds.kinds) if kind == "dropped") \
+            side = token_uses(model, text, role=role)
+            scored = [(token, use) for token, use in zip(side.tokens, side.uses)
+                      if use not in ("dropped", "unscored")]
+            assert side.vectors == len(vectors.tokens)
+            assert tuple(token for token, use in zip(side.tokens, side.uses) if use == "dropped") \
                 == vectors.dropped
             if name == "pooled-meanmaxsim" and role == "document":  # pooled: fewer vectors than scored tokens
-                assert kinds.scored >= kinds.vectors
+                assert side.scored >= side.vectors
                 continue
             assert tuple(token for token, _ in scored) == vectors.tokens
-            assert [kind == "expansion" for _, kind in scored] == vectors.expansion.tolist()
-            assert [kind == "prompt" for _, kind in scored] == vectors.prompt.tolist()
+            assert [use == "expansion" for _, use in scored] == vectors.expansion.tolist()
+            assert [use == "prompt" for _, use in scored] == vectors.prompt.tolist()
 
 
-def test_token_kinds_against_the_tokenizer(late_folders):
+def test_token_uses_against_the_tokenizer(late_folders):
     """The colbert folder: a document is its prompt and text as the tokenizer splits them, its punctuation dropped;
     a query keeps its punctuation and is expanded with [MASK] to the expansion length."""
     model = load_model(str(late_folders["colbert"]), "cpu")
     tokenizer = model.tokenizer
     text = "Where do cats sleep? On the warm rug, mostly."
-    document = token_kinds(model, text, role="document")
+    document = token_uses(model, text, role="document")
     every = tokenizer.convert_ids_to_tokens(tokenizer(PROMPTS["document"] + text)["input_ids"])
     assert document.tokens == tuple(every)
-    assert [kind == "dropped" for kind in document.kinds] == [token in string.punctuation for token in every]
-    assert [kind == "special" for kind in document.kinds] == [token in ("[CLS]", "[SEP]") for token in every]
-    query = token_kinds(model, "Where do cats sleep?", role="query")
+    assert [use == "dropped" for use in document.uses] == [token in string.punctuation for token in every]
+    assert [use == "special" for use in document.uses] == [token in ("[CLS]", "[SEP]") for token in every]
+    query = token_uses(model, "Where do cats sleep?", role="query")
     every = tokenizer.convert_ids_to_tokens(tokenizer(PROMPTS["query"] + "Where do cats sleep?")["input_ids"])
     assert query.tokens[:len(every)] == tuple(every) and len(query.tokens) == EXPANSION > len(every)
-    assert query.kinds[len(every):] == ("expansion",) * (len(query.tokens) - len(every))
-    assert [token for token, kind in zip(query.tokens, query.kinds) if kind == "prompt"] == ["query", ":"]
+    assert query.uses[len(every):] == ("expansion",) * (len(query.tokens) - len(every))
+    assert [token for token, use in zip(query.tokens, query.uses) if use == "prompt"] == ["query", ":"]
