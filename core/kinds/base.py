@@ -131,7 +131,7 @@ class Kind:
         the remedy; None when all apply. `given` maps a flag such as "--layer" to its value (None or False: not
         given); "--pooling" counts only when it is not "default"."""
         asked = [flag for name, flags in OPTIONS.items() if not getattr(self.applies, name) for flag in flags
-                 if given.get(flag) not in (None, False)]
+                 if given.get(flag) is not None and given.get(flag) is not False]  # --layer 0 is given
         pooling = given.get("--pooling")
         if not self.applies.pooling and pooling not in (None, "default"):
             asked.insert(0, f"--pooling {pooling}")

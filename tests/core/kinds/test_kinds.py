@@ -83,3 +83,7 @@ def test_a_refusal_names_every_refused_option_and_nothing_else(folders, reranker
     for flag in k.refused_flags():
         assert flag in said
     assert k.refused(None, {"--pooling": "default"}) is None  # the model's own pooling applies to every kind
+
+
+def test_layer_0_is_an_option_given():
+    assert KINDS["sparse"].refused(None, {"--layer": 0}) == "--layer does not apply to a sparse model; leave it out."
