@@ -15,12 +15,11 @@ import scipy.sparse as sp
 import torch
 from sklearn.preprocessing import normalize
 
-from core.analysis.search import SCORE
 from core.analysis.similarity import TextSimilarity, order_by_distance
 from core.encoding.encoder import Progress
 from core.encoding.prompts import resolve_prompt
 from core.encoding.sparse import encode_sparse
-from core.models.catalog import LATE
+from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.settings import Role, Settings
 
@@ -96,17 +95,9 @@ def sides_differ(model: LoadedModel) -> bool:
         resolve_prompt(model.pipeline, "query") != resolve_prompt(model.pipeline, "document")
 
 
-def model_score(model: LoadedModel) -> str:
-    """What a model's rankings are by: the cosine for a dense model, a sparse or late-interaction model's own
-    similarity."""
-    if model.kind == LATE:
-        return model.late_pipeline.similarity
-    return model.sparse_pipeline.similarity if model.kind == "sparse" else SCORE
-
-
 def scored_rows(model: LoadedModel, rows: sp.csr_matrix) -> sp.csr_matrix:
     """A sparse model's rows as its similarity scores them by a dot product: as they are, or unit length."""
-    return normalize(rows).astype(np.float32) if model_score(model) == "cosine" else rows
+    return normalize(rows).astype(np.float32) if kind_of(model).score_name(model) == "cosine" else rows
 
 
 def _norms(rows: sp.csr_matrix) -> np.ndarray:

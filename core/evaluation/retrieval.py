@@ -16,6 +16,7 @@ from functools import partial
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from core.analysis.fusion import FUSE_DEPTH, fuse_rows
 from core.analysis.lexical import Lexical
@@ -31,9 +32,9 @@ from core.analysis.search import (
     top_k_and_best_relevant,
     unit_rows,
 )
-from core.analysis.terms import model_score, scored_rows
+from core.analysis.terms import scored_rows
 from core.data.stsb import Split, load_stsb, stsb_corpus
-from core.encoding.embedding_cache import ProgressBar, cached_embeddings_with, cached_sparse_with
+from core.encoding.embedding_cache import ProgressBar
 from core.encoding.late_cache import cached_token_matrix
 from core.encoding.prompts import role_prompts
 from core.encoding.token_matrix import TokenMatrix
@@ -46,6 +47,7 @@ from core.evaluation.metrics import (
     retrieval_metrics,
     shown_name,
 )
+from core.kinds import kind_of
 from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.settings import Settings
@@ -160,12 +162,11 @@ def task_vectors(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
     query_prompt, document_prompt = role_prompts(model.pipeline) if prompts is None else prompts
     queries_as = settings.with_(prompt=query_prompt, role="query")
     corpus_as = settings.with_(prompt=document_prompt, role="document")
-    if model.kind == "sparse":
-        corpus_rows = cached_sparse_with(model, task.corpus, corpus_as, progress_bar)
-        query_rows = cached_sparse_with(model, task.queries, queries_as, progress_bar)
-        return scored_rows(model, query_rows), scored_rows(model, corpus_rows)
-    corpus = cached_embeddings_with(model, task.corpus, corpus_as, progress_bar)
-    queries = cached_embeddings_with(model, task.queries, queries_as, progress_bar)
+    kind = kind_of(model)
+    corpus = kind.cached(model, task.corpus, corpus_as, progress_bar)
+    queries = kind.cached(model, task.queries, queries_as, progress_bar)
+    if sp.issparse(corpus):  # CSR rows, as the model's own similarity scores them
+        return scored_rows(model, queries), scored_rows(model, corpus)
     return queries, corpus
 
 
@@ -199,7 +200,8 @@ def model_stage(model: LoadedModel, task: RetrievalTask, settings: Settings, *,
     if model.kind == LATE:
         return late_stage(model, task, progress_bar=progress_bar)
     queries, corpus = task_vectors(model, task, settings, prompts=prompts, progress_bar=progress_bar)
-    return Scored(queries, corpus, model_score(model), model.kind == "sparse")
+    kind = kind_of(model)
+    return Scored(queries, corpus, kind.score_name(model), kind.positive_only)
 
 
 def late_stage(model: LoadedModel, task: RetrievalTask, *, progress_bar: ProgressBar = nullcontext) -> Scored:

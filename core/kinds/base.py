@@ -56,6 +56,7 @@ class Kind:
     files: ClassVar[str]  # those files in words, e.g. ".npz (a scipy CSR matrix) or .parquet (indices and values)"
     fixed_scale: ClassVar[bool]  # whether its scores have a fixed range (a cosine's -1 to 1) a threshold can cut
     applies: ClassVar[Applies]
+    positive_only: ClassVar[bool] = False  # a score of 0 shares nothing with the query: only above 0 is a hit
     token_vectors: ClassVar[bool] = False  # scored from one vector per token (a token matrix per text)
     # after the transformer, in the Model page's modules table
     modules_sentence: ClassVar[str] = "how its token vectors become one vector (from the folder's modules.json)"

@@ -36,6 +36,7 @@ class Sparse(Kind):
     modules_sentence = ("how its token vectors become one vector (from the folder's modules.json; a plain masked-LM "
                         "checkpoint gets the masked LM and SPLADE max pooling, as sentence-transformers builds it)")
     layer_vectors = "SPLADE vectors of each layer"
+    positive_only = True
     hits_rule = "A sparse model's hits are the texts that share a term with the query."
     not_shown = {
         "layer_sweep": "The layer sweep pools each layer's token states as a dense model does, so it is not shown for "

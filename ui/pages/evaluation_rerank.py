@@ -15,7 +15,7 @@ from core.evaluation.rerank import DEPTHS, cross_correlation
 from core.evaluation.retrieval import RetrievalTask, Scored, lexical_stage, model_stage
 from core.evaluation.sts import spearman, sts_frame
 from core.jobs import Job
-from core.models.catalog import LATE
+from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker
 from core.plots.rerank import depth_figure
@@ -90,7 +90,7 @@ def sts_comparison(settings: Settings, model: LoadedModel, reranker: LoadedReran
                                  max_length=settings.max_length, progress=progress))
     crossed = cross_correlation(found)["spearman_reranker"]
     left, right = st.columns(2)
-    made = "two texts' token vectors" if model.kind == LATE else "two vectors"
+    made = "two texts' token vectors" if kind_of(model).token_vectors else "two vectors"
     left.metric(f"{model.model_id} ({made} compared)", f"{own:.4f}")
     right.metric(f"{reranker.model_id} (the pair read together)", f"{crossed:.4f}", delta=f"{crossed - own:+.4f}",
                  delta_color="off")

@@ -15,6 +15,7 @@ from core.evaluation.grid import LAST, configuration_grid
 from core.evaluation.rerank import DEPTHS
 from core.evaluation.retrieval import RetrievalTask, Scored, TaskResult, lexical_stage, model_stage
 from core.jobs import Job
+from core.kinds import kind_of
 from core.models.catalog import LATE
 from core.settings import POOLINGS, Settings
 from ui.components.model_download import ready_or_download
@@ -59,7 +60,7 @@ def evaluate_all(task: RetrievalTask, ks: list[int], settings: Settings,
                   help="0 is the embedding layer; a layer a model lacks is skipped.")
     baselines: list[Baseline] = kept(far.multiselect, "Baselines", key="ev_baselines", url=True,
                                      default=list(BASELINES), options=list(BASELINES), format_func=BASELINES.get)
-    depths = {i: None if m.kind in ("sparse", LATE) else m.num_layers for i, m in models.items()}
+    depths = {i: m.num_layers if kind_of(m).applies.layer else None for i, m in models.items()}
     grid, total = configuration_grid(depths, poolings, layers, limit=MAX_CONFIGURATIONS)
     if total > len(grid):
         st.warning(f"{total} model configurations chosen; only the first {len(grid)} are evaluated.")

@@ -11,6 +11,7 @@ import streamlit as st
 
 from core.analysis.similarity import Metric, TextSimilarity, matrix_frame, text_similarity
 from core.analysis.terms import sparse_similarity
+from core.kinds import kind_of
 from core.models.catalog import UNTRAINED_ID
 from core.models.loading import LoadedModel
 from core.plots.heatmap import similarity_heatmap
@@ -84,7 +85,7 @@ def heatmap(matrix: np.ndarray, texts: Sequence[str], look: Look, order: list[in
 def baseline(texts: Sequence[str], settings: Settings, model: LoadedModel, look: Look,
               order: list[int] | None) -> None:
     """The same texts under untrained BERT, so the reader sees what "high" means without training."""
-    if model.kind == "sparse":
+    if not kind_of(model).applies.compare:
         st.caption("The untrained baseline compares dense vectors, so it is not shown beside a sparse model; set the "
                    "scores beside BM25's on Retrieval instead.")
         return
