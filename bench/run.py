@@ -16,6 +16,7 @@ from pathlib import Path
 
 from bench.agreement import bench_layer_cka, bench_overlap_scale
 from bench.checks import bench_checks
+from bench.cli import bench_cli_help
 from bench.common import ROOT, Row, machine
 from bench.encoding import bench_decoder, bench_encoding
 from bench.explanation import bench_explanation
@@ -37,7 +38,8 @@ SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": benc
             "memory": bench_memory, "explanation": bench_explanation,
             "checks": bench_checks, "ray": bench_ray, "index": bench_index,
             "dataset_sessions": bench_dataset_sessions, "sparse": bench_sparse, "rerank": bench_rerank,
-            "late": bench_late, "layer_cka": bench_layer_cka, "overlap_scale": bench_overlap_scale}
+            "late": bench_late, "layer_cka": bench_layer_cka, "overlap_scale": bench_overlap_scale,
+            "cli_help": bench_cli_help}
 
 
 def main() -> int:

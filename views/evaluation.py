@@ -7,7 +7,7 @@ import streamlit as st
 from core.analysis.ranking import SCORE_NAMES, similarity_column
 from core.data.stsb import DataUnavailable
 from core.encoding.prompts import role_prompts
-from core.evaluation.metrics import parse_ks
+from core.evaluation.cutoffs import parse_ks
 from core.evaluation.retrieval import TaskResult, metrics_table, recall_curves
 from core.evaluation.sts import by_genre, correlation, layer_sweep, sts_frame
 from core.kinds import kind_of

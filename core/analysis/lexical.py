@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -14,8 +14,8 @@ import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 from sklearn.preprocessing import normalize
 
-Baseline = Literal["tfidf", "bow", "bm25"]
-BASELINES: dict[Baseline, str] = {"tfidf": "TF-IDF", "bow": "bag of words", "bm25": "BM25"}
+from core.analysis.baselines import BASELINES, Baseline
+
 NO_WORDS = "The corpus holds no words for a lexical baseline; add texts with words."
 
 

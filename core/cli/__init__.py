@@ -8,12 +8,13 @@ import importlib
 import sys
 from typing import NoReturn
 
-from core.cli.download import download_named_models
 from core.models.catalog import ModelUnavailable
 
 # The modules of this package that hold the commands, in the order `--help` lists them. Only the command named is
-# imported: each pulls in its own libraries (`project` the map's, openTSNE and scikit-learn; `evaluate` and
-# `distill` sentence-transformers' training code), and `embed` needs none of the others'.
+# imported. Building a parser and parsing the arguments import nothing heavy (no torch, numpy, pandas or
+# scikit-learn: help and argparse's refusals come back at once); each command's run imports its own libraries
+# (`project` the map's, openTSNE and scikit-learn; `evaluate` and `distill` sentence-transformers' training code),
+# and `embed` needs none of the others'.
 COMMANDS = ("models", "embed", "project", "evaluate", "search", "rerank", "explain", "finetune", "distill",
             "compare")
 
@@ -33,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in named:
         importlib.import_module(f"core.cli.{name}").register(subparsers)
     args = parser.parse_args(argv)
+    from core.cli.download import download_named_models  # imports the hub's client: once the arguments are good
+
     try:
         download_named_models(args, sys.stderr)
         return int(args.run(args) or 0)

@@ -9,8 +9,7 @@ import json
 import math
 import sys
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from core.cli.options import (
     add_model_options,
@@ -20,6 +19,9 @@ from core.cli.options import (
     positive_int,
 )
 from core.settings import DEVICES
+
+if TYPE_CHECKING:
+    import numpy as np
 
 SIDES = ("a", "b")
 SIDE_OPTIONS = ("model", "pooling", "layer", "revision", "prompt_name", "prompt", "truncate_dim", "normalize",
@@ -110,6 +112,8 @@ def _checked_sides(args: argparse.Namespace) -> None:
 
 def _stored(path: Path) -> np.ndarray:
     """A .npy file's rows, memory-mapped."""
+    import numpy as np
+
     if path.suffix.lower() != ".npy" or not path.is_file():
         raise ValueError(f"{path} is neither a .npy file nor a dataset folder; give the vectors `embed` wrote.")
     vectors = np.load(path, mmap_mode="r")

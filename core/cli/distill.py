@@ -7,9 +7,8 @@ import argparse
 import json
 
 from core.cli.options import positive_int
-from core.models.loading import load_model
 from core.settings import DEVICES
-from core.training.distill import DEFAULT_PCA_DIMS, distill_static
+from core.training.options import DEFAULT_PCA_DIMS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,6 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from core.models.loading import load_model
+    from core.training.distill import distill_static
+
     made = distill_static(load_model(args.model, args.device), pca_dims=args.pca_dims, name=args.name)
     print(json.dumps({"id": made.id, "path": str(made.path), "seconds": round(made.seconds, 1)}))
     return 0

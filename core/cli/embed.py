@@ -3,6 +3,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.cli.ctrl_c import CtrlC
 from core.cli.options import (
@@ -15,10 +16,10 @@ from core.cli.options import (
     refuse_inapplicable,
 )
 from core.cli.progress_line import ProgressLine
-from core.data.corpus import NoTexts
-from core.kinds import kind_of
-from core.models.loading import LoadedModel, load_model
 from core.settings import Settings
+
+if TYPE_CHECKING:
+    from core.models.loading import LoadedModel
 
 
 def read_lines(path: Path) -> list[str]:
@@ -26,6 +27,8 @@ def read_lines(path: Path) -> list[str]:
     empty file (0 bytes) holds no texts: NoTexts."""
     text = path.read_text(encoding="utf-8")
     if text == "":
+        from core.data.corpus import NoTexts
+
         raise NoTexts(path)
     lines = text.split("\n")
     if lines[-1] == "":
@@ -92,6 +95,9 @@ def run_ray(args: argparse.Namespace, settings: Settings, kind: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from core.kinds import kind_of
+    from core.models.loading import load_model
+
     if args.engine == "ray":
         from core.scale.cluster import import_ray
 

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from core.analysis.lexical import BASELINES, Baseline, fit_baseline
-from core.analysis.ranking import similarity_column
+from core.analysis.baselines import BASELINES, Baseline
 from core.cli.options import (
     add_model_options,
     add_prompt_options,
@@ -18,25 +16,14 @@ from core.cli.options import (
     refuse_inapplicable,
     retrieval_prompts,
 )
-from core.data.stsb import SPLITS
-from core.evaluation.metrics import DEFAULT_KS, parse_ks, shown_name
-from core.evaluation.quantization import PRECISIONS, RESCORE_MULTIPLIER
-from core.evaluation.rerank import cross_correlation, cross_sts, rerank_task
-from core.evaluation.retrieval import (
-    RetrievalTask,
-    Scored,
-    TaskResult,
-    evaluate_fused,
-    evaluate_stage,
-    lexical_stage,
-    model_stage,
-    paraphrase_task,
-)
-from core.evaluation.sts import correlation, sts_frame
-from core.evaluation.variants import Embedded, quantized_row
-from core.models.loading import LoadedModel, NotAnEmbedder, load_model
-from core.models.reranker import load_reranker
+from core.data.splits import SPLITS
+from core.evaluation.cutoffs import DEFAULT_KS, parse_ks
+from core.evaluation.precisions import PRECISIONS, RESCORE_MULTIPLIER
 from core.settings import Settings
+
+if TYPE_CHECKING:
+    from core.evaluation.retrieval import RetrievalTask, Scored, TaskResult
+    from core.models.loading import LoadedModel
 
 
 def k_list(text: str) -> list[int]:
@@ -77,6 +64,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_sts(args: argparse.Namespace) -> int:
+    from core.analysis.ranking import similarity_column
+    from core.evaluation.rerank import cross_correlation, cross_sts
+    from core.evaluation.sts import correlation, sts_frame
+    from core.models.loading import NotAnEmbedder, load_model
+    from core.models.reranker import load_reranker
+
     try:
         model = load_model(args.model, args.device, args.revision)
     except NotAnEmbedder:  # a reranker scores each pair read together, as CrossEncoderCorrelationEvaluator does
@@ -97,6 +90,8 @@ def run_sts(args: argparse.Namespace) -> int:
 
 
 def _model_stage(model: LoadedModel, task: RetrievalTask, args: argparse.Namespace) -> Scored:
+    from core.evaluation.retrieval import model_stage
+
     refuse_inapplicable(model, args)
     settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer, device=args.device,
                         truncate_dim=args.truncate_dim)
@@ -106,12 +101,17 @@ def _model_stage(model: LoadedModel, task: RetrievalTask, args: argparse.Namespa
 def _hybrid_partner(name: str, device: str) -> Baseline | LoadedModel:
     """The second stage of --hybrid: a baseline by name, else the model, loaded before any work so that a model that
     cannot load is said at once."""
+    from core.models.loading import load_model
+
     baseline = next((option for option in BASELINES if option == name), None)
     return baseline if baseline is not None else load_model(name, device)
 
 
 def _hybrid_stage(partner: Baseline | LoadedModel, task: RetrievalTask, args: argparse.Namespace) -> Scored:
     """A baseline's list, or a model's with its own defaults (default pooling, its own prompts)."""
+    from core.analysis.lexical import fit_baseline
+    from core.evaluation.retrieval import lexical_stage
+
     if isinstance(partner, str):
         return lexical_stage(fit_baseline(partner, task.corpus), task)
     defaults = argparse.Namespace(pooling="default", layer=None, device=args.device, truncate_dim=None,
@@ -120,6 +120,16 @@ def _hybrid_stage(partner: Baseline | LoadedModel, task: RetrievalTask, args: ar
 
 
 def run_retrieval(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from core.analysis.lexical import fit_baseline
+    from core.evaluation.metrics import shown_name
+    from core.evaluation.rerank import rerank_task
+    from core.evaluation.retrieval import evaluate_fused, evaluate_stage, lexical_stage, paraphrase_task
+    from core.evaluation.variants import Embedded, quantized_row
+    from core.models.loading import load_model
+    from core.models.reranker import load_reranker
+
     if (args.model is None) == (args.baseline is None):
         args.parser.error("give either --model ID --pooling P or --baseline tfidf|bow|bm25")
     if args.baseline and args.revision:

@@ -5,10 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from core.analysis.attribution import attribute_pair
-from core.analysis.explanation import NoExactSplit, explain_pair, reference_texts
 from core.cli.options import add_model_options, positive_int
-from core.models.loading import load_model
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,6 +23,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from core.analysis.attribution import attribute_pair
+    from core.analysis.explanation import NoExactSplit, explain_pair, reference_texts
+    from core.models.loading import load_model
+
     model = load_model(args.model, args.device)
     if args.method == "exact":
         try:

@@ -5,9 +5,9 @@ import json
 from pathlib import Path
 
 from core.cli.options import positive_int
-from core.data.pairs import OBJECTIVES, read_pairs_file, stsb_train
+from core.data.objectives import OBJECTIVES
 from core.settings import DEVICES
-from core.training.finetune import RunRequest, TrainOptions, run, suggest_name
+from core.training.options import TrainOptions
 
 DEFAULTS = TrainOptions()
 
@@ -45,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Errors (FinetuneError, PairsError, ModelUnavailable) reach core.__main__, which prints one line."""
+    from core.data.pairs import read_pairs_file, stsb_train
+    from core.training.finetune import RunRequest, run, suggest_name
+
     options = TrainOptions(epochs=args.epochs, batch_size=args.batch_size, learning_rate=args.lr,
                            warmup_ratio=args.warmup, max_steps=args.max_steps, seed=args.seed)
     pairs = stsb_train() if args.data == "stsb" else read_pairs_file(Path(args.data))

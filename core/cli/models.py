@@ -3,11 +3,13 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from core.models.cache import DownloadedModel, downloaded_models, hub_cache
 from core.models.catalog import CatalogEntry, catalog
-from core.models.sources import availability
 from core.progress import byte_size
+
+if TYPE_CHECKING:
+    from core.models.cache import DownloadedModel
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,6 +32,8 @@ def _downloaded_row(model: DownloadedModel) -> dict[str, object]:
 
 
 def run_downloaded(as_json: bool) -> int:
+    from core.models.cache import downloaded_models, hub_cache
+
     models = downloaded_models()
     if as_json:
         print(json.dumps([_downloaded_row(model) for model in models], indent=2))
@@ -53,6 +57,8 @@ def _hub_facts(entry: CatalogEntry) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from core.models.sources import availability
+
     if args.downloaded:
         return run_downloaded(args.json)
     rows = [{"id": entry.id, "available": status.available, "reason": status.message} | _hub_facts(entry)

@@ -1,12 +1,10 @@
-"""Arguments that several commands share, parsed one way."""
+"""Arguments that several commands share, parsed one way. Adding and parsing them imports nothing heavy; what reads a
+loaded model (core.kinds, core.encoding, which import torch) is imported where a command's run calls it."""
 
 from __future__ import annotations
 
 import argparse
 
-from core.encoding.encoder import checked_layer
-from core.encoding.prompts import resolve_prompt, role_prompts
-from core.kinds import kind_of
 from core.settings import DEVICES, POOLINGS, Role
 
 
@@ -65,6 +63,9 @@ REFUSABLE = ("--pooling", "--layer", "--normalize", "--max-length", "--truncate-
 def refuse_inapplicable(model, args: argparse.Namespace, *, side: str = "") -> None:
     """ValueError with one sentence naming each option given that does not apply to the model's kind (from the kind's
     own list, core.kinds), with the remedy; a layer the model lacks, where layers apply."""
+    from core.encoding.encoder import checked_layer
+    from core.kinds import kind_of
+
     kind = kind_of(model)
     given = {flag: getattr(args, _flag(flag.removeprefix("--"), side).removeprefix("--").replace("-", "_"), None)
              for flag in REFUSABLE}
@@ -77,6 +78,8 @@ def refuse_inapplicable(model, args: argparse.Namespace, *, side: str = "") -> N
 
 def chosen_prompt(pipeline, args: argparse.Namespace, role: Role) -> str:
     """The literal prompt the options give a text of `role` (the model's own for it when none is named)."""
+    from core.encoding.prompts import resolve_prompt
+
     if getattr(args, "no_prompts", False):
         return ""
     return resolve_prompt(pipeline, role, name=args.prompt_name, text=args.prompt)
@@ -84,5 +87,7 @@ def chosen_prompt(pipeline, args: argparse.Namespace, role: Role) -> str:
 
 def retrieval_prompts(pipeline, args: argparse.Namespace) -> tuple[str, str]:
     """(query, document) prompts: a named or typed prompt is the query's; documents keep the model's own."""
+    from core.encoding.prompts import role_prompts
+
     typed = None if args.prompt is None and args.prompt_name is None else chosen_prompt(pipeline, args, "query")
     return role_prompts(pipeline, use=not args.no_prompts, query=typed)

@@ -3,18 +3,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
-
-from core.analysis.map.projection import METHODS, Projection, ProjectionParams, fit_projection, trust
-from core.analysis.map.projection_cache import cached_project, projection_key, read_stored, store
+from core.analysis.map.methods import METHODS
 from core.cli.options import positive_int
-from core.data.corpus import NoTexts
-from core.data.datasets import DatasetError, dataset_sample, open_dataset
-from core.data.vectors import TEXT_COLUMN, read_vector_files
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+    from core.analysis.map.projection import Projection
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,6 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _read(path: Path) -> tuple[str, bytes]:
     """An input file's name and bytes. An empty file holds no texts, and so does a Parquet file of no rows (what
     `embed --engine ray` writes for an empty text file among others): NoTexts."""
+    from core.data.corpus import NoTexts
+
     data = path.read_bytes()
     if not data or (path.suffix.lower() == ".parquet" and _parquet_rows(data) == 0):
         raise NoTexts(path)
@@ -52,6 +52,9 @@ def _read(path: Path) -> tuple[str, bytes]:
 
 
 def _parquet_rows(data: bytes) -> int | None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     try:
         return pq.read_metadata(pa.BufferReader(data)).num_rows
     except (pa.ArrowInvalid, OSError):  # not Parquet: read_vector_files says so
@@ -60,6 +63,10 @@ def _parquet_rows(data: bytes) -> int | None:
 
 def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame]:
     """Texts, vectors and metadata of the input files, or of the one dataset folder given."""
+    from core.data.corpus import NoTexts
+    from core.data.datasets import DatasetError, dataset_sample, open_dataset
+    from core.data.vectors import TEXT_COLUMN, read_vector_files
+
     if len(paths) == 1 and paths[0].is_dir():
         try:
             dataset = open_dataset(paths[0], [paths[0]])
@@ -75,6 +82,8 @@ def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame]:
 
 def _on_ray(args: argparse.Namespace, vectors: np.ndarray) -> Projection:
     """The dataset's projection as stored for the map, or fitted here and placed on Ray, then stored."""
+    from core.analysis.map.projection import ProjectionParams, fit_projection
+    from core.analysis.map.projection_cache import projection_key, read_stored, store
     from core.scale.cluster import Cluster, ScaleError, import_ray
     from core.scale.ray_project import place_on_ray
 
@@ -93,6 +102,11 @@ def _on_ray(args: argparse.Namespace, vectors: np.ndarray) -> Projection:
 
 
 def run(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from core.analysis.map.projection import trust
+    from core.analysis.map.projection_cache import cached_project
+
     texts, vectors, metadata = _corpus(args.input)
     projection = (_on_ray(args, vectors) if args.engine == "ray" else
                   cached_project(vectors, method=args.method, perplexity=args.perplexity, neighbours=args.neighbours,

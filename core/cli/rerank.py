@@ -7,10 +7,8 @@ import argparse
 import json
 from pathlib import Path
 
-from core.analysis.rerank import pair_scores, reranked_order
 from core.cli.embed import read_lines
 from core.cli.options import positive_int
-from core.models.reranker import load_reranker
 from core.settings import DEVICES
 
 
@@ -25,6 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from core.analysis.rerank import pair_scores, reranked_order
+    from core.models.reranker import load_reranker
+
     query = args.query.strip()
     if not query:
         raise ValueError("The query is empty; give --query a text.")

@@ -7,10 +7,9 @@ import argparse
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.analysis.late_search import late_ranker
-from core.analysis.lexical import BASELINES, fit_baseline
-from core.analysis.ranking import AnyRanker, Ranker, model_ranker, rank_query
+from core.analysis.baselines import BASELINES
 from core.cli.embed import read_lines
 from core.cli.options import (
     add_model_options,
@@ -20,11 +19,11 @@ from core.cli.options import (
     refuse_inapplicable,
     retrieval_prompts,
 )
-from core.data.corpus import corpus_texts
-from core.data.stsb import stsb_corpus
-from core.kinds import kind_of
-from core.models.loading import LoadedModel, load_model
 from core.settings import Settings
+
+if TYPE_CHECKING:
+    from core.analysis.ranking import AnyRanker
+    from core.models.loading import LoadedModel
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,6 +39,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from core.analysis.lexical import fit_baseline
+    from core.analysis.ranking import Ranker, rank_query
+    from core.data.corpus import corpus_texts
+    from core.data.stsb import stsb_corpus
+    from core.models.loading import load_model
+
     query = args.query.strip()
     if not query:
         raise ValueError("The query is empty; give --query a text.")
@@ -56,6 +61,10 @@ def run(args: argparse.Namespace) -> int:
 def _model_ranker(model: LoadedModel, query: str, corpus: Sequence[str], args: argparse.Namespace) -> AnyRanker:
     """The model's list: a late-interaction model's by exact MaxSim over its corpus token vectors, any other's by
     the dot product of its vectors (both kept on disk for the next run)."""
+    from core.analysis.late_search import late_ranker
+    from core.analysis.ranking import model_ranker
+    from core.kinds import kind_of
+
     refuse_inapplicable(model, args)
     kind = kind_of(model)
     settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer,

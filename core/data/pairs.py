@@ -9,16 +9,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 import pandas as pd
 
 from core.data.corpus import CorpusError, NoTexts
+from core.data.objectives import OBJECTIVES, Objective
 from core.data.stsb import load_stsb
 from core.data.uploads import check_size, decode_text, parse_table
 
-Objective = Literal["cosine", "mnrl", "reranker", "multi-vector"]
-OBJECTIVES: tuple[Objective, ...] = ("cosine", "mnrl", "reranker", "multi-vector")
 PAIR_FILE_TYPES = ("csv", "jsonl")  # a pairs file is a table: two text columns and an optional score
 OBJECTIVE_NAMES = {"cosine": "cosine-similarity regression (CosineSimilarityLoss)",
                    "mnrl": "multiple-negatives ranking (MultipleNegativesRankingLoss)",

@@ -6,14 +6,12 @@ import importlib.metadata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
 
 import pandas as pd
 
 from core.data.sampling import sample_indices
+from core.data.splits import SPLITS, Split
 
-Split = Literal["train", "dev", "test"]
-SPLITS: tuple[Split, ...] = ("train", "dev", "test")
 GENRES = {"main-news": "news", "main-captions": "captions", "main-forum": "forums", "main-forums": "forums"}
 
 

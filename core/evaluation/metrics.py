@@ -16,8 +16,8 @@ from scipy.stats import pearsonr, spearmanr
 from sklearn.metrics import ndcg_score
 
 from core.analysis.search import SCORE
+from core.evaluation.cutoffs import DEFAULT_KS
 
-DEFAULT_KS = (1, 5, 10, 20, 50)
 MRR_K = NDCG_K = 10
 # the scores a ranking is by: a similarity (a sparse model's own may be the dot product; a late-interaction model's
 # MaxSim or MeanMaxSim), BM25, or rank fusion
@@ -40,17 +40,6 @@ def shown_name(key: str) -> str:
     if head in SCORES:
         return tail
     return key.rsplit("_", 1)[0] if key.rsplit("_", 1)[-1] in SCORES else key
-
-
-def parse_ks(text: str) -> list[int]:
-    """"1, 5, 10" -> [1, 5, 10] (sorted, distinct); anything else is a ValueError that says what to type."""
-    try:
-        ks = sorted({int(part) for part in text.replace(";", ",").split(",") if part.strip()})
-    except ValueError as err:
-        raise ValueError(f"k values are whole numbers separated by commas, like 1, 5, 10; not {text!r}.") from err
-    if not ks or ks[0] < 1:
-        raise ValueError(f"k values must be 1 or more, like 1, 5, 10; not {text!r}.")
-    return ks
 
 
 def hit_matrix(ranked: np.ndarray, relevant: Sequence[Collection[int]]) -> np.ndarray:

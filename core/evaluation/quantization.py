@@ -9,21 +9,13 @@ from __future__ import annotations
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from sentence_transformers.util import quantize_embeddings
 
 from core.analysis.search import DEFAULT_BUDGET, Hits, top_k, unit_rows
+from core.evaluation.precisions import RESCORE_MULTIPLIER, Precision
 
-Precision = Literal["float32", "int8", "binary", "binary-rescore"]
-RESCORE_MULTIPLIER = 4  # candidates kept per result for rescoring, as sentence-transformers' quantization demo
-PRECISIONS: dict[Precision, str] = {
-    "float32": "float32",
-    "int8": "int8",
-    "binary": "binary",
-    "binary-rescore": f"binary, top {RESCORE_MULTIPLIER}×k rescored",
-}
 MIN_CALIBRATION = 10  # corpus texts: int8 takes each dimension's range from them
 
 

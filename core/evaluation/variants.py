@@ -17,7 +17,8 @@ from core.encoding.embedding_cache import ProgressBar, cached_embeddings_with
 from core.encoding.encoder import encode_with
 from core.encoding.prompts import role_prompts
 from core.evaluation.metrics import STS_PRIMARY, shown_name
-from core.evaluation.quantization import PRECISIONS, Precision, quantized_search
+from core.evaluation.precisions import PRECISIONS, Precision
+from core.evaluation.quantization import quantized_search
 from core.evaluation.retrieval import RetrievalTask, evaluate_task, ranked_metrics, ranking_depth
 from core.evaluation.sts import PairRows
 from core.models.loading import LoadedModel, weights_megabytes

@@ -25,7 +25,7 @@ from core.encoding.embedding_cache import cached_embeddings_with
 from core.encoding.encoder import Progress, encode, encode_tokens
 from core.encoding.prompts import resolve_prompt
 from core.evaluation.metrics import STS_PRIMARY
-from core.evaluation.quantization import PRECISIONS
+from core.evaluation.precisions import PRECISIONS
 from core.evaluation.rerank import rerank_task
 from core.evaluation.retrieval import (
     RetrievalTask,

@@ -6,9 +6,12 @@ any layer's token states."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-import torch
+# torch in annotations only, so that the table (core.settings' POOLINGS, the command line's --pooling choices)
+# imports nothing heavy
+if TYPE_CHECKING:
+    import torch
 
 Split = Literal["mean", "sqrt", "max"]
 

@@ -14,8 +14,8 @@ from core.models.building import BUILDING
 from core.models.catalog import find_entry, finetuned_entries
 from core.models.loading import LoadedModel
 from core.training.finetune import FinetuneError, check_name, free_name, read_card, save_model
+from core.training.options import DEFAULT_PCA_DIMS
 
-DEFAULT_PCA_DIMS = 256
 STATIC = "static"  # the card's kind
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -18,10 +18,9 @@ from sklearn.cluster import HDBSCAN, KMeans
 from sklearn.manifold import trustworthiness
 from sklearn.neighbors import NearestNeighbors
 
+from core.analysis.map.methods import METHODS, Method
 from core.analysis.search import top_k, unit_rows
 from core.data.sampling import sample_indices
-
-Method = Literal["PCA", "t-SNE", "UMAP"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +42,6 @@ class ProjectionParams:
 
 
 DEFAULTS = ProjectionParams()  # every function's defaults below, the command line's and the map page's
-METHODS: tuple[Method, ...] = ("PCA", "t-SNE", "UMAP")
 MAX_POINTS = 5_000_000  # every point drawn by the map canvas: its times at 100,000 and 1,000,000 are in `make bench`
 FIT_POINTS = 50_000  # above it, t-SNE, UMAP and k-means are fitted on a seeded sample and place the rest
 CHUNK = 100_000  # rows read, checked and placed at a time, so millions of float32 rows are never copied whole

@@ -87,26 +87,6 @@ def test_python_dash_m_core_is_the_command_line():
     assert "Traceback" not in result.stderr
 
 
-# What `embed` alone imports, in a fresh interpreter: the map's libraries (the `project` command's) must not come
-IMPORTED = """
-import json, sys
-from core.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit:
-    pass
-print(json.dumps(sorted({name.split(".")[0] for name in sys.modules})))
-"""
-
-
-@pytest.mark.slow
-def test_embed_imports_none_of_the_maps_libraries():
-    result = subprocess.run([sys.executable, "-c", IMPORTED, "embed", "--help"], cwd=ROOT, capture_output=True,
-                            text=True, timeout=300)
-    imported = set(json.loads(result.stdout.splitlines()[-1]))
-    assert "core" in imported and not imported & {"openTSNE", "umap", "numba", "pynndescent"}
-
-
 def test_help_lists_every_command(capsys):
     from core.cli import COMMANDS
 

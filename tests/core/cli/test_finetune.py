@@ -104,7 +104,7 @@ def test_evaluate_retrieval_reranks_the_first_stages_top_n(reranker_folder, caps
     corpus = stsb_corpus()[:200]
     task = build_task("small", {"A man is playing a flute.": {corpus[3], corpus[7]}, "Stocks fell.": {corpus[11]}},
                       corpus)
-    monkeypatch.setattr("core.cli.evaluate.paraphrase_task", lambda split: task)
+    monkeypatch.setattr("core.evaluation.retrieval.paraphrase_task", lambda split: task)
     assert main(["evaluate", "retrieval", "--baseline", "tfidf", "--rerank", str(reranker_folder), "--rerank-top",
                  "20", "--split", "dev", "--k", "1,10"]) == 0
     printed = json.loads(capsys.readouterr().out)

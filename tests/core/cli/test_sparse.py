@@ -95,7 +95,7 @@ def small_task(monkeypatch):
     corpus = stsb_corpus()[:300]
     task = build_task("small", {"A man is playing a flute.": {corpus[3], corpus[7]},
                                 "Stocks fell sharply.": {corpus[11]}}, corpus)
-    monkeypatch.setattr("core.cli.evaluate.paraphrase_task", lambda split: task)
+    monkeypatch.setattr("core.evaluation.retrieval.paraphrase_task", lambda split: task)
     return task
 
 
