@@ -143,11 +143,12 @@ def hub(tmp_path_factory, tiny_sentence_transformer_folder, retrained_tiny_folde
     the catalog's dense models, and the tiny Stanford and PyLate ColBERT checkpoints under the hub ids of the catalog's
     late-interaction models of those formats; skipped without `make hub-server`."""
     from core.models.packages import packaged_minilm_folder
+    from tests.extras import missing
     from tests.hubserver import OLAH, REFUSED_ORG, hub_server
     from tests.own_code import with_auto_map, with_custom_module
 
     if not OLAH.is_file():
-        pytest.skip(f"olah is not installed ({OLAH} is missing): run `make hub-server` once")
+        missing(f"olah is not installed ({OLAH} is missing): run `make hub-server` once")
     own_code = tmp_path_factory.mktemp("own-code")
     models = {"sentence-transformers/all-MiniLM-L6-v2": [packaged_minilm_folder()],
               "explorer-tests/tiny-st": [tiny_sentence_transformer_folder],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+import time
 
 import numpy as np
 from PIL import Image
@@ -98,10 +99,13 @@ def zoom(page, nth: int = 0) -> float:
         "(el) => el.mapCanvas.plot.get('camera').view[0] / el.mapCanvas.fitted")
 
 
-def zoom_in(page, at: tuple[float, float], until: float, nth: int = 0) -> float:
-    """Scroll the wheel over `at` (page pixels), a notch at a time, until the zoom is at least `until`."""
+def zoom_in(page, at: tuple[float, float], until: float, nth: int = 0, timeout_s: float = 60) -> float:
+    """Scroll the wheel over `at` (page pixels), a notch at a time, until the zoom is at least `until` (an
+    AssertionError after `timeout_s`: a wheel the canvas ignores must not loop for ever)."""
     page.mouse.move(*at)
+    deadline = time.monotonic() + timeout_s
     while zoom(page, nth) < until:
+        assert time.monotonic() < deadline, f"the zoom stayed under {until} for {timeout_s} s"
         page.mouse.wheel(0, -60)
         next_frames(page)
     return zoom(page, nth)

@@ -152,8 +152,9 @@ def test_a_million_points_are_all_drawn_and_a_highlight_sends_only_its_bitmask(p
     assert square.mean() > 0.99  # 999,990 points cover every pixel of their square: a sample would leave holes
     assert max(frames) <= 16 * 2**20
     frames.clear()
+    before = draws(page)
     fill(page, "Highlight texts containing", "point 77777")
-    wait_drawn(page, after=1)
+    wait_drawn(page, after=before)
     state = map_state(page)
     assert state["highlight"] and state["n"] == 1_000_000
     assert max(frames) < 2**20  # a 125 kB bitmask and the view; the 9 MB of points stay in the browser
@@ -187,8 +188,9 @@ def test_a_highlight_dims_the_other_points_in_the_drawn_pixels(page, canvas_serv
     lit = [i for i, text in enumerate(texts) if "point 7" in text]  # 7, 70-79, 700-799
     rest = [i for i in range(0, 1500, 7) if i not in lit]
     assert _saturated(_colours_at(page, lit + rest)).all()  # every point in its band's colour
+    before = draws(page)
     fill(page, "Highlight texts containing", "point 7")
-    wait_drawn(page, after=1)
+    wait_drawn(page, after=before)
     assert _saturated(_colours_at(page, lit)).all()
     dimmed = _colours_at(page, rest)
     assert not _saturated(dimmed).any() and (dimmed.min(axis=1) > 200).all()  # pale grey: a bitmask ignored fails here

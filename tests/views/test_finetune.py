@@ -121,12 +121,14 @@ def test_a_saved_model_shows_its_loss_and_figures_and_can_be_deleted(tiny_bert_f
 
     monkeypatch.setattr("core.evaluation.sts.load_stsb", lambda split: load_stsb(split)[:32])
     run(RunRequest(str(tiny_bert_folder), PAIRS, "cosine", TrainOptions(batch_size=4, max_steps=2), "tiny-shown"))
-    at = app_test(PAGE)
-    assert not at.exception
-    assert at.selectbox(key="ft_pick").value == "tiny-shown"
-    assert any("2/2 steps" in caption.value for caption in at.caption)
-    assert len(at.get("plotly_chart")) == 6
-    delete_model("tiny-shown")
+    try:
+        at = app_test(PAGE)
+        assert not at.exception
+        assert at.selectbox(key="ft_pick").value == "tiny-shown"
+        assert any("2/2 steps" in caption.value for caption in at.caption)
+        assert len(at.get("plotly_chart")) == 6
+    finally:  # a failure must not leave the model for the tests after this one
+        delete_model("tiny-shown")
 
 
 def test_a_server_can_switch_deleting_off(tiny_bert_folder, monkeypatch):
@@ -208,10 +210,13 @@ def test_the_page_shows_with_a_late_interaction_model_in_the_sidebar(late_card):
 
 @pytest.mark.slow
 def test_a_multi_vector_run_from_the_page_goes_through_the_queue_and_is_listed(quick_measures):
-    at = _run_from_the_page("l3-late-page-run", "multi-vector")
-    assert "Saved l3-late-page-run; a late-interaction model" in at.success[0].value
-    card = read_card("l3-late-page-run")
-    assert card["kind"] == "late interaction" and card["steps"] == 2 and [s for s, _ in card["losses"]] == [1, 2]
-    at.run()
-    assert "l3-late-page-run" in at.sidebar.selectbox(key="sb_model").options
-    delete_model("l3-late-page-run")
+    try:
+        at = _run_from_the_page("l3-late-page-run", "multi-vector")
+        assert "Saved l3-late-page-run; a late-interaction model" in at.success[0].value
+        card = read_card("l3-late-page-run")
+        assert card["kind"] == "late interaction" and card["steps"] == 2 and [s for s, _ in card["losses"]] == [1, 2]
+        at.run()
+        assert "l3-late-page-run" in at.sidebar.selectbox(key="sb_model").options
+    finally:
+        if (finetuned_dir() / "l3-late-page-run").exists():
+            delete_model("l3-late-page-run")

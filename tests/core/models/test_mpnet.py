@@ -10,16 +10,15 @@ import pytest
 from core.cli import main
 from core.data.stsb import load_stsb
 from core.models.catalog import MPNET_ID
+from tests.extras import missing
 from tests.references import embedding_similarity
 
 # `make models-extra` assembles the model in the user's cache; the tests run on a cache of their own
 USER_MODELS = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "embedding-explorer" / "models"
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not (USER_MODELS / MPNET_ID / "config.json").exists(),
-                       reason="all-mpnet-base-v2 is not installed here: run `make models-extra`, then this test."),
-]
+pytestmark = pytest.mark.slow
+if not (USER_MODELS / MPNET_ID / "config.json").exists():
+    missing("all-mpnet-base-v2 is not installed here: run `make models-extra`, then this test.")
 
 
 @pytest.fixture(autouse=True)

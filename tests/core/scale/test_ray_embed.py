@@ -21,8 +21,9 @@ from core.cli import main
 from core.data.stsb import stsb_corpus
 from core.encoding.encoder import encode_with
 from core.settings import Settings
+from tests.extras import extra_module
 
-ray = pytest.importorskip("ray", reason="Ray is an optional extra: `make scale`")
+ray = extra_module("ray", "Ray is an optional extra: `make scale`")
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[3]
 

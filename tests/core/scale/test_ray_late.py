@@ -12,8 +12,9 @@ from core.cli import main
 from core.data.datasets import listed_datasets, open_late_dataset
 from core.data.stsb import stsb_corpus
 from core.encoding.token_matrix import TokenMatrix
+from tests.extras import extra_module
 
-ray = pytest.importorskip("ray", reason="Ray is an optional extra: `make scale`")
+ray = extra_module("ray", "Ray is an optional extra: `make scale`")
 pytestmark = pytest.mark.slow
 
 

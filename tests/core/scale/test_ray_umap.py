@@ -13,8 +13,9 @@ import core.analysis.map.projection as projection
 from core.analysis.map.projection import fit_projection, placed_here
 from core.data.datasets import open_dataset
 from core.data.vectors import VectorCorpus, to_parquet
+from tests.extras import extra_module
 
-ray = pytest.importorskip("ray", reason="Ray is an optional extra: `make scale`")
+ray = extra_module("ray", "Ray is an optional extra: `make scale`")
 pytestmark = pytest.mark.slow
 
 

@@ -26,9 +26,10 @@ import pytest
 
 from core.cli import main
 from core.data.stsb import stsb_corpus
+from tests.extras import extra_module
 from tests.ports import free_port
 
-pytest.importorskip("ray", reason="Ray is an optional extra: `make scale`")
+extra_module("ray", "Ray is an optional extra: `make scale`")
 pytestmark = pytest.mark.slow
 
 RAY = str(Path(sys.executable).with_name("ray"))

@@ -80,20 +80,23 @@ def test_a_run_keeps_its_drift_and_the_base_against_the_result_on_its_card(tiny_
     from core.models.catalog import finetuned_dir
 
     result = run(RunRequest(str(tiny_bert_folder), PAIRS, "cosine", FEW, "tiny-drift"))
-    card = read_card("tiny-drift")
-    assert [point["step"] for point in card["drift"]] == [0, 1, 2, 3]
-    assert set(card["drift"][0]) == {"step", "cka", "overlap", "spearman"}
-    texts = card["agreement"]["texts"]
-    assert texts == stsb_probe(30).texts
-    before = SentenceTransformer(str(tiny_bert_folder), device="cpu").encode(texts)  # a plain checkpoint: mean pooling
-    after = SentenceTransformer(str(finetuned_dir() / "tiny-drift"), device="cpu").encode(texts)
-    found = Overlap.from_json(card["agreement"]["overlap"])
-    assert found.mean == pytest.approx(overlap(before, after))
-    layers = np.array(card["agreement"]["cka_layers"], dtype=float)
-    assert layers.shape == (3, 3) and layers[-1, -1] == pytest.approx(numpy_cka(before, after), abs=1e-4)
-    assert result.card["drift"] == card["drift"]
-    assert load_model("tiny-drift", "cpu").num_layers == 2
-    delete_model("tiny-drift")
+    try:
+        card = read_card("tiny-drift")
+        assert [point["step"] for point in card["drift"]] == [0, 1, 2, 3]
+        assert set(card["drift"][0]) == {"step", "cka", "overlap", "spearman"}
+        texts = card["agreement"]["texts"]
+        assert texts == stsb_probe(30).texts
+        # a plain checkpoint: mean pooling
+        before = SentenceTransformer(str(tiny_bert_folder), device="cpu").encode(texts)
+        after = SentenceTransformer(str(finetuned_dir() / "tiny-drift"), device="cpu").encode(texts)
+        found = Overlap.from_json(card["agreement"]["overlap"])
+        assert found.mean == pytest.approx(overlap(before, after))
+        layers = np.array(card["agreement"]["cka_layers"], dtype=float)
+        assert layers.shape == (3, 3) and layers[-1, -1] == pytest.approx(numpy_cka(before, after), abs=1e-4)
+        assert result.card["drift"] == card["drift"]
+        assert load_model("tiny-drift", "cpu").num_layers == 2
+    finally:  # a failure must not leave the model for the tests after this one
+        delete_model("tiny-drift")
 
 
 def test_a_reranker_run_records_no_drift(tiny_bert_folder):
