@@ -21,6 +21,20 @@ os.environ["EXPLORER_WARM_UP"] = "0"  # no start-up work in the background while
 os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
 
 
+@pytest.fixture
+def one_omp_thread() -> Iterator[None]:
+    """FAISS builds an HNSW graph with OpenMP threads, whose order of insertion can differ between runs: with one
+    thread every graph, and so every approximate neighbour a test compares, is the same each run. FAISS and torch
+    share one OpenMP runtime, so torch's threads are given back afterwards."""
+    import faiss
+    import torch
+
+    threads = torch.get_num_threads()
+    faiss.omp_set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 @pytest.fixture(scope="session")
 def minilm():
     """The packaged all-MiniLM-L6-v2 on the CPU (loaded once for the whole run)."""

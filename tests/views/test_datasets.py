@@ -17,6 +17,8 @@ from core.scale.inputs import filesystem
 from core.settings import Settings
 from tests.conftest import app_test
 
+pytestmark = pytest.mark.usefixtures("one_omp_thread")  # HNSW graphs the same on every run
+
 PAGE = "views/retrieval.py"
 QUERY = "A man is playing a guitar."
 

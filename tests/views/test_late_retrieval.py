@@ -19,6 +19,8 @@ from core.scale.inputs import filesystem
 from core.settings import Settings
 from tests.conftest import app_test, app_test_on_model
 
+pytestmark = pytest.mark.usefixtures("one_omp_thread")  # HNSW graphs the same on every run
+
 PAGE = "views/retrieval.py"
 QUERY = "A man is playing a guitar."
 CORPUS = ["A man plays the guitar on stage.", "A woman slices an onion.", "The stock market fell sharply today.",

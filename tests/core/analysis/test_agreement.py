@@ -20,6 +20,8 @@ from core.analysis.agreement import (
     rsa_spearman,
 )
 
+pytestmark = pytest.mark.usefixtures("one_omp_thread")  # HNSW graphs the same on every run
+
 
 def space(rows: int, dims: int, seed: int = 0) -> np.ndarray:
     rng = np.random.default_rng(seed)

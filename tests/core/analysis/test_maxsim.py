@@ -13,6 +13,8 @@ from core.encoding.token_matrix import TokenMatrix
 from core.models.loading import load_model
 from tests.multivector import TEXTS
 
+pytestmark = pytest.mark.usefixtures("one_omp_thread")  # HNSW graphs the same on every run
+
 
 def ragged(rng, lengths, width=8) -> list[np.ndarray]:
     """Unit token vectors, `lengths[i]` of them for text i."""

@@ -8,6 +8,8 @@ from core.analysis import index_store, vector_index
 from core.analysis.index_store import stored_index
 from core.analysis.vector_index import EXACT_UP_TO, IndexParams, build_index, measured_recall
 
+pytestmark = pytest.mark.usefixtures("one_omp_thread")  # HNSW graphs the same on every run
+
 
 def clustered(rows: int, dims: int = 48, seed: int = 0) -> np.ndarray:
     rng = np.random.default_rng(seed)
