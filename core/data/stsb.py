@@ -61,11 +61,17 @@ def stsb_sentences(split: Split) -> list[str]:
     return list(dict.fromkeys(s for pair in load_stsb(split) for s in (pair.sentence1, pair.sentence2)))
 
 
-@lru_cache(maxsize=1)
+_corpus: tuple[tuple[tuple[StsPair, ...], ...], tuple[str, ...]] | None = None  # the splits read, and the corpus
+
+
 def stsb_corpus() -> tuple[str, ...]:
-    """The distinct sentence-1 texts of all three STS-B splits, in first-seen order (7,977 texts); one tuple per
-    process, so that its digest is computed once (core.hashing)."""
-    return tuple(dict.fromkeys(pair.sentence1 for split in SPLITS for pair in load_stsb(split)))
+    """The distinct sentence-1 texts of all three STS-B splits, in first-seen order (7,977 texts): one tuple as long
+    as the splits read are the same (load_stsb's cache), so that its digest is computed once (core.hashing)."""
+    global _corpus
+    splits = tuple(load_stsb(split) for split in SPLITS)
+    if _corpus is None or any(read is not now for read, now in zip(_corpus[0], splits)):
+        _corpus = (splits, tuple(dict.fromkeys(pair.sentence1 for pairs in splits for pair in pairs)))
+    return _corpus[1]
 
 
 def stsb_genres() -> pd.DataFrame:

@@ -96,11 +96,9 @@ def exact_index_of(folder: str, version: str, _vectors: np.ndarray) -> VectorInd
     return VectorIndex(unit_rows(_vectors), IndexParams("exact"))
 
 
-@st.cache_resource(ttl=30, show_spinner=False)
-def cached_catalog() -> tuple[tuple[CatalogEntry, Availability], ...]:
-    """Every catalog model and whether it loads here, for a while: the sidebar asks on every rerun (shared as it is,
-    not copied as st.cache_data would: its entries are frozen)."""
-    return tuple((entry, availability(entry.id)) for entry in catalog())
+@st.cache_data(ttl=30, show_spinner=False)
+def cached_catalog() -> list[tuple[CatalogEntry, Availability]]:
+    return [(entry, availability(entry.id)) for entry in catalog()]
 
 
 @st.cache_data(ttl=30, show_spinner=False, max_entries=16)
