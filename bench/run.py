@@ -27,6 +27,7 @@ from bench.maps import bench_map_scale, bench_tsne
 from bench.memory import bench_memory
 from bench.pages import bench_classroom, bench_first_contact, bench_pages
 from bench.rerank import bench_rerank
+from bench.rerank_explanation import bench_rerank_explanation
 from bench.scale import bench_dataset_sessions, bench_index, bench_ray
 from bench.search import bench_search, bench_sts
 from bench.sparse import bench_sparse
@@ -38,6 +39,7 @@ SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": benc
             "memory": bench_memory, "explanation": bench_explanation,
             "checks": bench_checks, "ray": bench_ray, "index": bench_index,
             "dataset_sessions": bench_dataset_sessions, "sparse": bench_sparse, "rerank": bench_rerank,
+            "rerank_explanation": bench_rerank_explanation,
             "late": bench_late, "layer_cka": bench_layer_cka, "overlap_scale": bench_overlap_scale,
             "cli_help": bench_cli_help}
 

@@ -7,7 +7,7 @@ shrinks as the number of steps grows."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +71,32 @@ def _layer_module(network: Any, layer: int) -> torch.nn.Module:
     return block_modules(network)[layer - 1]
 
 
+def padding_baseline(input_ids: torch.Tensor, special: Sequence[bool], pad_token_id: int | None) -> torch.Tensor:
+    """The baseline of every integrated-gradients explanation here: the same input (one row) with every non-special
+    token replaced by the padding token (0 where the tokenizer has none)."""
+    pad = pad_token_id if pad_token_id is not None else 0
+    return torch.where(torch.tensor([list(special)], device=input_ids.device), input_ids, pad)
+
+
+def layer_attributions(forward: Callable[[torch.Tensor], torch.Tensor], layer: torch.nn.Module,
+                       input_ids: torch.Tensor, baseline: torch.Tensor, *, steps: int,
+                       batch: int = 16, convergence: bool = True) -> tuple[np.ndarray, float | None]:
+    """Captum's LayerIntegratedGradients of `forward` (input ids -> one score per row) at `layer`, summed over the
+    layer's dimensions: one attribution per token of the one input row, `batch` steps a pass; with `convergence`,
+    Captum's completeness gap too (the sum minus forward(input) − forward(baseline)), else None (for a caller that
+    scores both anyway)."""
+    from captum.attr import LayerIntegratedGradients
+
+    explainer = LayerIntegratedGradients(forward, layer)
+    found = explainer.attribute(input_ids, baselines=baseline, n_steps=steps, internal_batch_size=min(steps, batch),
+                                return_convergence_delta=convergence)
+    attributions, gap = found if convergence else (found, None)
+    if isinstance(attributions, tuple):  # a block that returns a tuple: its hidden states come first
+        attributions = attributions[0]
+    return (attributions[0].sum(dim=-1).detach().cpu().numpy().astype(float),
+            None if gap is None else float(gap[0]))
+
+
 def _inputs(model: LoadedModel, text: str, limit: int) -> tuple[dict[str, torch.Tensor], list[str], list[bool], bool]:
     (row,), (truncated,) = tokenize(model, [text], limit)
     names = ("input_ids", "attention_mask", "token_type_ids")
@@ -82,12 +108,9 @@ def _inputs(model: LoadedModel, text: str, limit: int) -> tuple[dict[str, torch.
 def _attribute(model: LoadedModel, text: str, other: torch.Tensor, *, pooler: STModule, head: bool,
                score_layer: int,
                attribution_layer: int, steps: int, limit: int) -> TokenAttribution:
-    from captum.attr import LayerIntegratedGradients
-
     inputs, tokens, special, truncated = _inputs(model, text, limit)
     extra = {k: v for k, v in inputs.items() if k != "input_ids"}
-    pad = model.tokenizer.pad_token_id if model.tokenizer.pad_token_id is not None else 0
-    baseline = torch.where(torch.tensor([special], device=model.device), inputs["input_ids"], pad)
+    baseline = padding_baseline(inputs["input_ids"], special, model.tokenizer.pad_token_id)
 
     def score(input_ids: torch.Tensor) -> torch.Tensor:
         batch = {k: v.expand(len(input_ids), -1) for k, v in extra.items()}
@@ -97,15 +120,11 @@ def _attribute(model: LoadedModel, text: str, other: torch.Tensor, *, pooler: ST
             pooled = model.head(pooled)
         return torch.nn.functional.cosine_similarity(pooled, other.expand_as(pooled), dim=-1)
 
-    explainer = LayerIntegratedGradients(score, _layer_module(model.network, attribution_layer))
-    attributions, gap = explainer.attribute(inputs["input_ids"], baselines=baseline, n_steps=steps,
-                                            internal_batch_size=min(steps, 16), return_convergence_delta=True)
-    if isinstance(attributions, tuple):  # a block that returns a tuple: its hidden states come first
-        attributions = attributions[0]
+    attributions, gap = layer_attributions(score, _layer_module(model.network, attribution_layer), inputs["input_ids"],
+                                           baseline, steps=steps)
     with torch.no_grad():
         actual, base = float(score(inputs["input_ids"])[0]), float(score(baseline)[0])
-    return TokenAttribution(text, tokens, special, attributions[0].sum(dim=-1).detach().cpu().numpy().astype(float),
-                            actual, base, float(gap[0]), truncated)
+    return TokenAttribution(text, tokens, special, attributions, actual, base, float(gap or 0.0), truncated)
 
 
 def attribute_pair(model: LoadedModel, a: str, b: str, *, pooling: Pooling = "default", layer: int | None = None,

@@ -36,6 +36,9 @@ class Lesson:
     what_if: str = ""
     heavy: bool = False  # the check encodes benchmark data, so it runs when asked (up to a few minutes)
     model: str | None = None  # the model the view opens on, where the lesson needs one of its kind (a sparse one)
+    # (query, text, other text): the lesson ends on a reranker's explanation of the pair, and of why one text scores
+    # above the other
+    rerank_pair: tuple[str, str, str] | None = None
 
 
 LESSONS: tuple[Lesson, ...] = (
@@ -180,14 +183,20 @@ LESSONS: tuple[Lesson, ...] = (
            "change?",
            "Train a reranker on Fine-tune (objective: reranker, an epoch), then open Retrieval: the query's top 10 "
            "reranked, each text's move drawn; then Evaluation's Rerank section for the metrics against N and the "
-           "cost per query.", "retrieval",
-           {"ret_query": "A man is playing a guitar.", "ret_rerank_n": 10},
+           "cost per query. Last, read “Why this score?” under Rerank (open below too): the query's and the hit's "
+           "tokens coloured by their share of the reranker's score, the deletion check that says whether to trust "
+           "the colours, and what lifted the top hit above the next.", "retrieval",
+           {"ret_query": "A man is playing a guitar.", "ret_rerank_n": 10, "ret_rerank_why": True},
            "The reranker reorders the first stage's top N. It lifts a weak first stage (BM25, TF-IDF) and can lower a "
            "strong one (all-MiniLM-L6-v2, trained on paraphrases) when it is lightly trained; every text it reads "
-           "costs one network pass, so a deeper N costs proportionally more per query.", "rerank",
+           "costs one network pass, so a deeper N costs proportionally more per query. Reading the pair together, "
+           "its score rests on tokens of both texts at once, which a bi-encoder's two separate vectors cannot show; a "
+           "lightly trained reranker's explanation may be no better than random by the deletion check.", "rerank",
            ("Why can a bi-encoder search millions of texts while a cross-encoder cannot?",
-            "When would you rerank the top 50 rather than the top 10?"),
-           "Train the reranker for three epochs, or from another base model, and see where it turns.", heavy=True),
+            "When would you rerank the top 50 rather than the top 10?",
+            "Which query tokens matter to the reranker, and would a bi-encoder's cosine weigh them alike?"),
+           "Train the reranker for three epochs, or from another base model, and see where it turns.", heavy=True,
+           rerank_pair=(GUITAR[0], GUITAR[1], GUITAR[2])),
     Lesson(20, "One vector, or one per token", "What does keeping a vector for every token buy, and what does it "
            "cost?",
            "Open Similarity with a query (the first line) and four texts, and read the query's row with the dense "

@@ -18,11 +18,13 @@ from core.jobs import Job
 from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker
+from core.plots.labels import shorten
 from core.plots.rerank import depth_figure
 from core.settings import Settings
 from ui.components.columns import three_decimals
 from ui.components.downloads import csv_download
 from ui.components.rerank import reranker_choice
+from ui.components.rerank_explain import rerank_explanation
 from ui.pages.evaluation_tasks import usable_task
 from ui.state.persist import kept
 from ui.work.background import corpus_job, cross_sts_job, job_status, rerank_sweep_job
@@ -76,7 +78,32 @@ def rerank_section(settings: Settings, model: LoadedModel) -> None:
     st.dataframe(frame, hide_index=True, column_config={**three_decimals(frame.columns[1:-1]),
                                                         "ms per query": st.column_config.NumberColumn(format="%.1f")})
     csv_download(frame, "rerank-by-depth.csv", index=False, key="ev_rerank_csv")
+    pair_why(task, reranker)
     sts_comparison(settings, model, reranker, sts)
+
+
+def pair_why(task: RetrievalTask, reranker: LoadedReranker) -> None:
+    """One of the task's queries with a text relevant to it, explained: why the reranker scored the pair so, and,
+    with a second text typed in, why one scores above the other."""
+    st.subheader("Why the reranker scored a pair")
+    if not kept(st.toggle, "Explain a query and its relevant text", key="ev_rerank_why", url=True, default=False,
+                help="Each token's share of the reranker's score (integrated gradients), checked by deleting tokens."):
+        return
+    answered = [q for q, relevant in enumerate(task.relevant) if relevant]
+    if not answered:
+        st.info("No query of this task has a relevant text in its corpus, so there is no pair to explain.")
+        return
+    left, right = st.columns(2)
+    q = kept(left.selectbox, "Query", key="ev_rerank_why_query", default=answered[0], options=answered,
+             must_be_option=True, format_func=lambda i: shorten(task.queries[i], 90))
+    texts = sorted(task.relevant[q])
+    relevant = kept(right.selectbox, "Relevant text", key="ev_rerank_why_text", default=texts[0], options=texts,
+                    must_be_option=True, format_func=lambda i: shorten(task.corpus[i], 90))
+    versus = kept(st.text_input, "Compared with (optional): another text for the same query",
+                  key="ev_rerank_why_versus", default="",
+                  help="Why the relevant text scores above (or below) it.").strip()
+    rerank_explanation(reranker, task.queries[q], task.corpus[relevant], key="ev_rerank_why",
+                       versus=versus or None, names=("the relevant text", "the other text"))
 
 
 def sts_comparison(settings: Settings, model: LoadedModel, reranker: LoadedReranker,

@@ -13,6 +13,8 @@ from core.lessons.lessons import LESSONS, Lesson
 from core.models.catalog import ModelUnavailable
 from core.models.loading import LoadedModel
 from core.settings import Settings
+from ui.components.rerank import reranker_choice
+from ui.components.rerank_explain import rerank_explanation
 from ui.state.page_registry import BY_PATH
 from ui.state.persist import set_kept
 from ui.state.url_codec import encode
@@ -98,3 +100,18 @@ def lesson_section(lesson: Lesson, settings: Settings, model: LoadedModel) -> No
         _verdict(checks[lesson.number], "this model" if instead is None else instead)
     st.markdown("**To discuss.** " + " ".join(lesson.discussion))
     st.markdown(f"**What if…** {lesson.what_if}")
+    if lesson.rerank_pair is not None:
+        rerank_closing(lesson.number, lesson.rerank_pair, settings)
+
+
+def rerank_closing(number: int, pair: tuple[str, str, str], settings: Settings) -> None:
+    """The lesson's last step, asked for (it loads a reranker): why the reranker scores the query's first text so, and
+    why one of the two texts scores above the other."""
+    query, text, other = pair
+    if not st.toggle("Last: why does the reranker score them so?", key=f"les_{number}_why",
+                     help=f"“{query}” with “{text}”, against “{other}”: each token's share of the reranker's score."):
+        return
+    reranker = reranker_choice(key=f"les_{number}_reranker", device=settings.device)
+    if reranker is not None:
+        rerank_explanation(reranker, query, text, key=f"les_{number}_why", versus=other,
+                           names=("the first text", "the second text"))

@@ -14,6 +14,7 @@ from core.jobs import Job
 from core.kinds import kind_of
 from core.models.catalog import DEFAULT_MODEL_ID, LATE
 from core.models.loading import LoadedModel
+from core.models.reranker import LoadedReranker
 from core.plots.labels import shorten
 from core.plots.rerank import moves_figure
 from core.plots.retrieval import hits_figure
@@ -24,6 +25,7 @@ from ui.components.explain import explanation_panel
 from ui.components.model_download import ready_or_download
 from ui.components.prompts import prompts_caption
 from ui.components.rerank import reranker_choice
+from ui.components.rerank_explain import rerank_explanation
 from ui.pages.retrieval_late import encoded_corpus, late_why
 from ui.state.persist import kept, texts_key
 from ui.work.background import corpus_job, job_status, rerank_job
@@ -208,6 +210,9 @@ def rerank_section(found: Rankers, query: str, corpus: list[str], settings: Sett
     n = int(kept(right.number_input, "Top N", key="ret_rerank_n", url=True, default=10, min_value=2, max_value=100,
                  step=1, help="How many of the first stage's texts the reranker reads: deeper finds more, and costs "
                               "more."))
+    why_score = kept(st.toggle, "Why this score? Explain a reranked hit", key="ret_rerank_why", url=True,
+                     default=False, help="Each token's share of the reranker's score (integrated gradients), checked "
+                                         "by deleting tokens, and what lifted one hit above another.")
     if reranker is None:
         return
     listed = rank_query(corpus, found, k=n, primary=first).ranked(first)
@@ -231,3 +236,23 @@ def rerank_section(found: Rankers, query: str, corpus: list[str], settings: Sett
                "compares two separate vectors; the reranker sees both texts at once, so it can weigh word order and "
                "negation, at the cost of one network pass per pair.")
     csv_download(reranked.table, "reranked.csv", index=False, key="ret_rerank_csv")
+    if why_score:
+        rerank_why(reranker, query, reranked.table)
+
+
+def rerank_why(reranker: LoadedReranker, query: str, table) -> None:
+    """A reranked hit explained, and why it scores above (or below) another hit."""
+    st.markdown("**Why this score?**")
+    ranks = table["rank"].tolist()
+    texts = dict(zip(ranks, table["text"]))
+    left, right = st.columns(2)
+    hit = kept(left.selectbox, "Reranked hit", key="ret_rerank_why_hit", url=True, default=ranks[0], options=ranks,
+               must_be_option=True, format_func=lambda r: f"{r}. {shorten(texts[r], 80)}")
+    others = [0, *(r for r in ranks if r != hit)]
+    below = next((r for r in (hit + 1, hit - 1) if r in others and r), 0)  # the hit just below, else just above
+    versus = kept(right.selectbox, "Compared with", key="ret_rerank_why_versus", default=below, options=others,
+                  must_be_option=True, follow_default=True,
+                  format_func=lambda r: "no other hit" if r == 0 else f"{r}. {shorten(texts[r], 80)}",
+                  help="Another hit of the same query: what lifted one above the other.")
+    rerank_explanation(reranker, query, texts[hit], key="ret_rerank_why", versus=texts[versus] if versus else None,
+                       names=(f"hit {hit}", f"hit {versus}"))

@@ -30,6 +30,7 @@ from core.analysis.map.projection_cache import (
     read_stored,
 )
 from core.analysis.rerank import Reranked, rerank_hits
+from core.analysis.rerank_attribution import RerankExplanation, explain_with_checks
 from core.analysis.token_index import LateIndex, searched_exactly, stored_late_index
 from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import Dataset, LateDataset
@@ -228,6 +229,15 @@ def attribution_job(model: LoadedModel, a: str, b: str, settings: Settings, laye
                    lambda progress: attribute_pair(model, a, b, pooling=settings.pooling, layer=layer,
                                                    attribution_layer=where, steps=steps,
                                                    max_length=settings.max_length, progress=progress))
+
+
+def rerank_explanation_job(reranker: LoadedReranker, query: str, text: str,
+                           versus: str | None) -> RerankExplanation | Job:
+    """Why the reranker scored (query, text): integrated gradients, their deletion check and the comparison with
+    `versus` (a second or two for a small reranker): the shared background job, its result once done."""
+    return _queued(("rerank-explanation", reranker.fingerprint, query, text, versus),
+                   f"Explaining the reranker's score with integrated gradients ({reranker.model_id})",
+                   lambda progress: explain_with_checks(reranker, query, text, versus=versus, progress=progress))
 
 
 def distill_job(model: LoadedModel, pca_dims: int | None) -> Distilled | Job:
