@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 
+from core.analysis.maxsim import matrix_scores
 from core.encoding.multivector import TokenVectors
+from core.encoding.token_matrix import TokenMatrix
 from core.models.loading import LoadedModel
 
 BYTES_PER_VALUE = 4  # float32
@@ -19,11 +20,9 @@ BYTES_PER_VALUE = 4  # float32
 def scores(model: LoadedModel, queries: Sequence[TokenVectors], documents: Sequence[TokenVectors]) -> np.ndarray:
     """The (queries, documents) matrix of the model's own similarity (`MultiVectorEncoder.similarity`: MaxSim or
     MeanMaxSim). It is not symmetric: a row is read as a query, a column as a document."""
-    if not queries or not documents:
-        return np.zeros((len(queries), len(documents)), np.float32)
-    as_tensors = [torch.from_numpy(np.array(text.vectors)) for text in queries]
-    return model.multivector.similarity(as_tensors, [torch.from_numpy(np.array(text.vectors)) for text in documents]
-                                        ).float().cpu().numpy()
+    width = model.late_pipeline.width
+    return matrix_scores(TokenMatrix.of(queries, width), TokenMatrix.of(documents, width),
+                         mean=model.late_pipeline.similarity == "meanmaxsim")
 
 
 @dataclass(frozen=True)
@@ -97,23 +96,3 @@ def vectors_sentence(model: LoadedModel) -> str:
     return (f"Late interaction: each text becomes one {pipeline.width}-dimensional vector per kept token, not one "
             f"vector; queries are cut at {pipeline.query_length} tokens and {expansion}, documents cut at "
             f"{pipeline.document_length}{dropped}{pooled}. A query scores a document by {score}.")
-
-
-SCORE_CHUNK = 2048  # documents scored per call of the model's similarity, so memory stays bounded
-
-
-def top_k(model: LoadedModel, queries: Sequence[TokenVectors], documents: Sequence[TokenVectors],
-          k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each query's `k` best documents by the model's own similarity, exact (every document scored): their indices
-    and scores, (queries, k), best first."""
-    k = min(k, len(documents))
-    best_scores = np.full((len(queries), 0), -np.inf, np.float32)
-    best_ids = np.zeros((len(queries), 0), np.int64)
-    for start in range(0, len(documents), SCORE_CHUNK):
-        chunk = scores(model, queries, documents[start:start + SCORE_CHUNK])
-        merged_scores = np.concatenate([best_scores, chunk], axis=1)
-        merged_ids = np.concatenate([best_ids, np.broadcast_to(np.arange(start, start + chunk.shape[1]),
-                                                               chunk.shape)], axis=1)
-        keep = np.argsort(-merged_scores, axis=1, kind="stable")[:, :k]
-        best_scores, best_ids = np.take_along_axis(merged_scores, keep, 1), np.take_along_axis(merged_ids, keep, 1)
-    return best_ids, best_scores

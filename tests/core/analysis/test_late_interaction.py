@@ -4,7 +4,7 @@ best document token, whose similarities sum to the score."""
 import numpy as np
 import pytest
 
-from core.analysis.late_interaction import align, alignment, scores, stored_bytes, top_k
+from core.analysis.late_interaction import align, alignment, scores, stored_bytes
 from core.encoding.multivector import encode_multivector
 from core.models.loading import load_model
 from tests.multivector import TEXTS, WIDTH
@@ -58,12 +58,3 @@ def test_storage_counts_a_float32_vector_per_kept_token(late_folders):
     documents = encode_multivector(model, TEXTS, role="document")
     assert stored_bytes(documents) == sum(len(text.tokens) for text in documents) * WIDTH * 4
 
-
-def test_top_k_is_the_best_k_of_every_documents_score(model, monkeypatch):
-    monkeypatch.setattr("core.analysis.late_interaction.SCORE_CHUNK", 4)  # several chunks merged
-    queries, documents = (encode_multivector(model, TEXTS, role=role) for role in ("query", "document"))
-    ids, best = top_k(model, queries, documents, k=3)
-    matrix = scores(model, queries, documents)
-    for row in range(len(queries)):
-        assert list(ids[row]) == list(np.argsort(-matrix[row], kind="stable")[:3])
-        np.testing.assert_allclose(best[row], matrix[row, ids[row]], rtol=1e-5, atol=1e-6)
