@@ -15,7 +15,6 @@ from core.data.corpus import CorpusError
 from core.data.sampling import sample_indices
 from core.encoding.prompts import with_role
 from core.hashing import texts_digest
-from core.jobs import Job
 from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.settings import Settings
@@ -34,7 +33,7 @@ from ui.pages.map.tools import (
 )
 from ui.pages.map.views import compare_view, query_on, single_view
 from ui.state.persist import kept
-from ui.work.background import job_status
+from ui.work.background import waiting
 from ui.work.cache import labels_of, sparse_reduction_of, trust_of
 
 
@@ -107,8 +106,7 @@ def _points(settings: Settings, model: LoadedModel, frame: pd.DataFrame, raw: np
     documents, views = with_role(settings, model.pipeline, "document"), views_of(model)
     embedded = raw is None
     vectors = views.map_vectors(model, texts, documents) if embedded else raw
-    if isinstance(vectors, Job):
-        job_status(vectors)
+    if waiting(vectors):
         return None
     if views.map_caption is not None and embedded:
         st.caption(views.map_caption(model))

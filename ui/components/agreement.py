@@ -12,14 +12,13 @@ import streamlit as st
 from core.analysis.agreement import Agreement, Overlap
 from core.analysis.neighbour_changes import neighbour_lists
 from core.data.sampling import sample_indices
-from core.jobs import Job
 from core.models.loading import LoadedModel
 from core.plots.agreement import cka_heatmap
 from core.settings import Settings
 from ui.components.columns import THREE_DECIMALS
 from ui.components.downloads import csv_download
 from ui.state.persist import kept
-from ui.work.background import job_status, layer_cka_job
+from ui.work.background import layer_cka_job, waiting
 
 LAYER_CKA_TEXTS = 2_000  # texts the layer-by-layer CKA of A and B reads: a seeded sample of a larger corpus
 
@@ -87,8 +86,7 @@ def layer_cka_panel(texts: Sequence[str], a: tuple[Settings, LoadedModel], b: tu
     rows = sample_indices(len(texts), limit=LAYER_CKA_TEXTS, seed=seed)
     read = [texts[i] for i in rows]
     matrix = layer_cka_job(a, b, read)
-    if isinstance(matrix, Job):
-        job_status(matrix)
+    if waiting(matrix):
         return
     st.plotly_chart(cka_heatmap(matrix, a_name=f"A: {a[1].model_id}", b_name=f"B: {b[1].model_id}"),
                     key=f"{key}_layer_cka_heatmap")

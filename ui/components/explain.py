@@ -13,7 +13,6 @@ from core.analysis.late_similarity import alignment_table
 from core.analysis.similarity import Metric, closest_pair
 from core.analysis.terms import explain_terms
 from core.encoding.multivector import encode_multivector
-from core.jobs import Job
 from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.plots.explanation import attribution_bars, contribution_heatmap, split_bar, token_strip
@@ -24,7 +23,7 @@ from core.settings import Settings, layer_used
 from ui.components.downloads import csv_download
 from ui.components.sliders import layer_slider
 from ui.state.persist import texts_key
-from ui.work.background import attribution_job, job_status
+from ui.work.background import attribution_job, waiting
 from ui.work.cache import explanation_of
 
 TOP = 5
@@ -71,8 +70,7 @@ def _attribution(model: LoadedModel, settings: Settings, a: str, b: str, layer: 
     if st.session_state.get(f"{key}_ig_asked") != asked:  # shown until the pair or a setting changes
         return
     result = attribution_job(model, a, b, settings, layer, where, int(steps))
-    if isinstance(result, Job):
-        job_status(result)
+    if waiting(result):
         return
     for side, name in ((result.a, "A (B fixed)"), (result.b, "B (A fixed)")):
         st.plotly_chart(attribution_bars(side, name=name), key=f"{key}_ig_{name[0]}")

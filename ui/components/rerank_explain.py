@@ -16,11 +16,10 @@ from core.analysis.rerank_attribution import (
     RerankComparison,
     refusal,
 )
-from core.jobs import Job
 from core.models.reranker import LoadedReranker
 from core.plots.rerank_explanation import deletion_figure, token_grid
 from ui.components.downloads import csv_download
-from ui.work.background import job_status, rerank_explanation_job
+from ui.work.background import rerank_explanation_job, waiting
 
 
 def _grid(found: RerankAttribution, *, text_name: str):
@@ -116,8 +115,7 @@ def rerank_explanation(reranker: LoadedReranker, query: str, text: str, *, key: 
         st.info(refused)
         return
     found = rerank_explanation_job(reranker, query, text, versus)
-    if isinstance(found, Job):
-        job_status(found)
+    if waiting(found):
         return
     _pair(reranker, found.pair, text_name=names[0], key=key)
     _deletion(found.deletion, text_name=names[0], key=key)

@@ -36,7 +36,7 @@ from ui.components.downloads import csv_download
 from ui.components.model_download import ready_or_download
 from ui.pages.evaluation_tasks import usable_task
 from ui.state.persist import kept
-from ui.work.background import corpus_job, distill_job, job_status
+from ui.work.background import corpus_job, distill_job, job_status, waiting
 from ui.work.cache import cached_catalog, cached_model, check_table, pair_rows_of
 
 PROMPTS, DIMENSIONS, QUANTISATION, STATIC = "Prompts", "Dimensions", "Quantisation", "Static model"
@@ -172,8 +172,7 @@ def distil_form(model: LoadedModel) -> None:
     except FinetuneError as err:
         st.error(str(err))
         return
-    if isinstance(made, Job):
-        job_status(made)
+    if waiting(made):
         return
     del st.session_state["ev_distilling"]
     cached_catalog.clear()

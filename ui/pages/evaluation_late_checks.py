@@ -16,7 +16,7 @@ from core.settings import Settings
 from ui.pages.evaluation_checks import METRICS, show_table
 from ui.pages.evaluation_tasks import usable_task
 from ui.state.persist import kept
-from ui.work.background import corpus_job, job_status, late_expansion_job, late_pooling_job
+from ui.work.background import corpus_job, job_status, late_expansion_job, late_pooling_job, waiting
 from ui.work.cache import pair_rows_of
 
 TOKEN_POOLING, EXPANSION = "Token pooling", "Query expansion"
@@ -39,8 +39,7 @@ def pooling_check(task: RetrievalTask, sts: PairRows, model: LoadedModel) -> Non
     if vectors is None:
         return
     frame = late_pooling_job(model, task, vectors, sts)
-    if isinstance(frame, Job):
-        job_status(frame)
+    if waiting(frame):
         return
     st.plotly_chart(pooling_figure(frame, [*METRICS, SPEARMAN]), key="ev_pooling_chart")
     baked = model.late_pipeline.token_pooling
@@ -64,8 +63,7 @@ def expansion_check(task: RetrievalTask, sts: PairRows, model: LoadedModel) -> N
     if vectors is None:
         return
     frame = late_expansion_job(model, task, vectors, sts)
-    if isinstance(frame, Job):
-        job_status(frame)
+    if waiting(frame):
         return
     st.plotly_chart(variant_figure(frame, "query expansion", [*METRICS, SPEARMAN]), key="ev_expansion_chart")
     padded = (f"every query to {expansion['length']} tokens" if expansion["strategy"] == "fixed" else

@@ -27,7 +27,7 @@ from ui.components.rerank import reranker_choice
 from ui.components.rerank_explain import rerank_explanation
 from ui.pages.evaluation_tasks import usable_task
 from ui.state.persist import kept
-from ui.work.background import corpus_job, cross_sts_job, job_status, rerank_sweep_job
+from ui.work.background import corpus_job, cross_sts_job, rerank_sweep_job, waiting
 from ui.work.cache import lexical_index
 from ui.work.progress import progress_bar
 
@@ -61,12 +61,10 @@ def rerank_section(settings: Settings, model: LoadedModel) -> None:
         return
     sts = cross_sts_job(reranker, "dev")  # queued now, so it runs right after the rerank below
     stage = _first_stage(task, first, settings, model)
-    if isinstance(stage, Job):
-        job_status(stage)
+    if waiting(stage):
         return
     sweep = rerank_sweep_job(task, *stage, reranker)
-    if isinstance(sweep, Job):
-        job_status(sweep)
+    if waiting(sweep):
         return
     frame = sweep.frame()
     st.plotly_chart(depth_figure(frame), key="ev_rerank_chart")
@@ -109,8 +107,7 @@ def pair_why(task: RetrievalTask, reranker: LoadedReranker) -> None:
 def sts_comparison(settings: Settings, model: LoadedModel, reranker: LoadedReranker,
                    found: pd.DataFrame | Job) -> None:
     st.subheader("STS-B: reading two sentences together")
-    if isinstance(found, Job):
-        job_status(found)
+    if waiting(found):
         return
     with progress_bar("Embedding the STS-B dev sentences") as progress:
         own = spearman(sts_frame(model, "dev", pooling=settings.pooling, layer=settings.layer,

@@ -14,14 +14,13 @@ from core.encoding.prompts import role_prompts
 from core.evaluation.grid import LAST, configuration_grid
 from core.evaluation.rerank import DEPTHS
 from core.evaluation.retrieval import RetrievalTask, Scored, TaskResult, lexical_stage, model_stage
-from core.jobs import Job
 from core.kinds import kind_of
 from core.models.catalog import LATE
 from core.settings import POOLINGS, Settings
 from ui.components.model_download import ready_or_download
 from ui.components.rerank import reranker_choice
 from ui.state.persist import kept, kept_value, set_kept
-from ui.work.background import corpus_job, job_status, rerank_sweep_job
+from ui.work.background import corpus_job, rerank_sweep_job, waiting
 from ui.work.cache import available_ids, cached_model, embedding_scores, fused_scores, lexical_index, lexical_scores
 from ui.work.progress import progress_bar
 
@@ -72,8 +71,7 @@ def evaluate_all(task: RetrievalTask, ks: list[int], settings: Settings,
                                  truncate_dim=model.kept_dims(settings.truncate_dim, cell.pooling))
         prompts = role_prompts(model.pipeline, use=not without_prompts)
         corpus = corpus_job(model, task.corpus, options.with_(prompt=prompts[1], role="document"))
-        if isinstance(corpus, Job):  # the baselines and the configurations ready show meanwhile
-            job_status(corpus)
+        if waiting(corpus):  # the baselines and the configurations ready show meanwhile
             continue
         bar = lambda: progress_bar(f"Embedding {len(task.queries):,} queries for {cell.label}")  # noqa: E731
         results[cell.label] = embedding_scores(task.digest, tuple(ks), model.fingerprint, options, prompts, model,
@@ -142,8 +140,7 @@ def reranked(task: RetrievalTask, ks: list[int], stages: Stages, labels: list[st
         if name not in stages:  # still being embedded: its line says so above
             continue
         sweep = rerank_sweep_job(task, stages[name][0], stages[name][1], reranker, ks)
-        if isinstance(sweep, Job):
-            job_status(sweep)
+        if waiting(sweep):
             continue
         found[f"reranked: {name} · top {depth} by {reranker.model_id}"] = sweep.reranked[depth]
     return found

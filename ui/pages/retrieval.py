@@ -28,7 +28,7 @@ from ui.components.rerank import reranker_choice
 from ui.components.rerank_explain import rerank_explanation
 from ui.pages.retrieval_late import encoded_corpus, late_why
 from ui.state.persist import kept, texts_key
-from ui.work.background import corpus_job, job_status, rerank_job
+from ui.work.background import corpus_job, rerank_job, waiting
 from ui.work.cache import available_ids, cached_model, lexical_index
 
 NO_HYBRID = "no hybrid"
@@ -218,8 +218,7 @@ def rerank_section(found: Rankers, query: str, corpus: list[str], settings: Sett
     listed = rank_query(corpus, found, k=n, primary=first).ranked(first)
     listed = listed[listed["hit"]]
     reranked = rerank_job(reranker, query, listed["index"].tolist(), listed["score"].tolist(), corpus, first)
-    if isinstance(reranked, Job):
-        job_status(reranked)
+    if waiting(reranked):
         return
     before, after = st.columns(2)
     with before:

@@ -10,7 +10,6 @@ from core.analysis.ranking import hits_ranking
 from core.data.datasets import Dataset, DatasetError, DatasetInfo
 from core.encoding.encoder import encode_with
 from core.encoding.prompts import role_prompts
-from core.jobs import Job
 from core.models.sources import availability
 from core.plots.retrieval import hits_figure
 from ui.components.columns import three_decimals
@@ -18,7 +17,7 @@ from ui.components.dataset_row import row_as_query
 from ui.components.downloads import csv_download
 from ui.components.model_download import ready_or_download
 from ui.pages.retrieval_late import late_dataset_search
-from ui.work.background import index_job, job_status
+from ui.work.background import index_job, waiting
 from ui.work.cache import cached_model, dataset_of
 
 
@@ -52,8 +51,7 @@ def dataset_search(info: DatasetInfo, query: str, k: int, threshold: float) -> N
         st.error(str(err))
         return
     index = index_job(dataset)
-    if isinstance(index, Job):
-        job_status(index)
+    if waiting(index):
         return
     hits = index.search(dataset_query(dataset, query), k)
     ranking = hits_ranking(info.name, hits, dataset.texts(hits.indices[0]))

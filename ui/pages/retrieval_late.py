@@ -15,7 +15,6 @@ from core.analysis.token_matches import hit_alignments, matches_line, matches_ta
 from core.data.datasets import DatasetError, DatasetInfo, LateDataset
 from core.encoding.multivector import TokenVectors
 from core.encoding.token_matrix import TokenMatrix
-from core.jobs import Job
 from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.models.sources import availability
@@ -27,7 +26,7 @@ from ui.components.columns import three_decimals
 from ui.components.dataset_row import row_as_query
 from ui.components.downloads import csv_download
 from ui.components.model_download import ready_or_download
-from ui.work.background import corpus_job, job_status, late_index_job
+from ui.work.background import corpus_job, late_index_job, waiting
 from ui.work.cache import cached_model, late_dataset_of
 
 
@@ -114,8 +113,7 @@ def late_dataset_search(info: DatasetInfo, query: str, k: int) -> None:
         return
     asked, similarity, skip = _dataset_query(dataset, query)
     index = late_index_job(dataset, similarity)
-    if isinstance(index, Job):
-        job_status(index)
+    if waiting(index):
         return
     found = index.search(TokenMatrix.of([asked], dataset.corpus.shape[1]), k)
     keep = found.indices[0] >= 0

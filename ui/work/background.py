@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 import streamlit as st
+from typing_extensions import TypeIs
 
 from core.analysis.agreement import Agreement, agreement
 from core.analysis.attribution import PairAttribution, attribute_pair
@@ -245,6 +246,15 @@ def distill_job(model: LoadedModel, pca_dims: int | None) -> Distilled | Job:
     result once done."""
     return _queued(("distill", model.fingerprint, pca_dims), f"Distilling a static model from {model.model_id}",
                    lambda _: distill_static(model, pca_dims=pca_dims))
+
+
+def waiting(result: object) -> TypeIs[Job]:
+    """Whether `result` is a job still in the server's queue, its live line drawn if so: how a page waits on one
+    (`if waiting(found): return`, after which `found` is the result)."""
+    if isinstance(result, Job):
+        job_status(result)
+        return True
+    return False
 
 
 def job_status(job: Job) -> None:

@@ -23,7 +23,7 @@ from core.plots.map import (
     numbers,
 )
 from ui.pages.map.inputs import DENSITY, LENGTH, OVERLAP, MapInputs
-from ui.work.background import aligned_job, density_job, job_status, projection_job
+from ui.work.background import aligned_job, density_job, job_status, projection_job, waiting
 from ui.work.cache import clusters_of, projection_of
 
 ALIGNMENT = {"PCA": "B rotated, reflected and scaled onto A (Procrustes)",
@@ -66,8 +66,7 @@ def compared(space: np.ndarray, b_space: np.ndarray, projection: Projection,
     projected alone and Procrustes-aligned onto A. None while B's map is not ready."""
     if projection.method == "UMAP":
         pair = aligned_job(space, b_space, params)
-        if isinstance(pair, Job):
-            job_status(pair)
+        if waiting(pair):
             return None
         return pair[0], pair[1].coords
     b_projection = projected(b_space, replace(params, method=projection.method), meanwhile=False)
@@ -94,8 +93,7 @@ def colouring_of(chosen: MapInputs, frame: pd.DataFrame, extra: dict[str, str], 
         except ValueError as err:
             st.warning(f"{err} Coloured by k-means clusters meanwhile.")
             found = None
-        if isinstance(found, Job):
-            job_status(found)
+        if waiting(found):
             st.caption("Coloured by k-means clusters until HDBSCAN is done.")
         elif found is not None:
             return density_categories(found, title="HDBSCAN cluster")

@@ -14,11 +14,10 @@ from core.analysis.ranking import hits_ranking
 from core.data.datasets import Dataset
 from core.data.vectors import VectorCorpus, to_npy, to_parquet, to_projector
 from core.hashing import texts_digest
-from core.jobs import Job
 from ui.components.agreement import changed_panel
 from ui.components.columns import THREE_DECIMALS
 from ui.components.downloads import csv_download
-from ui.work.background import index_job, job_status
+from ui.work.background import index_job, waiting
 from ui.work.cache import keywords_of, selection_keywords_of, selection_of
 
 SELECTED_ROWS = "map_selected"  # session key: the row numbers selected on the map (kept across reruns and colourings)
@@ -118,8 +117,7 @@ def full_set_neighbours(dataset: Dataset, vector: np.ndarray, k: int, on_map: in
     """The query's nearest texts among all of the dataset's rows, not only the sample on the map."""
     st.subheader(f"The query's nearest texts in all {len(dataset.vectors):,} of {dataset.info.name}")
     index = index_job(dataset)
-    if isinstance(index, Job):
-        job_status(index)
+    if waiting(index):
         return
     hits = index.search(vector, k)
     table = hits_ranking(dataset.info.name, hits, dataset.texts(hits.indices[0])).ranked(dataset.info.name)

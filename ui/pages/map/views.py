@@ -39,7 +39,7 @@ from ui.components.map_canvas import map_canvas
 from ui.pages.map.projection import ALIGNMENT, compared
 from ui.pages.map.tools import movers_panel, remember_selection, selection_panel
 from ui.state.persist import kept
-from ui.work.background import agreement_job, corpus_job, job_status
+from ui.work.background import agreement_job, corpus_job, job_status, waiting
 from ui.work.cache import trust_of
 
 
@@ -115,8 +115,7 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
     if chosen is None:
         return False
     raw = corpus_job(chosen[1], texts, with_role(chosen[0], chosen[1].pipeline, "document"))
-    if isinstance(raw, Job):
-        job_status(raw)
+    if waiting(raw):
         return True
     b_space = spherize(raw) if centred else raw
     pair = compared(space, b_space, projection, params)
