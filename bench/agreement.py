@@ -42,7 +42,7 @@ def bench_layer_cka(rows: list[Row]) -> None:
     from core.settings import Settings
 
     _linked_mpnet()
-    texts = stsb_corpus()[:LAYER_TEXTS]
+    texts = list(stsb_corpus()[:LAYER_TEXTS])
     ids = ("all-MiniLM-L6-v2", MPNET_ID)
     models = [load_model(model_id, "cpu") for model_id in ids]
     references = [SentenceTransformer(str(model.folder), device="cpu") for model in models]

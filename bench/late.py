@@ -62,7 +62,7 @@ def bench_late(rows: list[Row]) -> None:
 def bench_encoding(rows: list[Row], model, reference) -> None:
     from core.encoding.multivector import encode_multivector
 
-    texts = stsb_corpus()[:TEXTS]
+    texts = list(stsb_corpus()[:TEXTS])
     encode_multivector(model, texts[:64])
     reference.encode_document(texts[:64])
 

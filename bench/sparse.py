@@ -24,7 +24,7 @@ def bench_sparse(rows: list[Row]) -> None:
     from core.models.loading import load_model
     from core.models.packages import splade_folder
 
-    texts = stsb_corpus()[:TEXTS]
+    texts = list(stsb_corpus()[:TEXTS])
     model = load_model("splade-tiny", "cpu")
     reference = SparseEncoder(str(splade_folder()), device="cpu")
     encode_sparse(model, texts[:64])

@@ -25,7 +25,7 @@ QUERY = "A man is playing a guitar."
 
 @pytest.fixture(scope="module")
 def embedded(minilm):
-    texts = stsb_corpus()[:400]
+    texts = list(stsb_corpus()[:400])
     return texts, encode_with(minilm, texts, Settings()).vectors
 
 

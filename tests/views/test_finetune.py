@@ -163,7 +163,7 @@ def late_card(tiny_sentence_transformer_folder, monkeypatch):
     from core.data.stsb import load_stsb, stsb_corpus
     from core.evaluation.retrieval import build_task
 
-    corpus = stsb_corpus()[:80]
+    corpus = list(stsb_corpus()[:80])
     task = build_task("small", {"A man plays a guitar.": {corpus[3]}, "Stocks fell.": {corpus[11]}}, corpus)
     monkeypatch.setattr("core.training.finetune.paraphrase_task", lambda split: task)
     monkeypatch.setattr("core.evaluation.sts.load_stsb", lambda split: load_stsb(split)[:32])

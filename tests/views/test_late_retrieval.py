@@ -80,7 +80,7 @@ def test_the_built_in_corpus_is_encoded_in_the_background_and_fused_with_bm25(fo
 
 @pytest.fixture
 def late_dataset(tmp_path, monkeypatch, folder):
-    texts = stsb_corpus()[:300]
+    texts = list(stsb_corpus()[:300])
     model = load_model(folder, "cpu")
     dataset = tmp_path / "late"
     dataset.mkdir()

@@ -61,7 +61,7 @@ def test_bm25_scores_are_bm25s_scores_for_every_text_and_its_ranking():
 
     from core.data.stsb import stsb_corpus
 
-    corpus = stsb_corpus()[:2000]
+    corpus = list(stsb_corpus()[:2000])
     queries = ["A man is playing a guitar guitar.", "stocks fell", "zzzz nothing known"]
     index = fit_baseline("bm25", corpus)
     tokenizer = Tokenizer(stopwords="en")

@@ -101,7 +101,7 @@ def test_evaluate_retrieval_reranks_the_first_stages_top_n(reranker_folder, caps
     from core.evaluation.retrieval import build_task, lexical_stage
     from core.models.reranker import load_reranker
 
-    corpus = stsb_corpus()[:200]
+    corpus = list(stsb_corpus()[:200])
     task = build_task("small", {"A man is playing a flute.": {corpus[3], corpus[7]}, "Stocks fell.": {corpus[11]}},
                       corpus)
     monkeypatch.setattr("core.evaluation.retrieval.paraphrase_task", lambda split: task)
@@ -120,7 +120,7 @@ def test_multi_vector_prints_recall_beside_the_dense_base_and_lists_a_late_inter
     from core.evaluation.retrieval import build_task
     from core.models.catalog import LATE
 
-    corpus = stsb_corpus()[:100]
+    corpus = list(stsb_corpus()[:100])
     task = build_task("small", {"A man plays a guitar.": {corpus[3]}, "Stocks fell.": {corpus[11], corpus[12]}},
                       corpus)
     monkeypatch.setattr("core.training.finetune.paraphrase_task", lambda split: task)

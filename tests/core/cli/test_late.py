@@ -83,7 +83,7 @@ def test_quantize_is_refused_for_token_vectors(folder, capsys):
 
 
 def test_search_lists_the_top_k_by_the_models_own_similarity(folder, tmp_path, capsys):
-    corpus = stsb_corpus()[:300]
+    corpus = list(stsb_corpus()[:300])
     path = tmp_path / "corpus.txt"
     path.write_text("\n".join(corpus) + "\n", encoding="utf-8")
     assert main(["search", "--model", folder, "--pooling", "default", "--query", "A man plays the guitar.",

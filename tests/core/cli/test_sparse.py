@@ -92,7 +92,7 @@ def test_a_reranker_given_to_embed_says_it_scores_pairs(reranker_folder, tmp_pat
 def small_task(monkeypatch):
     from core.data.stsb import stsb_corpus
 
-    corpus = stsb_corpus()[:300]
+    corpus = list(stsb_corpus()[:300])
     task = build_task("small", {"A man is playing a flute.": {corpus[3], corpus[7]},
                                 "Stocks fell sharply.": {corpus[11]}}, corpus)
     monkeypatch.setattr("core.evaluation.retrieval.paraphrase_task", lambda split: task)

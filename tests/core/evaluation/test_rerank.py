@@ -41,7 +41,7 @@ def task():
 
 
 def test_a_querys_hits_are_reordered_as_crossencoder_rank_orders_them(reranker, reference):
-    corpus = stsb_corpus()[:12]
+    corpus = list(stsb_corpus()[:12])
     query = "A man is playing a guitar."
     found = rerank_hits(reranker, query, list(range(12)), np.linspace(1, 0, 12), corpus, first_stage="test")
     expected = reference.rank(query, corpus)

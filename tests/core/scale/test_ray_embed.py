@@ -50,7 +50,7 @@ def read_folder(folder) -> tuple[pa.Table, np.ndarray]:
 
 
 def test_two_thousand_stsb_sentences_equal_the_local_command(tmp_path):
-    texts = stsb_corpus()[:2000]
+    texts = list(stsb_corpus()[:2000])
     source = tmp_path / "stsb.txt"
     source.write_text("\n".join(texts) + "\n", encoding="utf-8")
     model = ["--model", "all-MiniLM-L6-v2", "--pooling", "default", "--input", str(source)]
@@ -67,7 +67,7 @@ def test_a_sparse_models_indices_and_values_equal_the_local_command(tmp_path, sp
 
     from core.data.sparse_vectors import rows_of
 
-    texts = stsb_corpus()[:300]
+    texts = list(stsb_corpus()[:300])
     source = tmp_path / "stsb.txt"
     source.write_text("\n".join(texts) + "\n", encoding="utf-8")
     model = ["--model", str(sparse_folders["inference-free"]), "--pooling", "default", "--role", "query",
@@ -95,7 +95,7 @@ def test_parquet_columns_are_kept_and_every_option_reaches_the_actors(tmp_path, 
 
 
 def test_many_files_share_one_actor_pool_and_keep_their_own_rows(tmp_path, capsys):
-    texts = stsb_corpus()[:300]
+    texts = list(stsb_corpus()[:300])
     for number in range(6):
         (tmp_path / f"part-{number}.txt").write_text("\n".join(texts[number * 50:(number + 1) * 50]) + "\n")
     before = len(embedders())
@@ -156,7 +156,7 @@ def test_ctrl_c_leaves_only_whole_folders_and_stops_the_ray_it_started(tmp_path)
     """The command as its own process, starting Ray inside itself as it does without --address. Ctrl-C comes when
     the command says what it will embed, before Ray starts: it stops once its first batch is written (file a, and
     b where the batch holds it whole), never later; the Ray processes it started are watched while it runs."""
-    texts = stsb_corpus()[:1050]
+    texts = list(stsb_corpus()[:1050])
     sizes = {"a": 50, "b": 500, "c": 500}
     start = 0
     for name, size in sizes.items():

@@ -29,7 +29,7 @@ def test_a_late_interaction_model_on_ray_equals_the_local_command_and_opens_on_r
     from sentence_transformers import MultiVectorEncoder
 
     folder = str(late_folders["colbert"])
-    texts = stsb_corpus()[:600]
+    texts = list(stsb_corpus()[:600])
     source = tmp_path / "stsb.txt"
     source.write_text("\n".join(texts) + "\n", encoding="utf-8")
     model = ["--model", folder, "--pooling", "default", "--input", str(source)]

@@ -207,7 +207,7 @@ def test_a_multi_vector_run_saves_a_late_interaction_model_measured_beside_its_d
     from core.models.catalog import LATE
     from tests.references import multi_vector_retrieval
 
-    corpus = stsb_corpus()[:150]
+    corpus = list(stsb_corpus()[:150])
     task = build_task("small", {corpus[5]: {corpus[6]}, "A man plays a guitar.": {corpus[3], corpus[40]},
                                 "Stocks fell.": {corpus[11]}}, corpus)
     monkeypatch.setattr("core.training.finetune.paraphrase_task", lambda split: task)
