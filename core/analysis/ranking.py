@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -98,38 +99,50 @@ class QueryRanking:
     k: int
     scores: Mapping[str, str]
 
+    @cached_property
+    def _lists(self) -> dict[str, pd.DataFrame]:
+        """Each ranker's rows, split once: the page reads them several times a rerun, and a filter of the table
+        (its strings are pyarrow's) costs more than the table is big."""
+        return {str(name): rows.drop(columns="ranker").reset_index(drop=True)
+                for name, rows in self.table.groupby("ranker", sort=False)}
+
+    @cached_property
+    def _ranks(self) -> dict[str, dict[int, int]]:
+        return {name: dict(zip(rows.loc[rows["hit"], "index"].tolist(), rows.loc[rows["hit"], "rank"].tolist()))
+                for name, rows in self._lists.items()}
+
     def ranked(self, ranker: str) -> pd.DataFrame:
-        rows = self.table[self.table["ranker"] == ranker]
-        return rows.drop(columns="ranker").reset_index(drop=True)
+        found = self._lists.get(ranker)
+        return self.table.iloc[:0].drop(columns="ranker") if found is None else found.copy()
 
     @property
     def others(self) -> list[str]:
-        return [name for name in dict.fromkeys(self.table["ranker"]) if name != self.primary]
+        return [name for name in self._lists if name != self.primary]
 
     def rank_under(self, ranker: str) -> dict[int, int]:
         """Corpus index -> rank, for the texts `ranker` found (hits only)."""
-        rows = self.table[(self.table["ranker"] == ranker) & self.table["hit"]]
-        return dict(zip(rows["index"].tolist(), rows["rank"].tolist()))
+        return self._ranks.get(ranker, {})
 
     def side_by_side(self, ranker: str | None = None) -> pd.DataFrame:
         """`ranker`'s list (the primary one by default) with the rank each other ranker gave the same text
         (missing where that ranker did not find it in its top k)."""
         ranker = ranker or self.primary
         frame = self.ranked(ranker)
+        indices = frame["index"].tolist()
         for other in [self.primary, *self.others]:
             if other != ranker:
                 ranks = self.rank_under(other)
-                frame[f"{other} rank"] = pd.array([ranks.get(i) for i in frame["index"]], dtype="Int64")
+                frame[f"{other} rank"] = pd.array([ranks.get(i) for i in indices], dtype="Int64")
         return frame
 
     def shared(self) -> dict[str, int]:
         """How many texts of the primary list each other ranker also found."""
-        primary = set(self.ranked(self.primary)["index"])
+        primary = set(self.ranked(self.primary)["index"].tolist())
         return {other: len(primary & set(self.rank_under(other))) for other in self.others}
 
     def no_word_shared(self, ranker: str) -> bool:
         """A lexical ranker whose list holds no hit: the query shares no word with the corpus."""
-        return not self.table.loc[self.table["ranker"] == ranker, "hit"].any()
+        return not self.rank_under(ranker)
 
 
 def _ranked(name: str, indices: np.ndarray, scores: np.ndarray, texts: Sequence[str], lexical: bool) -> pd.DataFrame:
