@@ -44,40 +44,19 @@ def minilm_reranker():
     return load_reranker(str(folder), "cpu")
 
 
-def captum_plain(reranker, query: str, text: str, steps: int):
-    """Captum's LayerIntegratedGradients called plainly, as a user would write it, with its convergence delta (the
-    completeness gap ours gives too): the attributions summed over the embedding's dimensions."""
-    import torch
-    from captum.attr import LayerIntegratedGradients
-
-    transformer = reranker.cross[0]
-    network, tokenizer = transformer.auto_model, transformer.tokenizer
-    encoded = tokenizer(query, text, return_tensors="pt", truncation=True, max_length=reranker.max_length)
-    special = torch.tensor(tokenizer.get_special_tokens_mask(encoded["input_ids"][0].tolist(),
-                                                             already_has_special_tokens=True), dtype=torch.bool)
-    baseline = torch.where(special, encoded["input_ids"][0], tokenizer.pad_token_id)[None]
-
-    def forward(input_ids):
-        n = len(input_ids)
-        return network(input_ids=input_ids, attention_mask=encoded["attention_mask"].expand(n, -1),
-                       token_type_ids=encoded["token_type_ids"].expand(n, -1)).logits[:, 0]
-
-    found, _ = LayerIntegratedGradients(forward, network.get_input_embeddings()).attribute(
-        encoded["input_ids"], baselines=baseline, n_steps=steps, return_convergence_delta=True)
-    return found[0].sum(-1).detach().numpy()
-
-
 def bench_rerank_explanation(rows: list[Row]) -> None:
     import torch
 
     from core.analysis.rerank_attribution import deletion_check, explain_rerank
+    from tests.references import plain_captum_pair
 
     reranker = minilm_reranker()
     tokens = [len(reranker.cross.preprocess([list(pair)])["input_ids"][0]) for pair in PAIRS]
     explain_rerank(reranker, *PAIRS[0], steps=STEPS)  # warm
 
     def theirs() -> list:
-        return [captum_plain(reranker, query, text, STEPS) for query, text in PAIRS]
+        return [plain_captum_pair(reranker.cross, query, text, STEPS, max_length=reranker.max_length, delta=True)[0]
+                for query, text in PAIRS]
 
     def ours() -> list:
         return [explain_rerank(reranker, query, text, steps=STEPS).attributions for query, text in PAIRS]

@@ -121,3 +121,29 @@ def without_near_ties(task: RetrievalTask, reference, depth: int) -> RetrievalTa
     assert len(keep) >= len(task.queries) * 0.7
     return RetrievalTask(task.name, [task.queries[q] for q in keep], task.corpus, [task.relevant[q] for q in keep],
                          [task.missing[q] for q in keep], [task.exclude[q] for q in keep])
+
+
+def plain_captum_pair(cross, query: str, text: str, steps: int, *, max_length: int | None = None,
+                      delta: bool = False):
+    """Captum's LayerIntegratedGradients of a CrossEncoder's first logit over its word embeddings, called plainly as
+    a user would write it (the baseline: every non-special token padded; with `delta`, Captum's convergence delta
+    too): each token's attribution (summed over the embedding's dimensions), the encoded pair and the baseline ids."""
+    import torch
+    from captum.attr import LayerIntegratedGradients
+
+    network, tokenizer = cross[0].auto_model, cross[0].tokenizer
+    encoded = tokenizer(query, text, return_tensors="pt", truncation=max_length is not None, max_length=max_length)
+    special = torch.tensor(tokenizer.get_special_tokens_mask(encoded["input_ids"][0].tolist(),
+                                                             already_has_special_tokens=True), dtype=torch.bool)
+    baseline = torch.where(special, encoded["input_ids"][0], tokenizer.pad_token_id)[None]
+
+    def forward(input_ids):
+        n = len(input_ids)
+        return network(input_ids=input_ids, attention_mask=encoded["attention_mask"].expand(n, -1),
+                       token_type_ids=encoded["token_type_ids"].expand(n, -1)).logits[:, 0]
+
+    found = LayerIntegratedGradients(forward, network.get_input_embeddings()).attribute(
+        encoded["input_ids"], baselines=baseline, n_steps=steps, return_convergence_delta=delta)
+    attributions = found[0] if delta else found
+    return attributions[0].sum(-1).detach().numpy(), encoded, baseline
+

@@ -6,7 +6,6 @@ scores of the shortened inputs. On the tiny CrossEncoder saved by sentence-trans
 import numpy as np
 import pytest
 import torch
-from captum.attr import LayerIntegratedGradients
 from sentence_transformers import CrossEncoder
 
 from core.analysis.rerank_attribution import (
@@ -20,6 +19,7 @@ from core.analysis.rerank_attribution import (
     step_counts,
 )
 from core.models.reranker import load_reranker
+from tests.references import plain_captum_pair
 
 QUERY = "A man plays the guitar."
 TEXT = "Someone is playing an acoustic guitar on a small stage."
@@ -49,20 +49,8 @@ def _raw_logit(reference, input_ids, token_type_ids=None) -> float:
 
 def test_the_attributions_are_captums_and_the_score_the_logit_and_the_sum_check_out(reranker, reference):
     found = explain_rerank(reranker, QUERY, TEXT)
-    network, tokenizer = _network(reference)
-    encoded = tokenizer(QUERY, TEXT, return_tensors="pt")
-    assert found.tokens == tokenizer.convert_ids_to_tokens(encoded["input_ids"][0])
-    special = torch.tensor(tokenizer.get_special_tokens_mask(encoded["input_ids"][0].tolist(),
-                                                             already_has_special_tokens=True), dtype=torch.bool)
-    baseline = torch.where(special, encoded["input_ids"][0], tokenizer.pad_token_id)[None]
-
-    def forward(input_ids):
-        n = len(input_ids)
-        return network(input_ids=input_ids, attention_mask=encoded["attention_mask"].expand(n, -1),
-                       token_type_ids=encoded["token_type_ids"].expand(n, -1)).logits[:, 0]
-
-    expected = LayerIntegratedGradients(forward, network.get_input_embeddings()).attribute(
-        encoded["input_ids"], baselines=baseline, n_steps=found.steps)[0].sum(-1).detach().numpy()
+    expected, encoded, baseline = plain_captum_pair(reference, QUERY, TEXT, found.steps)
+    assert found.tokens == reference[0].tokenizer.convert_ids_to_tokens(encoded["input_ids"][0])
     np.testing.assert_allclose(found.attributions, expected, atol=1e-6)
     assert found.score == pytest.approx(float(reference.predict([[QUERY, TEXT]])[0]), abs=1e-6)
     assert found.logit == pytest.approx(_raw_logit(reference, encoded["input_ids"], encoded["token_type_ids"]),
