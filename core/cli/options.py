@@ -60,15 +60,14 @@ REFUSABLE = ("--pooling", "--layer", "--normalize", "--max-length", "--truncate-
              "--no-prompts", "--quantize")
 
 
-def refuse_inapplicable(model, args: argparse.Namespace, *, side: str = "") -> None:
+def refuse_inapplicable(model, args: argparse.Namespace) -> None:
     """ValueError with one sentence naming each option given that does not apply to the model's kind (from the kind's
     own list, core.kinds), with the remedy; a layer the model lacks, where layers apply."""
     from core.encoding.encoder import checked_layer
     from core.kinds import kind_of
 
     kind = kind_of(model)
-    given = {flag: getattr(args, _flag(flag.removeprefix("--"), side).removeprefix("--").replace("-", "_"), None)
-             for flag in REFUSABLE}
+    given = {flag: getattr(args, flag.removeprefix("--").replace("-", "_"), None) for flag in REFUSABLE}
     refusal = kind.refused(model, given)
     if refusal is not None:
         raise ValueError(refusal)
