@@ -43,7 +43,7 @@ def bench_late(rows: list[Row]) -> None:
     import torch
     from sentence_transformers import MultiVectorEncoder
 
-    from core.encoding.late_cache import cached_token_matrix
+    from core.encoding.late.cache import cached_token_matrix
     from core.models.loading import load_model
 
     folder = converted_minilm()
@@ -60,7 +60,7 @@ def bench_late(rows: list[Row]) -> None:
 
 
 def bench_encoding(rows: list[Row], model, reference) -> None:
-    from core.encoding.multivector import encode_multivector
+    from core.encoding.late.tokens import encode_multivector
 
     texts = list(stsb_corpus()[:TEXTS])
     encode_multivector(model, texts[:64])
@@ -82,7 +82,7 @@ def bench_encoding(rows: list[Row], model, reference) -> None:
 def bench_maxsim(rows: list[Row], queries, corpus, reference, documents) -> None:
     import torch
 
-    from core.analysis.maxsim import maxsim_top_k
+    from core.analysis.late.maxsim import maxsim_top_k
 
     asked = [torch.from_numpy(np.array(queries.text(i).vectors)) for i in range(len(queries))]
     mine: list = []
@@ -133,8 +133,8 @@ def bench_memory(rows: list[Row], corpus, documents) -> None:
 
 
 def bench_token_index(rows: list[Row], queries, corpus) -> None:
-    from core.analysis.maxsim import maxsim_top_k
-    from core.analysis.token_index import build_late_index
+    from core.analysis.late.index import build_late_index
+    from core.analysis.late.maxsim import maxsim_top_k
 
     started = time.perf_counter()
     index = build_late_index(corpus, exact_up_to=0)  # the graph however small the corpus

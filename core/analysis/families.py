@@ -10,11 +10,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from core.analysis.late_interaction import BYTES_PER_VALUE, Alignment, alignment, scores, stored_bytes
+from core.analysis.late.alignment import BYTES_PER_VALUE, Alignment, alignment, scores, stored_bytes
 from core.analysis.rerank import pair_scores
 from core.analysis.search import unit_rows
 from core.encoding.encoder import encode_with
-from core.encoding.multivector import encode_multivector
+from core.encoding.late.tokens import encode_multivector
 from core.models.loading import LoadedModel
 from core.models.memo import EmbeddingMemo
 from core.models.reranker import LoadedReranker

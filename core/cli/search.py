@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
 def _model_ranker(model: LoadedModel, query: str, corpus: Sequence[str], args: argparse.Namespace) -> AnyRanker:
     """The model's list: a late-interaction model's by exact MaxSim over its corpus token vectors, any other's by
     the dot product of its vectors (both kept on disk for the next run)."""
-    from core.analysis.late_search import late_ranker
+    from core.analysis.late.search import late_ranker
     from core.analysis.ranking import model_ranker
     from core.kinds import kind_of
 

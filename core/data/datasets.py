@@ -18,12 +18,12 @@ import pyarrow.compute as pc
 import pyarrow.dataset as pads
 import pyarrow.fs as pafs
 
+from core.data.late_parquet import TOKEN_VECTORS_COLUMN, TOKENS_COLUMN, matrix_of
 from core.data.sampling import sample_indices
 from core.data.sparse_vectors import INDICES_COLUMN
-from core.data.token_vectors import TOKEN_VECTORS_COLUMN, TOKENS_COLUMN, matrix_of
 from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
-from core.encoding.late_cache import stored_file, write_token_matrix
-from core.encoding.token_matrix import TokenMatrix
+from core.encoding.late.cache import stored_file, write_token_matrix
+from core.encoding.late.matrix import TokenMatrix
 from core.hashing import texts_digest
 from core.paths import atomic_write, cache_dir
 from core.settings import Settings

@@ -18,8 +18,8 @@ import torch
 
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import Progress
-from core.encoding.late_cache import cached_token_matrix
-from core.encoding.token_matrix import EXPANSION, TokenMatrix
+from core.encoding.late.cache import cached_token_matrix
+from core.encoding.late.matrix import EXPANSION, TokenMatrix
 from core.evaluation.metrics import shown_name, sts_correlation
 from core.evaluation.retrieval import RetrievalTask, evaluate_stage, token_stage
 from core.evaluation.sts import PairRows, late_pair_scores

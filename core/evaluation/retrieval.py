@@ -19,8 +19,8 @@ import pandas as pd
 import scipy.sparse as sp
 
 from core.analysis.fusion import FUSE_DEPTH, fuse_rows
+from core.analysis.late.maxsim import matrix_scores
 from core.analysis.lexical import Lexical
-from core.analysis.maxsim import matrix_scores
 from core.analysis.search import (
     SCORE,
     BestRelevant,
@@ -35,9 +35,9 @@ from core.analysis.search import (
 from core.analysis.terms import scored_rows
 from core.data.stsb import Split, load_stsb, stsb_corpus
 from core.encoding.embedding_cache import ProgressBar
-from core.encoding.late_cache import cached_token_matrix
+from core.encoding.late.cache import cached_token_matrix
+from core.encoding.late.matrix import TokenMatrix
 from core.encoding.prompts import role_prompts
-from core.encoding.token_matrix import TokenMatrix
 from core.evaluation.metrics import (
     DEFAULT_KS,
     MRR_K,

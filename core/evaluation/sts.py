@@ -18,9 +18,9 @@ from core.analysis.terms import paired_scores
 from core.data.stsb import Split, StsPair, load_stsb, stsb_sentences
 from core.encoding.embedding_cache import ProgressBar, cached_embeddings, cached_sparse_with
 from core.encoding.encoder import Progress, pooled_layers
-from core.encoding.late_cache import cached_token_matrix
+from core.encoding.late.cache import cached_token_matrix
+from core.encoding.late.matrix import TokenMatrix
 from core.encoding.prompts import resolve_prompt
-from core.encoding.token_matrix import TokenMatrix
 from core.evaluation.metrics import shown_name, sts_correlation
 from core.models.catalog import LATE
 from core.models.loading import LoadedModel

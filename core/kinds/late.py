@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from core.data.token_vectors import LATE_SCHEMA, late_columns, late_parquet
+from core.data.late_parquet import LATE_SCHEMA, late_columns, late_parquet
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import Progress
-from core.encoding.late_cache import cached_token_matrix, late_key, stored_token_matrix
-from core.encoding.multivector import TokenVectors, encode_multivector
-from core.encoding.token_matrix import TokenMatrix
+from core.encoding.late.cache import cached_token_matrix, late_key, stored_token_matrix
+from core.encoding.late.matrix import TokenMatrix
+from core.encoding.late.tokens import TokenVectors, encode_multivector
 from core.kinds.base import Applies, Kind
 from core.models.loading import LoadedModel
 from core.settings import Role, Settings

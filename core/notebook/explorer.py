@@ -23,9 +23,9 @@ from core.analysis.agreement import agreement, overlap_k
 from core.analysis.attribution import attribute_pair
 from core.analysis.compared_models import dense_only
 from core.analysis.explanation import explain_pair, reference_texts
-from core.analysis.late_interaction import alignment, scores
-from core.analysis.late_search import late_ranker
-from core.analysis.late_similarity import alignment_table, late_text_similarity
+from core.analysis.late.alignment import alignment, scores
+from core.analysis.late.search import late_ranker
+from core.analysis.late.similarity import alignment_table, late_text_similarity
 from core.analysis.layers import MAX_SENTENCES, Drift, Word, default_word, find_word, layer_drift
 from core.analysis.ranking import model_ranker, rank_query
 from core.analysis.similarity import METRICS, Metric, limit_problems, text_similarity
@@ -35,7 +35,7 @@ from core.data.stsb import stsb_corpus
 from core.data.uploads import query_pairs
 from core.deployment import load_config
 from core.encoding.encoder import Embeddings, checked_layer, encode_tokens
-from core.encoding.multivector import encode_multivector
+from core.encoding.late.tokens import encode_multivector
 from core.encoding.prompts import resolve_prompt, role_prompts, with_role
 from core.encoding.sparse import SparseEmbeddings
 from core.evaluation.metrics import shown_name
@@ -47,7 +47,7 @@ from core.models.loading import LoadedModel, load_model
 from core.plots.explanation import attribution_bars, contribution_heatmap, split_bar, token_strip
 from core.plots.heatmap import similarity_heatmap
 from core.plots.labels import shorten
-from core.plots.late_interaction import alignment_figure
+from core.plots.late.tokens import alignment_figure
 from core.plots.layers import layer_curves, pair_colour
 from core.plots.terms import split_figure
 from core.settings import Settings, layer_used
@@ -116,7 +116,7 @@ class Why:
     shared term; late: every query token's best match), which sum to the score (integrated gradients: to its change
     from the baseline, up to the gap). `result`: the core object (core.analysis.explanation.PairExplanation,
     core.analysis.attribution.PairAttribution, core.analysis.terms.TermSplit or
-    core.analysis.late_interaction.Alignment). In a notebook it shows as its figure."""
+    core.analysis.late.alignment.Alignment). In a notebook it shows as its figure."""
 
     score: float
     figure: go.Figure

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from core.encoding.multivector import encode_multivector
+from core.encoding.late.tokens import encode_multivector
 from core.models.loading import load_model
 from tests.browser.harness import check_and_shoot, choose, open_page, plot_data, wait_for_idle
 

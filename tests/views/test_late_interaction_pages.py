@@ -1,7 +1,7 @@
 """A late-interaction model typed in the sidebar: the sidebar and Home say what its vectors are, and a page that
 does not show such models yet says so in a sentence rather than treating it as a dense model."""
 
-from core.analysis.late_interaction import vectors_sentence
+from core.analysis.late.alignment import vectors_sentence
 from core.models.loading import load_model
 from tests.conftest import app_test_on_model
 

@@ -4,7 +4,7 @@ token map of a few texts on the same canvas, every kept token a point coloured b
 
 import numpy as np
 
-from core.analysis.late_map import document_points
+from core.analysis.late.points import document_points
 from core.data.stsb import stsb_sample
 from core.models.loading import load_model
 from tests.canvases import canvas

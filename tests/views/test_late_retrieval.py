@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from sentence_transformers import MultiVectorEncoder
 
-from core.analysis import token_index
+from core.analysis.late import index as token_index
 from core.data.datasets import Manifest, write_manifest
+from core.data.late_parquet import late_parquet
 from core.data.stsb import stsb_corpus
-from core.data.token_vectors import late_parquet
 from core.deployment import load_config
-from core.encoding.multivector import encode_multivector
+from core.encoding.late.tokens import encode_multivector
 from core.jobs import JOBS
 from core.models.loading import load_model
 from core.scale.inputs import filesystem

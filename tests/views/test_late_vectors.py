@@ -2,7 +2,7 @@
 built-in corpus takes stored that way beside a dense vector, and a typed text's tokens as a query and as a document
 with the bytes they take (sentence-transformers' own encode_query / encode_document as the reference)."""
 
-from core.analysis.late_storage import corpus_storage
+from core.analysis.late.storage import corpus_storage
 from core.data.stsb import stsb_corpus
 from core.models.loading import load_model
 from core.progress import byte_size

@@ -8,16 +8,16 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from core.analysis.explanation import NoExactSplit, PairExplanation
-from core.analysis.late_interaction import alignment, scores
-from core.analysis.late_similarity import alignment_table
+from core.analysis.late.alignment import alignment, scores
+from core.analysis.late.similarity import alignment_table
 from core.analysis.similarity import Metric, closest_pair
 from core.analysis.terms import explain_terms
-from core.encoding.multivector import encode_multivector
+from core.encoding.late.tokens import encode_multivector
 from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.plots.explanation import attribution_bars, contribution_heatmap, split_bar, token_strip
 from core.plots.labels import shorten
-from core.plots.late_interaction import alignment_figure
+from core.plots.late.tokens import alignment_figure
 from core.plots.terms import TOP_TERMS, split_figure
 from core.settings import Settings, layer_used
 from ui.components.downloads import csv_download

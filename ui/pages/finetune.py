@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from core.analysis.agreement import Overlap
-from core.analysis.late_matrix import VALUE_NAME, per_token_matrix
+from core.analysis.late.similarity import VALUE_NAME, per_token_matrix
 from core.analysis.neighbour_changes import changed_most
 from core.analysis.similarity import matrix_frame, similarity_matrix
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.analysis.late_interaction import vectors_sentence
-from core.analysis.late_storage import storage_table
+from core.analysis.late.alignment import vectors_sentence
+from core.analysis.late.storage import storage_table
 from core.data.stsb import DataUnavailable
 from core.models.loading import LoadedModel
 from ui.components.downloads import csv_download

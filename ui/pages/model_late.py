@@ -7,12 +7,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.analysis.late_interaction import BYTES_PER_VALUE
-from core.analysis.late_storage import storage_sentence
+from core.analysis.late.alignment import BYTES_PER_VALUE
+from core.analysis.late.storage import storage_sentence
 from core.data.stsb import DataUnavailable
-from core.encoding.multivector import TOKEN_USES, TokenUses, token_uses
+from core.encoding.late.tokens import TOKEN_USES, TokenUses, token_uses
 from core.models.loading import LoadedModel
-from core.plots.late_interaction import token_uses_figure
+from core.plots.late.tokens import token_uses_figure
 from core.progress import byte_size
 from ui.components.downloads import csv_download
 from ui.state.persist import kept

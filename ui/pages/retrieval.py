@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.analysis.late_search import late_ranker, stored_sentence
+from core.analysis.late.search import late_ranker, stored_sentence
 from core.analysis.lexical import BASELINES, Baseline, shared_terms
 from core.analysis.ranking import SCORE_NAMES, AnyRanker, Hybrid, Listed, QueryRanking, Ranker, model_ranker, rank_query
 from core.encoding.prompts import role_prompts

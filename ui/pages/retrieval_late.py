@@ -7,20 +7,20 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.analysis.late_interaction import Alignment, align
-from core.analysis.late_search import query_tokens
+from core.analysis.late.alignment import Alignment, align
+from core.analysis.late.matches import hit_alignments, matches_line, matches_table
+from core.analysis.late.search import query_tokens
 from core.analysis.ranking import SCORE_NAMES, QueryRanking, hits_ranking
 from core.analysis.search import Hits
-from core.analysis.token_matches import hit_alignments, matches_line, matches_table
 from core.data.datasets import DatasetError, DatasetInfo, LateDataset
-from core.encoding.multivector import TokenVectors
-from core.encoding.token_matrix import TokenMatrix
+from core.encoding.late.matrix import TokenMatrix
+from core.encoding.late.tokens import TokenVectors
 from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.models.sources import availability
 from core.plots.labels import shorten
+from core.plots.late.matches import token_matches_figure
 from core.plots.retrieval import hits_figure
-from core.plots.token_matches import token_matches_figure
 from core.settings import Settings
 from ui.components.columns import three_decimals
 from ui.components.dataset_row import row_as_query

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
-from core.analysis.late_similarity import LateSimilarity, late_text_similarity, rank_agreement, rank_moves
+from core.analysis.late.similarity import LateSimilarity, late_text_similarity, rank_agreement, rank_moves
 from core.analysis.similarity import matrix_frame
 from core.models.catalog import DEFAULT_MODEL_ID
 from core.models.loading import LoadedModel

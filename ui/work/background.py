@@ -20,7 +20,8 @@ from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.compared_models import layer_cka
 from core.analysis.explanation import explain_pair, reference_texts
 from core.analysis.index_store import stored_index
-from core.analysis.late_map import document_points
+from core.analysis.late.index import LateIndex, searched_exactly, stored_late_index
+from core.analysis.late.points import document_points
 from core.analysis.map.projection import TRUST_POINTS, Projection, ProjectionParams, density_clusters
 from core.analysis.map.projection_cache import (
     aligned_key,
@@ -32,14 +33,13 @@ from core.analysis.map.projection_cache import (
 )
 from core.analysis.rerank import Reranked, rerank_hits
 from core.analysis.rerank_attribution import RerankExplanation, explain_with_checks
-from core.analysis.token_index import LateIndex, searched_exactly, stored_late_index
 from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import Dataset, LateDataset
 from core.data.stsb import MAP_SAMPLE_SIZE, Split, load_stsb, stsb_corpus, stsb_sample
 from core.deployment import load_config
 from core.encoding.embedding_cache import cached_embeddings_with
-from core.encoding.late_cache import late_key
-from core.encoding.token_matrix import TokenMatrix
+from core.encoding.late.cache import late_key
+from core.encoding.late.matrix import TokenMatrix
 from core.evaluation.late_variants import (
     POOL_FACTORS,
     LateEmbedded,

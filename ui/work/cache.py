@@ -14,7 +14,7 @@ import streamlit as st
 
 from core.analysis.agreement import Agreement, agreement
 from core.analysis.explanation import PairExplanation, explain_pair, reference_texts
-from core.analysis.late_storage import Storage, corpus_storage
+from core.analysis.late.storage import Storage, corpus_storage
 from core.analysis.layer_terms import LayerTerms, layer_terms
 from core.analysis.lexical import Baseline, Lexical, fit_baseline
 from core.analysis.map.clusters import cluster_keywords, selection_keywords

@@ -11,7 +11,7 @@ import scipy.sparse as sp
 import streamlit as st
 
 from core.encoding.encoder import Progress
-from core.encoding.token_matrix import TokenMatrix
+from core.encoding.late.matrix import TokenMatrix
 from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.progress import progress_text

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from core.analysis.late_map import document_points
+from core.analysis.late.points import document_points
 from core.analysis.map.sparse_space import SparseReduction
 from core.encoding.encoder import encode_with
 from core.encoding.sparse import encode_sparse

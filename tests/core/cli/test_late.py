@@ -11,7 +11,7 @@ from sentence_transformers import MultiVectorEncoder
 
 from core.cli import main
 from core.data.stsb import stsb_corpus
-from core.encoding.multivector import encode_multivector
+from core.encoding.late.tokens import encode_multivector
 from core.evaluation.metrics import shown_name
 from core.evaluation.retrieval import evaluate_embeddings, paraphrase_task
 from core.models.loading import load_model

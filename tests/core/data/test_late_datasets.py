@@ -13,8 +13,8 @@ from core.data.datasets import (
     open_late_dataset,
     write_manifest,
 )
-from core.data.token_vectors import late_parquet
-from core.encoding.multivector import TokenVectors, encode_multivector
+from core.data.late_parquet import late_parquet
+from core.encoding.late.tokens import TokenVectors, encode_multivector
 from core.models.loading import load_model
 from core.scale.inputs import filesystem
 from core.settings import Settings

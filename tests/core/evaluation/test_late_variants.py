@@ -9,8 +9,8 @@ from scipy.stats import spearmanr
 from sentence_transformers import MultiVectorEncoder
 from sentence_transformers.multi_vector_encoder.modules import HierarchicalTokenPooling
 
-from core.encoding.late_cache import cached_token_matrix, late_key
-from core.encoding.multivector import encode_multivector
+from core.encoding.late.cache import cached_token_matrix, late_key
+from core.encoding.late.tokens import encode_multivector
 from core.evaluation.late_variants import (
     SPEARMAN,
     LateEmbedded,

@@ -176,7 +176,7 @@ def test_the_catalogs_reranker_downloads_and_scores_as_cross_encoder_predicts(hu
 
 
 ENCODED = """import json, sys
-from core.encoding.multivector import encode_multivector
+from core.encoding.late.tokens import encode_multivector
 from core.models.loading import load_model
 model = load_model(sys.argv[1], "cpu")
 texts = json.loads(sys.argv[2])

@@ -124,7 +124,7 @@ def test_a_static_model_in_model2vecs_format_loads_and_embeds_as_model2vec_does(
 def test_a_late_interaction_catalog_model_loads_as_a_multi_vector_encoder(served, late_folders, repo, fixture):
     from sentence_transformers import MultiVectorEncoder
 
-    from core.encoding.multivector import encode_multivector
+    from core.encoding.late.tokens import encode_multivector
 
     served[repo] = late_folders[fixture]
     model = load_model(repo, "cpu")

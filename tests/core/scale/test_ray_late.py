@@ -7,11 +7,11 @@ import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 import pytest
 
-from core.analysis.token_index import LateIndex
+from core.analysis.late.index import LateIndex
 from core.cli import main
 from core.data.datasets import listed_datasets, open_late_dataset
 from core.data.stsb import stsb_corpus
-from core.encoding.token_matrix import TokenMatrix
+from core.encoding.late.matrix import TokenMatrix
 from tests.extras import extra_module
 
 ray = extra_module("ray", "Ray is an optional extra: `make scale`")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.analysis.late_map import token_labels, token_points
+from core.analysis.late.points import token_labels, token_points
 from core.analysis.similarity import limit_problems
 from core.data.corpus import lines
 from core.deployment import load_config

@@ -4,7 +4,7 @@ similarity over each query's token count."""
 import numpy as np
 import pytest
 
-from core.analysis.late_matrix import per_token_matrix
+from core.analysis.late.similarity import per_token_matrix
 from core.models.loading import load_model
 from tests.multivector import TEXTS
 

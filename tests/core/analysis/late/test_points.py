@@ -5,7 +5,7 @@ kept token of a few texts with its text and position."""
 import numpy as np
 import pytest
 
-from core.analysis.late_map import TokenPoints, document_points, token_labels, token_points
+from core.analysis.late.points import TokenPoints, document_points, token_labels, token_points
 from core.analysis.layers import find_word, layer_drift
 from core.analysis.map.clusters import query_in_space
 from core.encoding.encoder import encode_tokens

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from core.analysis.late_interaction import Alignment
-from core.analysis.token_matches import token_use
+from core.analysis.late.alignment import Alignment
+from core.analysis.late.matches import token_use
 from core.plots.labels import label
 
 COLOURS = {"typed": "#1c7ed6", "expansion": "#e8590c", "prompt": "#868e96"}

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 import torch
 
-from core.analysis.maxsim import EMPTY_DOCUMENT_SCORE, maxsim_scores, maxsim_top_k
-from core.analysis.token_index import LateIndex, build_late_index, measured_recall, stored_late_index
-from core.encoding.multivector import encode_multivector
-from core.encoding.token_matrix import TokenMatrix
+from core.analysis.late.index import LateIndex, build_late_index, measured_recall, stored_late_index
+from core.analysis.late.maxsim import EMPTY_DOCUMENT_SCORE, maxsim_scores, maxsim_top_k
+from core.encoding.late.matrix import TokenMatrix
+from core.encoding.late.tokens import encode_multivector
 from core.models.loading import load_model
 from tests.multivector import TEXTS
 

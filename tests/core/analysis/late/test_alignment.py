@@ -4,8 +4,8 @@ best document token, whose similarities sum to the score."""
 import numpy as np
 import pytest
 
-from core.analysis.late_interaction import align, alignment, scores, stored_bytes
-from core.encoding.multivector import encode_multivector
+from core.analysis.late.alignment import align, alignment, scores, stored_bytes
+from core.encoding.late.tokens import encode_multivector
 from core.models.loading import load_model
 from tests.multivector import TEXTS, WIDTH
 
@@ -41,7 +41,7 @@ def test_each_query_tokens_share_is_its_best_match_and_the_shares_sum_to_the_sco
 
 def test_meanmaxsim_divides_each_share_by_the_query_tokens():
     rng = np.random.default_rng(0)
-    from core.encoding.multivector import TokenVectors
+    from core.encoding.late.tokens import TokenVectors
 
     def text(count):
         return TokenVectors(tuple("t" * (i + 1) for i in range(count)), rng.normal(size=(count, 4)).astype(np.float32),

@@ -8,9 +8,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.analysis.late_interaction import BYTES_PER_VALUE, Alignment
-from core.analysis.late_similarity import query_token_uses
-from core.encoding.multivector import TOKEN_USES, TokenUses
+from core.analysis.late.alignment import BYTES_PER_VALUE, Alignment
+from core.analysis.late.similarity import query_token_uses
+from core.encoding.late.tokens import TOKEN_USES, TokenUses
 from core.plots.labels import label, plain_text
 from core.progress import byte_size
 

@@ -3,10 +3,10 @@ ranked over a corpus's token vectors by the model's own MaxSim (exact), and what
 
 from __future__ import annotations
 
-from core.analysis.maxsim import maxsim_top_k
+from core.analysis.late.maxsim import maxsim_top_k
 from core.analysis.ranking import Listed
-from core.encoding.multivector import TokenVectors, encode_multivector
-from core.encoding.token_matrix import TokenMatrix
+from core.encoding.late.matrix import TokenMatrix
+from core.encoding.late.tokens import TokenVectors, encode_multivector
 from core.models.loading import LoadedModel
 
 

@@ -12,8 +12,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from core.data.vectors import TEXT_COLUMN
-from core.encoding.multivector import TokenVectors
-from core.encoding.token_matrix import TokenMatrix
+from core.encoding.late.matrix import TokenMatrix
+from core.encoding.late.tokens import TokenVectors
 
 TOKENS_COLUMN, TOKEN_VECTORS_COLUMN = "tokens", "token_vectors"
 LATE_SCHEMA = pa.schema([(TOKENS_COLUMN, pa.list_(pa.string())),

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from core.analysis.late_interaction import BYTES_PER_VALUE
-from core.encoding.multivector import role_prompt, skipped_ids
+from core.analysis.late.alignment import BYTES_PER_VALUE
+from core.encoding.late.tokens import role_prompt, skipped_ids
 from core.models.loading import LoadedModel
 from core.progress import byte_size
 

@@ -6,7 +6,7 @@ import string
 import numpy as np
 import pytest
 
-from core.encoding.multivector import encode_multivector
+from core.encoding.late.tokens import encode_multivector
 from core.models.catalog import LATE
 from core.models.loading import load_model
 from core.models.sources import folder_kind

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.analysis.maxsim import matrix_scores
-from core.encoding.multivector import TokenVectors
-from core.encoding.token_matrix import TokenMatrix
+from core.analysis.late.maxsim import matrix_scores
+from core.encoding.late.matrix import TokenMatrix
+from core.encoding.late.tokens import TokenVectors
 from core.models.loading import LoadedModel
 
 BYTES_PER_VALUE = 4  # float32

@@ -7,9 +7,9 @@ from collections.abc import Collection, Sequence
 
 import pandas as pd
 
-from core.analysis.late_interaction import Alignment, align
-from core.encoding.multivector import TokenVectors
-from core.encoding.token_matrix import TokenMatrix
+from core.analysis.late.alignment import Alignment, align
+from core.encoding.late.matrix import TokenMatrix
+from core.encoding.late.tokens import TokenVectors
 
 MATCHES_SHOWN = 3  # a hit's strongest matches named in its line
 

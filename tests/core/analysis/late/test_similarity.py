@@ -7,15 +7,15 @@ import pandas as pd
 import pytest
 from scipy.stats import spearmanr
 
-from core.analysis.late_interaction import align, alignment
-from core.analysis.late_similarity import (
+from core.analysis.late.alignment import align, alignment
+from core.analysis.late.similarity import (
     alignment_table,
     late_order,
     late_text_similarity,
     rank_agreement,
     rank_moves,
 )
-from core.encoding.multivector import TokenVectors
+from core.encoding.late.tokens import TokenVectors
 from core.models.loading import load_model
 from tests.multivector import TEXTS
 

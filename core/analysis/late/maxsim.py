@@ -12,7 +12,7 @@ from functools import partial
 import numpy as np
 
 from core.analysis.search import DEFAULT_BUDGET, Hits, top_k
-from core.encoding.token_matrix import TokenMatrix
+from core.encoding.late.matrix import TokenMatrix
 
 EMPTY_DOCUMENT_SCORE = -1e9  # sentence-transformers' score of a document without a scoreable token
 Rows = tuple[np.ndarray, np.ndarray]  # token vectors and the offsets of each text's rows in them, from 0

@@ -4,9 +4,9 @@ its bytes; every row's best match boxed at the row's maximum, the share bars add
 import numpy as np
 import pytest
 
-from core.analysis.late_interaction import align
-from core.encoding.multivector import TokenUses, TokenVectors
-from core.plots.late_interaction import PER_LINE, USE_COLOURS, alignment_figure, token_uses_figure
+from core.analysis.late.alignment import align
+from core.encoding.late.tokens import TokenUses, TokenVectors
+from core.plots.late.tokens import PER_LINE, USE_COLOURS, alignment_figure, token_uses_figure
 
 
 def test_each_token_sits_in_its_roles_line_coloured_by_use_with_its_bytes():

@@ -1,7 +1,8 @@
 """The Similarity page's matrix for a late-interaction model: every text as a query (rows) against every text as a
 document (columns), by the model's own MaxSim or MeanMaxSim. A query and a document are encoded differently, so the
 matrix is not symmetric. Beside a dense configuration its values are on another scale (a sum over the query's
-tokens, not a cosine), so two matrices are compared by rank."""
+tokens, not a cosine), so two matrices are compared by rank. Fine-tune's heatmap divides each row by its query's
+kept tokens (`per_token_matrix`), so that a cell is the mean of the row's tokens' best matches, in [-1, 1]."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata, spearmanr
 
-from core.analysis.late_interaction import Alignment, scores
+from core.analysis.late.alignment import Alignment, scores
 from core.analysis.similarity import order_by_distance
 from core.encoding.encoder import Progress
-from core.encoding.multivector import TokenVectors, encode_multivector
+from core.encoding.late.tokens import TokenVectors, encode_multivector
 from core.models.loading import LoadedModel
+
+VALUE_NAME = "MaxSim / query tokens"
 
 
 def off_diagonal(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -111,3 +114,13 @@ def alignment_table(alignment: Alignment) -> pd.DataFrame:
         "best document token": best, "position in the document": alignment.best.astype(int),
         "similarity": alignment.grid[rows, alignment.best] if document else np.zeros(len(rows)),
         "share": alignment.shares, "share of the score": alignment.shares / score if score else np.nan})
+
+
+def per_token_matrix(model: LoadedModel, texts: Sequence[str]) -> np.ndarray:
+    """(texts, texts): row i is text i encoded as a query, column j text j as a document, by the model's own
+    similarity over row i's kept tokens (MeanMaxSim already is); not symmetric."""
+    queries = encode_multivector(model, texts, role="query")
+    matrix = scores(model, queries, encode_multivector(model, texts, role="document"))
+    if model.late_pipeline.similarity == "maxsim":
+        matrix = matrix / np.array([max(len(query.tokens), 1) for query in queries], np.float32)[:, None]
+    return matrix

@@ -4,10 +4,10 @@ encode_document / encode_query, read back memory-mapped and read-only, never rea
 import numpy as np
 import pytest
 
-from core.encoding import late_cache
-from core.encoding.late_cache import cached_token_matrix, late_file, late_key, stored_token_matrix
-from core.encoding.multivector import encode_multivector
-from core.encoding.token_matrix import TokenMatrix
+from core.encoding.late import cache as late_cache
+from core.encoding.late.cache import cached_token_matrix, late_file, late_key, stored_token_matrix
+from core.encoding.late.matrix import TokenMatrix
+from core.encoding.late.tokens import encode_multivector
 from core.models.loading import load_model
 from tests.multivector import TEXTS
 

@@ -21,8 +21,8 @@ import numpy as np
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import Progress
 from core.encoding.file_memo import FileMemo
-from core.encoding.multivector import encode_multivector
-from core.encoding.token_matrix import TokenMatrix
+from core.encoding.late.matrix import TokenMatrix
+from core.encoding.late.tokens import encode_multivector
 from core.hashing import texts_digest
 from core.models.loading import LoadedModel
 from core.paths import atomic_write, cache_dir

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.encoding.encoder import Progress
-from core.encoding.late_cache import cached_token_matrix
-from core.encoding.multivector import encode_multivector
-from core.encoding.token_matrix import TokenMatrix
+from core.encoding.late.cache import cached_token_matrix
+from core.encoding.late.matrix import TokenMatrix
+from core.encoding.late.tokens import encode_multivector
 from core.models.loading import LoadedModel
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.encoding.multivector import TokenVectors
+from core.encoding.late.tokens import TokenVectors
 
 EXPANSION, PROMPT = 1, 2  # bits of `flags`: a query expansion token, a prompt or marker token
 

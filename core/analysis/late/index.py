@@ -17,10 +17,10 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from core.analysis.index_store import read_graph, write_graph
-from core.analysis.maxsim import maxsim_scores, maxsim_top_k
+from core.analysis.late.maxsim import maxsim_scores, maxsim_top_k
 from core.analysis.search import Hits
 from core.analysis.vector_index import TARGET_RECALL, IndexParams, Progress, hnsw_graph
-from core.encoding.token_matrix import TokenMatrix
+from core.encoding.late.matrix import TokenMatrix
 
 EXACT_UP_TO_TOKENS = 1_000_000  # exact MaxSim reads every corpus token per query token: ~0.3 s a query here
 NEIGHBOUR_STEPS = (16, 32, 64, 128, 256)  # document tokens fetched per query token

@@ -7,9 +7,9 @@ import string
 import numpy as np
 import pytest
 
-from core.analysis.late_storage import corpus_storage, document_vectors, storage_table
+from core.analysis.late.storage import corpus_storage, document_vectors, storage_table
 from core.data.stsb import stsb_corpus
-from core.encoding.multivector import encode_multivector, token_uses
+from core.encoding.late.tokens import encode_multivector, token_uses
 from core.models.loading import load_model
 from tests.multivector import EXPANSION, PROMPTS, TEXTS, WIDTH
 
