@@ -12,7 +12,6 @@ from core.analysis.layers import (
     Word,
     default_word,
     find_word,
-    layer_drift,
     word_at,
 )
 from core.analysis.similarity import limit_problems
@@ -28,7 +27,7 @@ from ui.components.sidebar import page
 from ui.kinds import views_of
 from ui.pages.layers import agreement_view, alignment_view, attention_view
 from ui.state.persist import kept, texts_key
-from ui.work.cache import token_states_of
+from ui.work.cache import drift_of, token_states_of
 
 AGREEMENT_TEXTS = 100
 MARKDOWN_CHARS = set("\\`*_{}[]()#+-.!|~<>$:")
@@ -158,7 +157,8 @@ def main() -> None:
         st.warning(f"Sentence(s) {', '.join(cut)} are longer than the token limit and were cut; raise “Max length” "
                    "in the sidebar to see all of them.")
     chosen = choose_words(states, model)
-    drift = layer_drift(model, states, chosen, pooling=settings.pooling, max_length=settings.max_length)
+    drift = drift_of(model, model.fingerprint, tuple(texts), settings.max_length, prompt, tuple(chosen),
+                     settings.pooling)
     kind, extra = kind_of(model), views_of(model).layer_tabs
     tabs = st.tabs(["Token drift", "Sentence drift", "Token alignment", "Attention", "Layer agreement", *extra],
                    key="layers_tab", on_change="rerun", bind="query-params")

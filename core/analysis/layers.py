@@ -131,9 +131,10 @@ def baseline_band(all_states: Sequence[TokenStates], *, samples: int = 500, seed
     pairs = _random_token_pairs(all_states, samples, seed)
     if not pairs:
         return None
-    left = np.stack([all_states[t].states[:, p] for t, p, _, _ in pairs])
-    right = np.stack([all_states[t].states[:, p] for _, _, t, p in pairs])
-    cos = paired_cosine(left, right)  # (pairs, layers + 1)
+    states = np.concatenate([s.states for s in all_states], axis=1)  # (layers + 1, every text's tokens, dims)
+    starts = np.cumsum([0, *(s.states.shape[1] for s in all_states)])
+    at = np.array([(starts[t] + p, starts[u] + q) for t, p, u, q in pairs])
+    cos = paired_cosine(states[:, at[:, 0]], states[:, at[:, 1]]).T  # (pairs, layers + 1)
     return Band(cos.mean(axis=0), cos.std(axis=0), len(pairs))
 
 

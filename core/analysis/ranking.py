@@ -129,11 +129,9 @@ class QueryRanking:
         ranker = ranker or self.primary
         frame = self.ranked(ranker)
         indices = frame["index"].tolist()
-        for other in [self.primary, *self.others]:
-            if other != ranker:
-                ranks = self.rank_under(other)
-                frame[f"{other} rank"] = pd.array([ranks.get(i) for i in indices], dtype="Int64")
-        return frame
+        return frame.assign(**{f"{other} rank": pd.array([self.rank_under(other).get(i) for i in indices],
+                                                          dtype="Int64")
+                               for other in [self.primary, *self.others] if other != ranker})
 
     def shared(self) -> dict[str, int]:
         """How many texts of the primary list each other ranker also found."""

@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 from core.analysis.attribution import TokenAttribution
 from core.analysis.explanation import PairExplanation, Side
 from core.plots.labels import label, plain_text
+from core.plots.lines import vline, vline_label
 
 TOKEN_CHARS = 14
 
@@ -40,18 +41,17 @@ def contribution_heatmap(explanation: PairExplanation, *, hide_special: bool = F
     rows, cols = _kept(explanation.a, hide_special), _kept(explanation.b, hide_special)
     z = explanation.matrix[np.ix_(rows, cols)]
     span = _span(explanation.matrix) or 1.0
-    figure = go.Figure(go.Heatmap(
+    height = int(min(900, max(300, 110 + 22 * len(rows))))
+    return go.Figure(go.Heatmap(
         z=z, x=_names(explanation.b.tokens, cols, explanation.b.prompt_tokens),
         y=_names(explanation.a.tokens, rows, explanation.a.prompt_tokens), zmin=-span, zmax=span,
         colorscale="RdBu_r", colorbar=dict(title=dict(text="contribution", side="right")),
-        hovertemplate="A: %{y}<br>B: %{x}<br>contribution %{z:.4f}<extra></extra>"))
-    height = int(min(900, max(300, 110 + 22 * len(rows))))
-    figure.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10),
-                         title=f"Layer {explanation.layer}, {explanation.pooling} pooling: the cells sum to "
-                               f"{explanation.total:.4f} = the cosine{_prompt_note(explanation.a)}")
-    figure.update_xaxes(type="category", tickangle=-45, title="tokens of B")
-    figure.update_yaxes(type="category", autorange="reversed", title="tokens of A")
-    return figure
+        hovertemplate="A: %{y}<br>B: %{x}<br>contribution %{z:.4f}<extra></extra>"),
+        layout=dict(height=height, margin=dict(l=10, r=10, t=40, b=10),
+                    title=f"Layer {explanation.layer}, {explanation.pooling} pooling: the cells sum to "
+                          f"{explanation.total:.4f} = the cosine{_prompt_note(explanation.a)}",
+                    xaxis=dict(type="category", tickangle=-45, title="tokens of B"),
+                    yaxis=dict(type="category", autorange="reversed", title="tokens of A")))
 
 
 def token_strip(side: Side, *, name: str, hide_special: bool = False) -> go.Figure:
@@ -59,26 +59,25 @@ def token_strip(side: Side, *, name: str, hide_special: bool = False) -> go.Figu
     positions = _kept(side, hide_special)
     totals = side.totals[positions]
     span = _span(side.totals) or 1.0
-    figure = go.Figure(go.Heatmap(
+    return go.Figure(go.Heatmap(
         z=[totals], x=_names(side.tokens, positions, side.prompt_tokens), y=[name], zmin=-span, zmax=span,
         colorscale="RdBu_r",
         text=[[plain_text(side.tokens[i]) for i in positions]], texttemplate="%{text}", showscale=False,
-        hovertemplate="%{x}: total %{z:.4f}<extra></extra>"))
-    figure.update_layout(height=120, margin=dict(l=10, r=10, t=10, b=10))
-    figure.update_xaxes(type="category", showticklabels=False)
-    return figure
+        hovertemplate="%{x}: total %{z:.4f}<extra></extra>"),
+        layout=dict(height=120, margin=dict(l=10, r=10, t=10, b=10),
+                    xaxis=dict(type="category", showticklabels=False)))
 
 
 def split_bar(explanation: PairExplanation) -> go.Figure:
     """The score as two parts: along the layer's mean direction (shared by all texts) and beyond it."""
     parts = {"shared by all texts at this layer": explanation.shared, "shared by these two": explanation.specific}
-    figure = go.Figure([go.Bar(x=[value], y=["score"], orientation="h", name=name, marker_color=colour,
-                               hovertemplate=f"{name}: %{{x:.4f}}<extra></extra>")
-                        for (name, value), colour in zip(parts.items(), ("#adb5bd", "#d6336c"))])
-    figure.add_vline(x=explanation.score, line_dash="dash", annotation_text=f"cosine {explanation.score:.3f}")
-    figure.update_layout(barmode="relative", height=170, margin=dict(l=10, r=10, t=30, b=10),
-                         legend=dict(orientation="h", y=-0.4), xaxis=dict(title="part of the cosine"))
-    return figure
+    score = explanation.score
+    return go.Figure([go.Bar(x=[value], y=["score"], orientation="h", name=name, marker_color=colour,
+                             hovertemplate=f"{name}: %{{x:.4f}}<extra></extra>")
+                      for (name, value), colour in zip(parts.items(), ("#adb5bd", "#d6336c"))],
+                     layout=dict(barmode="relative", height=170, margin=dict(l=10, r=10, t=30, b=10),
+                                 legend=dict(orientation="h", y=-0.4), xaxis=dict(title="part of the cosine"),
+                                 shapes=[vline(score)], annotations=[vline_label(score, f"cosine {score:.3f}")]))
 
 
 def attribution_bars(attribution: TokenAttribution, *, name: str) -> go.Figure:

@@ -24,22 +24,22 @@ def layer_curves(curves: np.ndarray, labels: Sequence[str], hovers: Sequence[str
                  y_title: str, band: Band | None = None) -> go.Figure:
     """One line per row of `curves` (rows, layers + 1) across layers 0 … L, with an optional grey band."""
     layers = list(range(curves.shape[1]))
-    fig = go.Figure()
+    traces = []
     if band is not None:
         outline = list(band.mean + band.std) + list((band.mean - band.std)[::-1])
-        fig.add_trace(go.Scatter(x=layers + layers[::-1], y=outline, fill="toself", fillcolor=BAND_COLOUR,
-                                 mode="lines", line={"width": 0}, hoverinfo="skip",
-                                 name="random token pairs (mean ± 1 sd)"))
-        fig.add_trace(go.Scatter(x=layers, y=band.mean, mode="lines", line={"color": "grey", "dash": "dot"},
-                                 name="random pairs, mean",
-                                 hovertemplate="layer %{x}: %{y:.3f}<extra>random pairs</extra>"))
-    for row, name, hover, colour in zip(curves, labels, hovers, colours):
-        fig.add_trace(go.Scatter(x=layers, y=row, mode="lines+markers", name=name, line={"color": colour},
-                                 text=[plain_text(hover)] * len(layers),
-                                 hovertemplate="%{text}<br>layer %{x}: %{y:.3f}<extra></extra>"))
-    fig.update_layout(xaxis={"title": "layer (0 = embeddings)", "tickmode": "array", "tickvals": layers},
-                      yaxis={"title": y_title}, height=420, margin={"t": 30, "b": 40},
-                      legend={"orientation": "h", "y": -0.2})
+        traces += [go.Scatter(x=layers + layers[::-1], y=outline, fill="toself", fillcolor=BAND_COLOUR, mode="lines",
+                              line={"width": 0}, hoverinfo="skip", name="random token pairs (mean ± 1 sd)"),
+                   go.Scatter(x=layers, y=band.mean, mode="lines", line={"color": "grey", "dash": "dot"},
+                              name="random pairs, mean",
+                              hovertemplate="layer %{x}: %{y:.3f}<extra>random pairs</extra>")]
+    traces += [go.Scatter(x=layers, y=row, mode="lines+markers", name=name, line={"color": colour},
+                          text=[plain_text(hover)] * len(layers),
+                          hovertemplate="%{text}<br>layer %{x}: %{y:.3f}<extra></extra>")
+               for row, name, hover, colour in zip(curves, labels, hovers, colours)]
+    fig = go.Figure(traces, layout={"xaxis": {"title": "layer (0 = embeddings)", "tickmode": "array",
+                                              "tickvals": layers},
+                                    "yaxis": {"title": y_title}, "height": 420, "margin": {"t": 30, "b": 40},
+                                    "legend": {"orientation": "h", "y": -0.2}})
     return fig
 
 

@@ -16,6 +16,7 @@ from core.analysis.agreement import Agreement, agreement
 from core.analysis.explanation import PairExplanation, explain_pair, reference_texts
 from core.analysis.late.storage import Storage, corpus_storage
 from core.analysis.layer_terms import LayerTerms, layer_terms
+from core.analysis.layers import Drift, Word, layer_drift
 from core.analysis.lexical import Baseline, Lexical, fit_baseline
 from core.analysis.map.clusters import cluster_keywords, selection_keywords
 from core.analysis.map.labels import MapLabel, zoom_labels
@@ -227,6 +228,15 @@ def token_states_of(_model: LoadedModel, fingerprint: str, texts: tuple[str, ...
                     max_length: int | None, prompt: str = "") -> list[TokenStates]:
     """Token states per (weights, texts, limit, prompt), so a click on a chip does not run the model again."""
     return encode_tokens(_model, texts, max_length=max_length, prompt=prompt)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def drift_of(_model: LoadedModel, fingerprint: str, texts: tuple[str, ...], max_length: int | None, prompt: str,
+             chosen: tuple[Word | None, ...], pooling: Pooling) -> Drift:
+    """Layers' curves per (weights, texts, limit, prompt, chosen words, pooling), shared by every session: a class
+    opening the page on its example texts computes them once (the random-pair band alone was a quarter of a rerun)."""
+    states = token_states_of(_model, fingerprint, texts, max_length, prompt)
+    return layer_drift(_model, states, chosen, pooling=pooling, max_length=max_length)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
