@@ -109,18 +109,48 @@ def multi_vector_retrieval(task: RetrievalTask, reference, ks: Sequence[int] = (
         {f"{name}_mrr@10": found[f"{name}_mrr@10"], f"{name}_ndcg@10": found[f"{name}_ndcg@10"]}
 
 
+NEAR_TIE = 1e-5  # scores closer than this (a random model's crowd together) fall either way in float32 rounding
+
+
 def without_near_ties(task: RetrievalTask, reference, depth: int) -> RetrievalTask:
     """The task's queries whose top `depth` + 1 scores (their own texts masked), as sentence-transformers computes
-    them, are all at least 1e-5 apart: a closer pair (a random model's scores crowd together) falls either way in
+    them, are all at least NEAR_TIE apart: a closer pair (a random model's scores crowd together) falls either way in
     float32 rounding, so the order is compared only where it is defined."""
     scores = reference.similarity(reference.encode_query(task.queries), reference.encode_document(task.corpus))
     for q, texts in enumerate(task.exclude):
         scores[q, list(texts)] = float("-inf")
     top = scores.topk(depth + 1, dim=1).values
-    keep = [q for q in range(len(task.queries)) if bool((top[q, :-1] - top[q, 1:] >= 1e-5).all())]
+    keep = [q for q in range(len(task.queries)) if bool((top[q, :-1] - top[q, 1:] >= NEAR_TIE).all())]
     assert len(keep) >= len(task.queries) * 0.7
     return RetrievalTask(task.name, [task.queries[q] for q in keep], task.corpus, [task.relevant[q] for q in keep],
                          [task.missing[q] for q in keep], [task.exclude[q] for q in keep])
+
+
+def assert_top_order(found: Sequence[int], scores: np.ndarray, depth: int | None = None) -> None:
+    """`found` is the best `depth` (all by default) of one query's `scores` as a reference computes them (such as
+    sentence-transformers' similarity), best first, wherever that order is defined: texts whose scores lie within
+    NEAR_TIE of the next (a chain of such) may come in any order among themselves and, at the cut, either may be in,
+    as `without_near_ties` leaves out a query whose order such a pair would decide."""
+    scores = np.asarray(scores, dtype=np.float64)
+    order = np.argsort(-scores, kind="stable")
+    depth = len(scores) if depth is None else min(depth, len(scores))
+    found = [int(i) for i in found]
+    assert len(found) == len(set(found)) == depth, (found, order[:depth].tolist())
+    blocks, block = [], [int(order[0])]
+    for before, after in zip(order[:-1], order[1:]):
+        if scores[before] - scores[after] < NEAR_TIE:
+            block.append(int(after))
+        else:
+            blocks.append(block)
+            block = [int(after)]
+    blocks.append(block)
+    start = 0
+    for block in blocks:
+        if start >= depth:
+            break
+        assert set(found[start:start + len(block)]) <= set(block), (found, order[:depth].tolist(),
+                                                                    scores[order[:depth + 1]].tolist())
+        start += len(block)
 
 
 def plain_captum_pair(cross, query: str, text: str, steps: int, *, max_length: int | None = None,

@@ -197,6 +197,10 @@ def test_a_late_interaction_model_shows_its_recall_beside_its_base_and_its_maxsi
     np.testing.assert_allclose(shown, expected, rtol=1e-5, atol=1e-6)
     assert late_card in at.sidebar.selectbox(key="sb_model").options
     assert late_card not in at.selectbox(key="ft_base").options  # training starts from a dense model
+    assert card["drift"] == [] and "agreement" not in card  # no drift curve: what the page says instead
+    keys = [chart.proto.id.rsplit("-", 1)[-1] for chart in at.get("plotly_chart")]
+    assert "ft_drift" not in keys and "ft_cka_layers" not in keys
+    assert any(c.value.startswith("Drift (CKA and neighbours kept) is measured on one vector") for c in at.caption)
 
 
 def test_the_page_shows_with_a_late_interaction_model_in_the_sidebar(late_card):

@@ -132,9 +132,39 @@ def test_compare_mode_draws_both_configurations_with_the_same_point_numbers(open
     assert not np.allclose(left.positions, right.positions)
 
 
+def layer_means(model, texts: list[str], layer: int) -> np.ndarray:
+    """A sentence-transformers model's mean-pooled hidden states at `layer` (0: the embedding layer), computed here
+    with the network and tokenizer alone, in float64."""
+    import torch
+
+    tokenizer, network = model[0].tokenizer, model[0].auto_model
+    features = tokenizer(texts, padding=True, truncation=True, max_length=model.max_seq_length, return_tensors="pt")
+    with torch.no_grad():
+        hidden = network(**features, output_hidden_states=True).hidden_states[layer].double()
+    mask = features["attention_mask"].unsqueeze(-1).double()
+    return ((hidden * mask).sum(dim=1) / mask.sum(dim=1)).numpy()
+
+
+def cosine_top(vectors: np.ndarray, query: np.ndarray, k: int) -> np.ndarray:
+    """The k rows nearest the query by cosine, best first, checked to be apart from each other and from the next
+    by at least 1e-5 (an order a float32 rounding could turn is not one to compare)."""
+    cosines = (vectors @ query) / (np.linalg.norm(vectors, axis=1) * np.linalg.norm(query))
+    order = np.argsort(-cosines, kind="stable")[:k + 1]
+    assert (-np.diff(cosines[order]) >= 1e-5).all(), cosines[order]
+    return order[:k]
+
+
 def test_compare_mode_places_bs_query_on_bs_map_even_where_b_is_wider(opened):
     """B (untrained BERT, 768 dimensions against A's 384) is mapped alone and aligned onto A: its star is the mean of
-    its nearest texts on B's map, never A's PCA axes applied to B's query (which raised on the wider vector)."""
+    its nearest texts on B's map, never A's PCA axes applied to B's query (which raised on the wider vector). B's
+    nearest texts are computed here from B's network (its middle layer, mean-pooled, as compare mode's B starts) and
+    A's with sentence-transformers, so a star placed with A's neighbours, or with the view's own wrong ones, fails."""
+    from sentence_transformers import SentenceTransformer
+
+    from core.data.stsb import stsb_sample
+    from core.models.loading import sentence_transformer
+    from core.models.packages import packaged_minilm_folder
+
     at = opened
     at.radio(key="map_source").set_value("stsb").run()
     at.radio(key="map_method").set_value("PCA").run()
@@ -142,9 +172,21 @@ def test_compare_mode_places_bs_query_on_bs_map_even_where_b_is_wider(opened):
     at.toggle(key="map_compare").set_value(True).run()
     at.selectbox(key="map_b_model").set_value("untrained-bert").run()
     assert not at.exception
-    star = canvas(at, "map_compare_b").view["query"]
-    neighbours = np.array([(x, y) for x, y in star["neighbours"]])
-    assert np.allclose((star["x"], star["y"]), neighbours.mean(axis=0), atol=1e-4)
+    texts, query = stsb_sample(300)["text"].tolist(), at.text_input(key="map_query").value
+    b = sentence_transformer("untrained-bert")  # its seeded random weights
+    middle = b[0].auto_model.config.num_hidden_layers // 2
+    assert at.slider(key="map_b_layer").value == middle and at.selectbox(key="map_b_pooling").value == "default"
+    b_top = cosine_top(layer_means(b, texts, middle), layer_means(b, [query], middle)[0], 5)
+    a = SentenceTransformer(str(packaged_minilm_folder()), device="cpu")
+    a_top = cosine_top(a.encode(texts).astype(np.float64), a.encode([query])[0].astype(np.float64), 5)
+    assert set(a_top) != set(b_top)  # else a star placed with A's neighbours could not be told apart
+    left, right = canvas(at, "map_compare_a"), canvas(at, "map_compare_b")
+    assert len(right.positions) == len(texts)
+    for drawn, top in ((left, a_top), (right, b_top)):
+        star = drawn.view["query"]
+        np.testing.assert_allclose(star["neighbours"], drawn.positions[top], atol=1e-6)
+    star = right.view["query"]
+    np.testing.assert_allclose((star["x"], star["y"]), right.positions[b_top].mean(axis=0), atol=1e-4)
 
 
 def test_compare_mode_with_umap_lays_both_maps_out_together_in_the_queue(opened):

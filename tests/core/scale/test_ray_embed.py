@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +20,7 @@ from core.cli import main
 from core.data.stsb import stsb_corpus
 from core.encoding.encoder import encode_with
 from core.settings import Settings
+from tests.core.scale.interrupted_run import watch_children
 from tests.extras import extra_module
 
 ray = extra_module("ray", "Ray is an optional extra: `make scale`")
@@ -191,15 +191,3 @@ def test_ctrl_c_leaves_only_whole_folders_and_stops_the_ray_it_started(tmp_path)
     for name in finished:
         assert len(read_folder(out / name)[0]) == sizes[name]
 
-
-def watch_children(run: subprocess.Popen, seen: dict[psutil.Process, str]) -> None:
-    """Every process below `run`, with its latest command line (a Ray worker names its actor in it once the actor
-    starts), until `run` ends."""
-    parent = psutil.Process(run.pid)
-    while run.poll() is None:
-        try:
-            for child in parent.children(recursive=True):
-                seen[child] = " ".join(child.cmdline()) or seen.get(child, "")
-        except psutil.Error:  # a process that ended meanwhile
-            pass
-        time.sleep(0.2)

@@ -13,6 +13,7 @@ from core.data.datasets import listed_datasets, open_late_dataset
 from core.data.stsb import stsb_corpus
 from core.encoding.late.matrix import TokenMatrix
 from tests.extras import extra_module
+from tests.references import assert_top_order
 
 ray = extra_module("ray", "Ray is an optional extra: `make scale`")
 pytestmark = pytest.mark.slow
@@ -49,6 +50,5 @@ def test_a_late_interaction_model_on_ray_equals_the_local_command_and_opens_on_r
     query = reference.encode_query(["A man is playing a guitar."])
     scores = reference.similarity(query, reference.encode_document(texts)).numpy()[0]
     hits = LateIndex(dataset.corpus).search(TokenMatrix.bare(query[0].numpy(), np.array([0, len(query[0])])), 5)
-    best = np.argsort(-scores, kind="stable")[:5]
-    assert hits.indices[0].tolist() == best.tolist()
-    np.testing.assert_allclose(hits.scores[0], scores[best], rtol=1e-5)
+    assert_top_order(hits.indices[0].tolist(), scores, 5)  # near ties (random weights) in either order
+    np.testing.assert_allclose(hits.scores[0], -np.sort(-scores)[:5], rtol=1e-5)

@@ -49,16 +49,30 @@ def test_the_probe_is_the_first_dev_pairs_distinct_sentences():
     assert len(set(probe.texts)) == len(probe.texts)
 
 
-def test_each_checkpoint_measures_the_model_in_training_against_its_start(tiny_bert_folder):
+def test_each_checkpoint_measures_the_model_in_training_against_its_start(tiny_bert_folder, monkeypatch):
+    """The weights are saved each time a point is recorded; every point is then measured again here from its saved
+    state, encoded by a plain SentenceTransformer: CKA with NumPy, overlap@10 with scikit-learn, Spearman with scipy,
+    each against the start's state."""
+    from sentence_transformers import SentenceTransformer
+
+    from core.training import finetune
+
     probe = stsb_probe(30)
     model = sentence_transformer(str(tiny_bert_folder))
-    start = model.encode(probe.texts)
+    states: dict[int, dict] = {}
+
+    def saving_states(probe, record):
+        def recorded(point):
+            states[point.step] = {name: value.detach().clone() for name, value in model.state_dict().items()}
+            record(point)
+
+        return drift.drift_callback(probe, recorded)
+
+    monkeypatch.setattr(finetune, "drift_callback", saving_states)
     control = RunControl()
     assert train(model, PAIRS, "cosine", FEW, control, probe) == 3
     points = control.snapshot().drift
-    assert [p.step for p in points] == [0, 1, 2, 3]
-    assert points[0].cka == pytest.approx(1.0) and points[0].overlap == 1.0
-    end = model.encode(probe.texts)  # the trained weights, as the last checkpoint saw them
+    assert [p.step for p in points] == sorted(states) == [0, 1, 2, 3]
     gold = [p.score for p in load_stsb("dev")[:30]]
 
     def spearman(vectors):
@@ -66,11 +80,33 @@ def test_each_checkpoint_measures_the_model_in_training_against_its_start(tiny_b
         cosines = (u * v).sum(1) / np.linalg.norm(u, axis=1) / np.linalg.norm(v, axis=1)
         return spearmanr(cosines, gold).statistic
 
-    assert points[0].spearman == pytest.approx(spearman(start), abs=1e-5)
-    assert points[-1].cka == pytest.approx(numpy_cka(start, end), abs=1e-5)
-    assert points[-1].overlap == pytest.approx(overlap(start, end))
-    assert points[-1].spearman == pytest.approx(spearman(end), abs=1e-5)
+    reference = SentenceTransformer(str(tiny_bert_folder), device="cpu")  # a plain checkpoint: mean pooling
+    saved = {}
+    for step, state in states.items():
+        reference.load_state_dict(state)
+        saved[step] = reference.encode(probe.texts, batch_size=64)
+    start = saved[0]
+    for point in points:
+        now = saved[point.step]
+        assert point.cka == pytest.approx(numpy_cka(start, now), abs=1e-5), point
+        assert point.overlap == pytest.approx(overlap(start, now)), point
+        assert point.spearman == pytest.approx(spearman(now), abs=1e-5), point
+    assert points[0].cka == pytest.approx(1.0) and points[0].overlap == 1.0
+    # the checkpoint between the first and the last has weights of its own (the first step is warm-up, at rate 0)
+    assert not np.allclose(saved[2], saved[0], atol=1e-4) and not np.allclose(saved[2], saved[3], atol=1e-4)
     assert points[-1].cka < 0.9999  # the weights moved: a measure that could fail
+
+
+def test_a_multi_vector_run_records_no_drift(tiny_sentence_transformer_folder):
+    """A late-interaction model has no one vector per text to measure drift on: its run records no point, so no
+    drift curve is drawn, while it runs or on its card."""
+    from core.training.finetune import multi_vector_from
+    from tests.core.training.test_finetune import LATE_PAIRS
+
+    control = RunControl()
+    with multi_vector_from(str(tiny_sentence_transformer_folder), "cpu", FEW.seed) as model:
+        assert train(model, LATE_PAIRS, "multi-vector", FEW, control, stsb_probe(30)) == 3
+    assert control.snapshot().drift == [] and [step for step, _ in control.snapshot().losses] == [1, 2, 3]
 
 
 def test_a_run_keeps_its_drift_and_the_base_against_the_result_on_its_card(tiny_bert_folder):
