@@ -75,8 +75,9 @@ def split_bar(explanation: PairExplanation) -> go.Figure:
     return go.Figure([go.Bar(x=[value], y=["score"], orientation="h", name=name, marker_color=colour,
                              hovertemplate=f"{name}: %{{x:.4f}}<extra></extra>")
                       for (name, value), colour in zip(parts.items(), ("#adb5bd", "#d6336c"))],
-                     layout=dict(barmode="relative", height=170, margin=dict(l=10, r=10, t=30, b=10),
-                                 legend=dict(orientation="h", y=-0.4), xaxis=dict(title="part of the cosine"),
+                     layout=dict(barmode="relative", height=200, margin=dict(l=10, r=10, t=30, b=10),
+                                 legend=dict(orientation="h", y=-0.6, yanchor="top"),
+                                 xaxis=dict(title="part of the cosine"),
                                  shapes=[vline(score)], annotations=[vline_label(score, f"cosine {score:.3f}")]))
 
 
