@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8501
 
-.PHONY: setup canvas axe run lint test test-fast test-browser bench models-extra scale hub-server clean
+.PHONY: setup canvas axe run lint test test-fast test-browser bench models-extra scale notebook-extra notebook \
+  hub-server clean
 
 $(STAMP): requirements.txt requirements-nodeps.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -19,7 +20,8 @@ setup: $(STAMP)
 # The map's WebGL canvas: its JavaScript is built from frontend/ by npm (Node 20) and committed
 # (frontend/dist/map_canvas.js), so running the app needs no Node. After a change to frontend/, `make canvas`
 # rebuilds it from the lock and the result is committed; a test in `make test` checks that the committed file is what
-# the lock and the source build (tests/ui/components/test_map_canvas_bundle.py).
+# the lock and the source build (tests/ui/components/test_map_canvas_bundle.py). One `npm run build` makes both hosts'
+# bundles: map_canvas.js (Streamlit's) and map_widget.js (the notebook's anywidget, core/notebook/map_widget.py).
 CANVAS := ui/components/map_canvas/frontend
 
 canvas:
@@ -40,6 +42,18 @@ $(VENV)/.scale-installed: $(STAMP) requirements-scale.txt
 	touch $@
 
 scale: $(VENV)/.scale-installed
+
+# Optional extra: the notebook (core.notebook's map widget on anywidget, JupyterLab, and nbclient, ipykernel and
+# jupyter-scatter for its tests and `make bench`). `make notebook` installs it and opens JupyterLab on the example
+# notebook; CI installs it (`make notebook-extra`). The app and `make run` never need it.
+$(VENV)/.notebook-installed: $(STAMP) requirements-notebook.txt
+	$(BIN)/pip install -q -r requirements-notebook.txt
+	touch $@
+
+notebook-extra: $(VENV)/.notebook-installed
+
+notebook: $(VENV)/.notebook-installed
+	PYTHONPATH=$(CURDIR) $(BIN)/jupyter lab notebooks/explore.ipynb
 
 # Optional extra: olah, a hub-protocol server the hub tests run on loopback (tests/hubserver.py), in its own virtual
 # environment so its pins never touch the app's (its tests skip without it)
@@ -72,7 +86,7 @@ test-browser: $(STAMP) $(AXE_JS)
 	bash scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest -m browser
 
-bench: $(STAMP)
+bench: $(STAMP) $(VENV)/.notebook-installed
 	$(BIN)/python -m bench.run --output bench/RESULTS.md
 
 models-extra: $(STAMP)

@@ -25,6 +25,7 @@ from bench.map_canvas import bench_map_canvas
 from bench.map_projection import bench_map_projection
 from bench.maps import bench_map_scale, bench_tsne
 from bench.memory import bench_memory
+from bench.notebook_map import bench_notebook_map
 from bench.pages import bench_classroom, bench_first_contact, bench_pages
 from bench.rerank import bench_rerank
 from bench.rerank_explanation import bench_rerank_explanation
@@ -35,7 +36,7 @@ from bench.sparse import bench_sparse
 SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": bench_search, "sts": bench_sts,
             "first_contact": bench_first_contact, "classroom": bench_classroom, "pages": bench_pages,
             "tsne": bench_tsne, "map_scale": bench_map_scale, "map_canvas": bench_map_canvas,
-            "map_projection": bench_map_projection,
+            "map_projection": bench_map_projection, "notebook_map": bench_notebook_map,
             "memory": bench_memory, "explanation": bench_explanation,
             "checks": bench_checks, "ray": bench_ray, "index": bench_index,
             "dataset_sessions": bench_dataset_sessions, "sparse": bench_sparse, "rerank": bench_rerank,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -51,6 +51,9 @@ from core.plots.late.tokens import alignment_figure
 from core.plots.layers import layer_curves, pair_colour
 from core.plots.terms import split_figure
 from core.settings import Settings, layer_used
+
+if TYPE_CHECKING:
+    from core.notebook.map_widget import MapWidget
 
 Texts: TypeAlias = Sequence[str] | str  # a single string is one text
 Vectors: TypeAlias = np.ndarray | sp.csr_matrix | list[np.ndarray]
@@ -297,6 +300,16 @@ class Explorer:
         found = agreement(np.asarray(self.embed(listed)), np.asarray(other.embed(listed)),
                           k=overlap_k(len(listed)) if k is None else k)
         return dict(found.record())
+
+    def map(self, texts: Texts, *, labels: Sequence[object] | None = None, method: str = "PCA",
+            query: str | None = None, seed: int = 0) -> MapWidget:
+        """The Map page's map of the texts as a notebook widget (core.notebook.map_widget.MapWidget, an anywidget;
+        the notebook extra, `make notebook-extra`): embedded as documents, projected by `method` ("PCA", "t-SNE" or
+        "UMAP", seeded by `seed`), coloured by `labels` (else by k-means clusters), with `query` as a star and lines
+        to its nearest texts. Its `selection` is a DataFrame of the rows selected in the browser."""
+        from core.notebook.map_widget import explorer_map  # anywidget, the notebook extra, only where it is used
+
+        return explorer_map(self, _listed(texts), labels=labels, method=method, query=query, seed=seed)
 
 
 def _token_curves(drift: Drift, chosen: list[Word | None]) -> go.Figure:

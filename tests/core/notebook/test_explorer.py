@@ -23,7 +23,7 @@ from core.models.packages import packaged_minilm_folder
 from core.notebook import Explorer, Why
 from tests.conftest import ROOT
 from tests.core.analysis.test_agreement import numpy_cka
-from tests.references import information_retrieval
+from tests.references import assert_top_order, information_retrieval
 
 MINILM = "all-MiniLM-L6-v2"
 TEXTS = ["A man is playing a guitar.", "A man plays the guitar on stage.", "A woman slices an onion.",
@@ -294,9 +294,8 @@ def test_a_late_interaction_models_heatmap_and_why_are_its_maxsim(late_folders):
     assert why.score == pytest.approx(float(expected[0, 1]), rel=1e-5)
     assert why.table["share"].sum() == pytest.approx(why.score, rel=1e-5)
     hits = ex.search("a guitar", texts, k=3)
-    best = np.argsort(-encoder.similarity(encoder.encode_query(["a guitar"]),
-                                          encoder.encode_document(texts)).numpy()[0], kind="stable")[:3]
-    assert hits["text"].tolist() == [texts[i] for i in best]
+    scores = encoder.similarity(encoder.encode_query(["a guitar"]), encoder.encode_document(texts)).numpy()[0]
+    assert_top_order([texts.index(text) for text in hits["text"]], scores, 3)  # random weights: near ties either way
     with pytest.raises(ValueError, match="late-interaction model keeps no sentence vector"):
         ex.layers(BANK, curves="sentence")
 

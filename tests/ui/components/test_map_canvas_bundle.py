@@ -1,5 +1,6 @@
-"""The map canvas's JavaScript is committed built (frontend/dist/map_canvas.js), so that `make run` needs no Node; this
-checks that it is what the lock file and the source build."""
+"""The map canvas's JavaScript is committed built (frontend/dist/: map_canvas.js for Streamlit, map_widget.js for a
+notebook), so that neither `make run` nor the notebook needs Node; this checks that both are what the lock file and
+the source build, with one `npm run build`."""
 
 from __future__ import annotations
 
@@ -27,7 +28,11 @@ def test_the_committed_bundle_is_what_the_lock_file_builds(tmp_path):
     for command in (["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], ["npm", "run", "build", "--silent"]):
         done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, f"{' '.join(command)} failed:\n{done.stdout}\n{done.stderr}"
-    built = (tmp_path / "dist" / "map_canvas.js").read_bytes()
-    assert built == BUNDLE.read_bytes(), (
-        f"{BUNDLE.relative_to(FRONTEND.parents[3])} is not what frontend/'s source and lock file build: run "
-        "`make canvas` and commit the rebuilt file.")
+    built, committed = tmp_path / "dist", BUNDLE.parent
+    names = sorted(path.name for path in built.iterdir())
+    assert names == ["map_canvas.js", "map_widget.js"]
+    assert names == sorted(path.name for path in committed.iterdir()), "dist/ holds other files than the build makes"
+    for name in names:
+        assert (built / name).read_bytes() == (committed / name).read_bytes(), (
+            f"{(committed / name).relative_to(FRONTEND.parents[3])} is not what frontend/'s source and lock file "
+            "build: run `make canvas` and commit the rebuilt file.")

@@ -42,3 +42,14 @@ def test_noise_gets_no_label():
     clusters = np.where(topic == 3, "noise", topic.astype(str))
     assert all(label.size == 30 for label in zoom_labels(coords, texts, clusters) if label.level == 0)
     assert sum(label.level == 0 for label in zoom_labels(coords, texts, clusters)) == 3
+
+
+def test_above_keyword_texts_each_levels_k_means_is_fitted_on_a_sample_and_places_every_point():
+    coords, texts, _ = corpus(6_000)  # 24,000 points: more than KEYWORD_TEXTS
+    labels = zoom_labels(coords, texts)
+    for level in range(3):
+        placed = [label for label in labels if label.level == level]
+        assert sum(label.size for label in placed) == len(coords)  # every point in one cluster of the level
+    centres = np.array([[0, 0], [10, 0], [0, 10], [10, 10]])
+    for label in labels:  # each at the median of points of one topic: within a few spreads of its centre
+        assert np.linalg.norm(centres - [label.x, label.y], axis=1).min() < 2

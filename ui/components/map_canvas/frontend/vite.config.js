@@ -1,12 +1,22 @@
-// One ES module, every dependency inlined: Streamlit gives it to the page as the component's JavaScript.
+// Two ES modules from one canvas, each with every dependency inlined: map_canvas.js, which Streamlit's loader imports
+// (src/main.js), and map_widget.js, a notebook's anywidget (src/widget.js). A module that imports another file cannot
+// be loaded from a string, as both hosts load them, so each is a build of its own: `npm run build` makes both.
 import { defineConfig } from "vite";
 
-export default defineConfig({
-  build: {
-    outDir: "dist",
-    emptyOutDir: true,
-    lib: { entry: "src/main.js", formats: ["es"], fileName: () => "map_canvas.js" },
-    minify: true,
-    target: "es2020",
-  },
+const HOSTS = {
+  streamlit: { entry: "src/main.js", file: "map_canvas.js" },
+  widget: { entry: "src/widget.js", file: "map_widget.js" },
+};
+
+export default defineConfig(({ mode }) => {
+  const host = HOSTS[mode] ?? HOSTS.streamlit;
+  return {
+    build: {
+      outDir: "dist",
+      emptyOutDir: host === HOSTS.streamlit, // the first build empties dist/, the second adds to it
+      lib: { entry: host.entry, formats: ["es"], fileName: () => host.file },
+      minify: true,
+      target: "es2020",
+    },
+  };
 });

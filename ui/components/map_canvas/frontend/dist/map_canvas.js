@@ -7284,11 +7284,14 @@ var ka = class {
 .scale { display: flex; gap: 6px; height: 180px; margin: 6px 0; }
 .scale-bar { width: 14px; border-radius: 3px; }
 .scale-ends { display: flex; flex-direction: column; justify-content: space-between; }
-`, Ma = ea([], !1), Na = /* @__PURE__ */ new Map(), Pa = (e, t) => [
+`, Ma = ea([], !1), Na = /* @__PURE__ */ new Map(), Pa = () => {
+	let e = globalThis.__explorerMapRenderer;
+	return e && !e.isDestroyed ? e : globalThis.__explorerMapRenderer = Ki();
+}, Fa = (e, t) => [
 	1,
 	3,
 	5
-].map((t) => parseInt(e.slice(t, t + 2), 16) / 255).concat(t), Fa = `<style>${ja}</style>
+].map((t) => parseInt(e.slice(t, t + 2), 16) / 255).concat(t), Ia = `<style>${ja}</style>
   <div class="toolbar" role="toolbar" aria-label="Map tools">
     <button type="button" data-mode="panZoom" aria-pressed="true" title="Drag to pan, scroll to zoom, click a point to select it">Pan &amp; zoom</button>
     <button type="button" data-mode="rectangle" aria-pressed="false" title="Drag a box to select the points in it">Box</button>
@@ -7305,9 +7308,9 @@ var ka = class {
       <div class="tooltip" role="tooltip" hidden></div>
     </div>
     <div class="legend"></div>
-  </div>`, Ia = class {
-	constructor(e, { setStateValue: t, setTriggerValue: n, columns: r }) {
-		this.columns = r, this.setStateValue = t, this.setTriggerValue = n, this.root = document.createElement("div"), this.root.className = "explorer-map", this.root.innerHTML = Fa, e.appendChild(this.root), this.stage = this.root.querySelector(".stage"), this.canvas = this.root.querySelector("canvas.points"), this.overlay = this.root.querySelector("canvas.overlay"), this.tooltip = this.root.querySelector(".tooltip"), this.status = this.root.querySelector(".status"), this.legend = new _a(this.root.querySelector(".legend"), () => this.applyFilter()), this.sketch = new ka(this.root.querySelector("canvas.sketch"), (e) => this.sketched(e)), this.selected = [], this.hovered = -1, this.hoverTexts = /* @__PURE__ */ new Map(), this.draws = 0, this.lastDraw = {
+  </div>`, La = class {
+	constructor(e, t) {
+		this.host = t, this.columns = t.columns, this.root = document.createElement("div"), this.root.className = "explorer-map", this.root.innerHTML = Ia, e.appendChild(this.root), this.stage = this.root.querySelector(".stage"), this.canvas = this.root.querySelector("canvas.points"), this.overlay = this.root.querySelector("canvas.overlay"), this.tooltip = this.root.querySelector(".tooltip"), this.status = this.root.querySelector(".status"), this.legend = new _a(this.root.querySelector(".legend"), () => this.applyFilter()), this.sketch = new ka(this.root.querySelector("canvas.sketch"), (e) => this.sketched(e)), this.selected = [], this.hovered = -1, this.hoverTexts = /* @__PURE__ */ new Map(), this.draws = 0, this.lastDraw = {
 			started: 0,
 			ended: 0
 		}, this.wireToolbar();
@@ -7315,11 +7318,12 @@ var ka = class {
 	createPlot() {
 		let { width: e, height: t } = this.stage.getBoundingClientRect();
 		this.plot = $i({
+			renderer: Pa(),
 			canvas: this.canvas,
 			width: Math.max(1, Math.floor(e)),
 			height: Math.max(1, Math.floor(t)),
-			backgroundColor: Pa(oa, 1),
-			pointColorActive: Pa(ia, 1),
+			backgroundColor: Fa(oa, 1),
+			pointColorActive: Fa(ia, 1),
 			deselectOnDblClick: !0,
 			deselectOnEscape: !0,
 			pointScaleMode: "asinh"
@@ -7344,29 +7348,32 @@ var ka = class {
 		this.root.querySelector("[data-action=reset]").addEventListener("click", () => this.fitView(!0)), this.root.querySelector("[data-action=clear]").addEventListener("click", () => this.plot?.deselect());
 	}
 	async update(e) {
-		let { hover: t, answered: n, ...r } = e;
+		let { hover: t, answered: n, labels: r, ...i } = e;
 		this.answerArrived(n);
-		let i = JSON.stringify(r);
-		if (this.plot && i === this.drawnJson) {
-			this.data = e, this.hoverAnswered(t);
+		let a = JSON.stringify(i);
+		if (this.plot && a === this.drawnJson) {
+			let n = JSON.stringify(r) !== JSON.stringify(this.data.labels);
+			this.data = e, this.hoverAnswered(t), n && this.paintOverlay();
 			return;
 		}
-		let a = performance.now();
+		let o = performance.now();
 		this.data = e, this.hoverTexts.clear(), this.stage.style.height = `${e.height}px`, this.canvas.setAttribute("aria-label", e.label);
-		let [o, s, c] = await Promise.all([
+		let [s, c, l] = await Promise.all([
 			e.positions,
 			e.codes,
 			e.highlight
 		].map((e) => e ? this.columns.blob(e) : null));
 		if (this.data !== e) return;
+		let u = await Ma;
+		if (await this.drawing, this.data !== e) return;
 		this.plot || this.createPlot();
-		let l = this.decode(e.n, o, s);
-		this.style(e, c), this.legend.show(e.legend, e.palette), l && this.fitView(!1), await this.plot.draw(this.points, {
+		let d = this.decode(e.n, s, c);
+		this.style(e, l), this.legend.show(e.legend, e.palette), d && this.fitView(!1), this.drawing = this.plot.draw(this.points, {
 			zDataType: "categorical",
 			wDataType: "categorical",
-			spatialIndex: await Ma,
-			preventFilterReset: !l
-		}), this.data === e && (this.drawnJson = i, this.restore(t), this.recordDraw(e, a), this.joinLink(e.link));
+			spatialIndex: u,
+			preventFilterReset: !d
+		}), await this.drawing, this.data === e && (this.drawnJson = a, this.restore(t), this.recordDraw(e, o), this.joinLink(e.link));
 	}
 	answerArrived(e) {
 		this.pending && e !== this.answered && requestAnimationFrame(() => setTimeout(() => this.drawSelection())), this.answered = e;
@@ -7391,7 +7398,7 @@ var ka = class {
 			}
 		} else for (let e = 0; e < n; e += 1) this.points[e][2] = this.codes[e], this.points[e][3] = 0;
 		this.plot.set({
-			pointColor: e.palette.map(([e, t]) => Pa(e, t)),
+			pointColor: e.palette.map(([e, t]) => Fa(e, t)),
 			colorBy: "valueA",
 			pointSize: [e.pointSize, e.highlightSize],
 			sizeBy: t ? "valueB" : null,
@@ -7446,11 +7453,14 @@ var ka = class {
 		this.plot.filter(t, { preventEvent: !0 });
 	}
 	selectionMade(e, t = []) {
-		this.selected = e, this.setStateValue(fa, e), clearTimeout(this.pending?.timer), this.pending = {
+		this.selected = e, this.host.select(e), clearTimeout(this.pending?.timer), this.pending = {
 			points: e,
 			maps: [...t, ...this.linked()],
 			timer: setTimeout(() => this.drawSelection(), la)
 		};
+	}
+	selectFromPython(e) {
+		clearTimeout(this.pending?.timer), this.pending = null, this.selected = e, this.plot && this.x && (e.length ? this.plot.select(e, { preventEvent: !0 }) : this.plot.deselect({ preventEvent: !0 }), this.sketch.hold(null));
 	}
 	drawSelection() {
 		if (!this.pending) return;
@@ -7476,7 +7486,7 @@ var ka = class {
 	hoverPick() {
 		if (this.hoverFrame = 0, !this.plot || !this.x) return;
 		let e = this.pointerAt, t = e ? Ea(this.x, this.y, this.visible(), this.transform(), e[0], e[1], this.pickRadius()) : -1;
-		t !== this.hovered && (this.hovered = t, clearTimeout(this.hoverTimer), t >= 0 && !this.hoverTexts.has(t) && (this.hoverTimer = setTimeout(() => this.setTriggerValue(pa, t), 120)), this.showTooltip());
+		t !== this.hovered && (this.hovered = t, clearTimeout(this.hoverTimer), t >= 0 && !this.hoverTexts.has(t) && (this.hoverTimer = setTimeout(() => this.host.askHover(t), 120)), this.showTooltip());
 	}
 	hoverAnswered(e) {
 		e && this.hoverTexts.set(e.row, e.text), this.showTooltip();
@@ -7530,15 +7540,15 @@ var ka = class {
 	destroy() {
 		this.joinLink(null), clearTimeout(this.hoverTimer), clearTimeout(this.pending?.timer), this.plot?.destroy(), this.root.remove();
 	}
-}, La = /* @__PURE__ */ new WeakMap();
-function Ra({ data: e, parentElement: t, setStateValue: n, setTriggerValue: r }, i) {
-	let a = La.get(t);
-	return a || (a = new Ia(t, {
-		setStateValue: n,
-		setTriggerValue: r,
-		columns: i
-	}), La.set(t, a)), a.update(e), () => {
-		a.destroy(), La.delete(t);
+}, Ra = /* @__PURE__ */ new WeakMap();
+function za({ data: e, parentElement: t, setStateValue: n, setTriggerValue: r }, i) {
+	let a = Ra.get(t);
+	return a || (a = new La(t, {
+		columns: i,
+		select: (e) => n(fa, e),
+		askHover: (e) => r(pa, e)
+	}), Ra.set(t, a)), a.update(e), () => {
+		a.destroy(), Ra.delete(t);
 	};
 }
-export { Ra as default };
+export { za as default };

@@ -1,13 +1,14 @@
 // One map: regl-scatterplot draws the points (WebGL) and pans and zooms; a 2-D canvas on top draws the query, its
 // lines and the cluster labels, and another the hover ring and the Box or Lasso (pointer.js); a legend beside it
 // toggles categories. Interactions stay here; a selection goes to Python as row numbers and a hover asks Python for
-// that one row's text. What Python sends and gets back: contract.js.
-import createScatterplot, { createSpatialIndex } from "regl-scatterplot";
+// that one row's text, through the host that mounted it (main.js: Streamlit's; widget.js: a notebook's anywidget).
+// What Python sends and gets back: contract.js.
+import createScatterplot, { createRenderer, createSpatialIndex } from "regl-scatterplot";
 import {
   BACKGROUND, CLICK_SLOP_PX, FIT_MARGIN, HOVER_DELAY_MS, PICK_RADIUS_PX, RESET_VIEW_MS, RING_GAP_PX,
   RING_MIN_RADIUS_PX, SELECTED_COLOUR, SELECTED_GROWTH_PX, SELECTED_OUTLINE_PX, SELECTION_WAIT_MS, TOOLTIP_OFFSET_PX,
 } from "./constants.js";
-import { HOVER, isHighlighted, positionsOf, SELECTION } from "./contract.js";
+import { isHighlighted, positionsOf } from "./contract.js";
 import { Legend } from "./legend.js";
 import { drawOverlay } from "./overlay.js";
 import { inside, nearest, screenTransform, Sketch, toScreen } from "./pointer.js";
@@ -17,6 +18,13 @@ import { STYLE } from "./style.js";
 // draws the first frame (0.85 s at 1,000,000 points), is an empty one.
 const NO_INDEX = createSpatialIndex([], false);
 const links = new Map(); // link group -> the maps whose views and selections move together
+// One WebGL renderer for every map in the page, as regl-scatterplot offers: a map made after the first makes no WebGL
+// context of its own (the browser keeps a few; a notebook may hold many maps) and compiles no shaders again. Kept on
+// the page, not in this module: a notebook loads the module anew for each widget.
+const sharedRenderer = () => {
+  const kept = globalThis.__explorerMapRenderer;
+  return kept && !kept.isDestroyed ? kept : (globalThis.__explorerMapRenderer = createRenderer());
+};
 
 const rgba = (hex, alpha) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).concat(alpha);
 
@@ -40,10 +48,10 @@ const HTML = `<style>${STYLE}</style>
   </div>`;
 
 export class MapCanvas {
-  constructor(parent, { setStateValue, setTriggerValue, columns }) {
-    this.columns = columns;
-    this.setStateValue = setStateValue;
-    this.setTriggerValue = setTriggerValue;
+  /** `host`: {select(rows), askHover(row), columns: {blob(key), arrivedAt(key)}}, how Python is reached (Host). */
+  constructor(parent, host) {
+    this.host = host;
+    this.columns = host.columns;
     this.root = document.createElement("div");
     this.root.className = "explorer-map";
     this.root.innerHTML = HTML;
@@ -66,6 +74,7 @@ export class MapCanvas {
   createPlot() {
     const { width, height } = this.stage.getBoundingClientRect();
     this.plot = createScatterplot({
+      renderer: sharedRenderer(),
       canvas: this.canvas,
       width: Math.max(1, Math.floor(width)),
       height: Math.max(1, Math.floor(height)),
@@ -112,14 +121,17 @@ export class MapCanvas {
     this.root.querySelector("[data-action=clear]").addEventListener("click", () => this.plot?.deselect());
   }
 
-  /** Show `data` (MapData, contract.js): redrawn when its view changed, else only its hover text taken. */
+  /** Show `data` (MapData, contract.js): redrawn when its view changed, else only its hover text and labels taken
+   * (labels are the overlay's: a notebook sends them after the first frame). */
   async update(data) {
-    const { hover, answered, ...view } = data;
+    const { hover, answered, labels, ...view } = data;
     this.answerArrived(answered);
     const viewJson = JSON.stringify(view);
     if (this.plot && viewJson === this.drawnJson) {
+      const relabelled = JSON.stringify(labels) !== JSON.stringify(this.data.labels);
       this.data = data;
       this.hoverAnswered(hover);
+      if (relabelled) this.paintOverlay();
       return;
     }
     const started = performance.now();
@@ -130,13 +142,17 @@ export class MapCanvas {
     const [positions, codes, highlight] = await Promise.all(
       [data.positions, data.codes, data.highlight].map((key) => (key ? this.columns.blob(key) : null)));
     if (this.data !== data) return; // a newer view arrived while these columns were on their way
+    const spatialIndex = await NO_INDEX;
+    await this.drawing; // regl-scatterplot refuses a draw while one is under way: one at a time, the newest
+    if (this.data !== data) return;
     if (!this.plot) this.createPlot();
     const moved = this.decode(data.n, positions, codes);
     this.style(data, highlight);
     this.legend.show(data.legend, data.palette);
     if (moved) this.fitView(false); // the camera first, so new points come up fitted in one frame, not two
-    await this.plot.draw(this.points, { zDataType: "categorical", wDataType: "categorical",
-      spatialIndex: await NO_INDEX, preventFilterReset: !moved });
+    this.drawing = this.plot.draw(this.points, { zDataType: "categorical", wDataType: "categorical",
+      spatialIndex, preventFilterReset: !moved });
+    await this.drawing;
     if (this.data !== data) return;
     this.drawnJson = viewJson;
     this.restore(hover);
@@ -249,10 +265,21 @@ export class MapCanvas {
   // holds the page's thread: drawn first, it held back both the sending and the answer (lasso → answer 1.5 s).
   selectionMade(points, alsoOn = []) {
     this.selected = points;
-    this.setStateValue(SELECTION, points);
+    this.host.select(points);
     clearTimeout(this.pending?.timer);
     this.pending = { points, maps: [...alsoOn, ...this.linked()],
       timer: setTimeout(() => this.drawSelection(), SELECTION_WAIT_MS) };
+  }
+
+  /** A selection Python made (a notebook's `selection = rows`): drawn, and not sent back. */
+  selectFromPython(points) {
+    clearTimeout(this.pending?.timer);
+    this.pending = null;
+    this.selected = points;
+    if (!this.plot || !this.x) return; // drawn with the points (restore)
+    if (points.length) this.plot.select(points, { preventEvent: true });
+    else this.plot.deselect({ preventEvent: true });
+    this.sketch.hold(null);
   }
 
   drawSelection() {
@@ -295,7 +322,7 @@ export class MapCanvas {
     this.hovered = i;
     clearTimeout(this.hoverTimer);
     if (i >= 0 && !this.hoverTexts.has(i)) {
-      this.hoverTimer = setTimeout(() => this.setTriggerValue(HOVER, i), HOVER_DELAY_MS);
+      this.hoverTimer = setTimeout(() => this.host.askHover(i), HOVER_DELAY_MS);
     }
     this.showTooltip();
   }

@@ -1,5 +1,6 @@
-// The contract with Python, on this side. Python's is CanvasData in ui/components/map_canvas/__init__.py, whose view
-// keys are CanvasViewData in core/plots/map_canvas.py; each key is documented there.
+// The contract with Python, on this side. Python's is CanvasData in ui/components/map_canvas/__init__.py (Streamlit)
+// and MapWidget's traits in core/notebook/map_widget.py (a notebook), whose view keys are CanvasViewData in
+// core/plots/map_canvas.py; each key is documented there.
 
 /**
  * One map, as Python sends it on each rerun (Python: CanvasData). Binary columns come apart, each in an element of
@@ -28,14 +29,49 @@
  * @property {number} answered counts Python's answers to selections
  */
 
-// What goes back to Python: state the canvas sets, by name.
+/**
+ * How a canvas reaches Python, whichever host mounted it (main.js, widget.js).
+ * @typedef {Object} Host
+ * @property {function(number[]): void} select the user selected these rows (none: cleared)
+ * @property {function(number): void} askHover the pointer rests on this row: Python answers with its text
+ * @property {{blob: function(string): Promise<ArrayBuffer>, arrivedAt: function(string): number|undefined}} columns
+ *   a binary column's bytes by its key, once arrived, and when it arrived (performance.now())
+ */
+
+/**
+ * The notebook widget's synced traits (Python: MapWidget, each declared there once with its type). A binary one comes
+ * as a DataView: a column is its 32-character content key followed by its bytes, as in Streamlit.
+ * @typedef {Object} WidgetState
+ * @property {Object} view the map's view: MapData without code, hover and answered (Python: CanvasViewData)
+ * @property {DataView} positions the column the view's `positions` names
+ * @property {DataView} codes the column the view's `codes` names
+ * @property {DataView} highlight_bits the column the view's `highlight` names; empty without a highlight
+ * @property {DataView} selected the selected rows, uint32 little-endian: set by a click, Box or Lasso, or by Python
+ * @property {number} answered counts Python's answers to selections
+ */
+
+// What goes back to Python, by name: in Streamlit a state and a trigger; in a notebook a trait and custom messages:
+// {hover: row}, answered {hover: {row, text}}; and, once the points are drawn, {labels: true}, answered by the view
+// with its zoom labels (the first frame does not wait the seconds they take at 1,000,000 points).
 export const SELECTION = "selection"; // the selected rows (a state)
 export const HOVER = "hover"; // the row whose text the canvas asks for (a trigger)
+export const SELECTED = "selected"; // WidgetState's
+export const LABELS = "labels";
 
 /** The positions column as two views of its bytes, x and y. */
 export function positionsOf(buffer, n) {
   return { x: new Float32Array(buffer, 0, n), y: new Float32Array(buffer, 4 * n, n) };
 }
+
+export const KEY_BYTES = 32; // a column's content key (core/plots/map_canvas.py: KEY_CHARS)
+
+/** A binary value as its bytes, whether a host gives it as a DataView, a typed array or an ArrayBuffer. */
+export const bytesOf = (value) => (value instanceof ArrayBuffer ? new Uint8Array(value)
+  : new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+
+/** Row numbers as they travel in a notebook: uint32, little-endian (as x86 and ARM browsers hold them). */
+export const rowsOf = (value) => (value ? Array.from(new Uint32Array(bytesOf(value).slice().buffer)) : []);
+export const rowBytes = (rows) => new DataView(Uint32Array.from(rows).buffer);
 
 /** Whether point i is highlighted: bit i, least significant first within each byte (numpy's bitorder="little"). */
 export const isHighlighted = (bits, i) => (bits[i >> 3] >> (i & 7)) & 1;
