@@ -31,12 +31,13 @@ SHOTS = ROOT / "screenshots" / "browser"
 
 
 @dataclass
-class AppServer:
-    """A running `streamlit run app.py` and the file its output goes to."""
+class LoopbackServer:
+    """A server process a test started on 127.0.0.1 (in a session of its own) and the file its output goes to."""
 
     process: subprocess.Popen
     port: int
     log_path: Path
+    stop_wait_s = 15  # what SIGTERM is given before SIGKILL
 
     @property
     def url(self) -> str:
@@ -45,21 +46,26 @@ class AppServer:
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=self.stop_wait_s)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=5)
+
+
+@dataclass
+class AppServer(LoopbackServer):
+    """A running `streamlit run app.py`."""
+
     def rss_mb(self) -> float:
         """Resident memory of the server process, read from /proc."""
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
         raise RuntimeError("no VmRSS line in /proc")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=5)
 
 
 def start_server(log_path: Path, port: int = 0, env: dict[str, str] | None = None,

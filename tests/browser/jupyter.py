@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -15,7 +14,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.browser.harness import ROOT
+from tests.browser.harness import ROOT, LoopbackServer
 from tests.ports import free_port
 
 # The server's settings: the page gets `window.jupyterapp`; no news feed, update check or extension manager (they
@@ -32,29 +31,11 @@ SETTINGS = {"@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"wind
 
 
 @dataclass
-class LabServer:
-    """A running `jupyter lab` serving `folder`, and the file its output goes to."""
+class LabServer(LoopbackServer):
+    """A running `jupyter lab` serving `folder`."""
 
-    process: subprocess.Popen
-    port: int
-    folder: Path
-    log_path: Path
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def log(self) -> str:
-        return self.log_path.read_text(encoding="utf-8", errors="replace")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=5)
+    folder: Path = ROOT
+    stop_wait_s = 20
 
 
 def start_lab(folder: Path, log_path: Path, timeout_s: float = 120) -> LabServer:
@@ -76,7 +57,7 @@ def start_lab(folder: Path, log_path: Path, timeout_s: float = 120) -> LabServer
         process = subprocess.Popen([sys.executable, "-m", "jupyterlab", f"--ServerApp.port={port}",
                                     f"--ServerApp.root_dir={folder}"],
                                    cwd=folder, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
-    server = LabServer(process, port, folder, log_path)
+    server = LabServer(process, port, log_path, folder)
     deadline = time.time() + timeout_s
     while time.time() < deadline:
         if process.poll() is not None:
