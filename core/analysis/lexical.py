@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Protocol
 
 import numpy as np
@@ -46,8 +47,12 @@ class LexicalIndex:
     def query_rows(self, queries: Sequence[str]) -> sp.csr_matrix:
         return normalize(self.vectorizer.transform(list(queries))).tocsr().astype("float32")
 
-    def terms(self) -> np.ndarray:
+    @cached_property
+    def _terms(self) -> np.ndarray:  # built once: "why this hit?" reads a few of them on every query
         return self.vectorizer.get_feature_names_out()
+
+    def terms(self) -> np.ndarray:
+        return self._terms
 
 
 @dataclass
@@ -73,12 +78,16 @@ class BM25Index:
         counts.sum_duplicates()
         return counts
 
-    def terms(self) -> np.ndarray:
+    @cached_property
+    def _terms(self) -> np.ndarray:
         vocabulary = self.tokenizer.get_vocab_dict()
         names = np.empty(self.corpus_rows.shape[1], dtype=object)
         for word, column in vocabulary.items():
             names[column] = word
         return names
+
+    def terms(self) -> np.ndarray:
+        return self._terms
 
 
 def _fit_bm25(corpus: Sequence[str]) -> BM25Index:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -90,63 +91,80 @@ class Hybrid:
 
 
 @dataclass(frozen=True)
-class QueryRanking:
-    """`table` has one row per (ranker, rank): COLUMNS. `primary` is the ranker the others are set beside;
-    `scores` names what each ranker's scores are."""
+class RankedList:
+    """One ranker's list, best first: corpus indices, scores, which rows are hits, and the rows' texts."""
 
-    table: pd.DataFrame
+    indices: np.ndarray
+    scores: np.ndarray
+    hit: np.ndarray
+    texts: list[str]
+
+    @classmethod
+    def of(cls, indices: np.ndarray, scores: np.ndarray, texts: Sequence[str], lexical: bool) -> RankedList:
+        scores = np.asarray(scores, dtype=np.float64)
+        return cls(np.asarray(indices), scores, scores > 0 if lexical else np.ones(len(scores), bool), list(texts))
+
+    @cached_property
+    def ranks(self) -> dict[int, int]:
+        """Corpus index -> rank, for the hits."""
+        return {i: rank for rank, (i, hit) in enumerate(zip(self.indices.tolist(), self.hit.tolist()), start=1)
+                if hit}
+
+    def columns(self) -> dict[str, Any]:
+        return {"rank": np.arange(1, len(self.indices) + 1), "index": self.indices, "score": self.scores,
+                "hit": self.hit, "text": self.texts}
+
+
+NO_LIST = RankedList(np.zeros(0, np.int64), np.zeros(0), np.zeros(0, bool), [])
+
+
+@dataclass(frozen=True)
+class QueryRanking:
+    """Each ranker's list (`lists`, in the rankers' order); `table` holds them all, one row per (ranker, rank):
+    COLUMNS. `primary` is the ranker the others are set beside; `scores` names what each ranker's scores are. The
+    lists stay arrays, and a frame is built only for what is shown: a page reads the lists several times a rerun,
+    and pandas frames of a few rows (their texts as pyarrow strings) were a third of a Retrieval rerun's own time."""
+
+    lists: Mapping[str, RankedList]
     primary: str
     k: int
     scores: Mapping[str, str]
 
     @cached_property
-    def _lists(self) -> dict[str, pd.DataFrame]:
-        """Each ranker's rows, split once: the page reads them several times a rerun, and a filter of the table
-        (its strings are pyarrow's) costs more than the table is big."""
-        return {str(name): rows.drop(columns="ranker").reset_index(drop=True)
-                for name, rows in self.table.groupby("ranker", sort=False)}
-
-    @cached_property
-    def _ranks(self) -> dict[str, dict[int, int]]:
-        return {name: dict(zip(rows.loc[rows["hit"], "index"].tolist(), rows.loc[rows["hit"], "rank"].tolist()))
-                for name, rows in self._lists.items()}
+    def table(self) -> pd.DataFrame:
+        return pd.concat([pd.DataFrame({"ranker": name, **ranked.columns()}) for name, ranked in self.lists.items()],
+                         ignore_index=True)[COLUMNS]
 
     def ranked(self, ranker: str) -> pd.DataFrame:
-        found = self._lists.get(ranker)
-        return self.table.iloc[:0].drop(columns="ranker") if found is None else found.copy()
+        return pd.DataFrame(self.lists.get(ranker, NO_LIST).columns())
 
     @property
     def others(self) -> list[str]:
-        return [name for name in self._lists if name != self.primary]
+        return [name for name in self.lists if name != self.primary]
 
     def rank_under(self, ranker: str) -> dict[int, int]:
         """Corpus index -> rank, for the texts `ranker` found (hits only)."""
-        return self._ranks.get(ranker, {})
+        return self.lists.get(ranker, NO_LIST).ranks
 
     def side_by_side(self, ranker: str | None = None) -> pd.DataFrame:
         """`ranker`'s list (the primary one by default) with the rank each other ranker gave the same text
         (missing where that ranker did not find it in its top k)."""
         ranker = ranker or self.primary
-        frame = self.ranked(ranker)
-        indices = frame["index"].tolist()
-        return frame.assign(**{f"{other} rank": pd.array([self.rank_under(other).get(i) for i in indices],
+        found = self.lists.get(ranker, NO_LIST)
+        indices = found.indices.tolist()
+        return pd.DataFrame({**found.columns(),
+                             **{f"{other} rank": pd.array([self.rank_under(other).get(i) for i in indices],
                                                           dtype="Int64")
-                               for other in [self.primary, *self.others] if other != ranker})
+                                for other in [self.primary, *self.others] if other != ranker}})
 
     def shared(self) -> dict[str, int]:
         """How many texts of the primary list each other ranker also found."""
-        primary = set(self.ranked(self.primary)["index"].tolist())
+        primary = set(self.lists[self.primary].indices.tolist())
         return {other: len(primary & set(self.rank_under(other))) for other in self.others}
 
     def no_word_shared(self, ranker: str) -> bool:
         """A lexical ranker whose list holds no hit: the query shares no word with the corpus."""
         return not self.rank_under(ranker)
-
-
-def _ranked(name: str, indices: np.ndarray, scores: np.ndarray, texts: Sequence[str], lexical: bool) -> pd.DataFrame:
-    scores = scores.astype(np.float64)
-    return pd.DataFrame({"ranker": name, "rank": np.arange(1, len(indices) + 1), "index": indices, "score": scores,
-                         "hit": scores > 0 if lexical else np.ones(len(indices), bool), "text": list(texts)})[COLUMNS]
 
 
 AnyRanker = Ranker | Listed | Hybrid
@@ -172,7 +190,7 @@ def rank_query(corpus: Sequence[str], rankers: Mapping[str, AnyRanker], *, k: in
         elif isinstance(ranker, Ranker):
             fused = [h.depth for h in rankers.values() if isinstance(h, Hybrid) and name in (h.first, h.second)]
             lists[name] = top_k(ranker.query, ranker.corpus, min(max([k, *fused]), len(corpus)))
-    frames = []
+    listed: dict[str, RankedList] = {}
     for name, ranker in rankers.items():
         if isinstance(ranker, Hybrid):
             indices, scores = fuse([_hits_of(lists[part], rankers[part], ranker.depth)
@@ -180,12 +198,11 @@ def rank_query(corpus: Sequence[str], rankers: Mapping[str, AnyRanker], *, k: in
             lexical = False
         else:
             indices, scores, lexical = lists[name].indices[0][:k], lists[name].scores[0][:k], ranker.lexical
-        frames.append(_ranked(name, indices[:k], scores[:k], [corpus[i] for i in indices[:k]], lexical))
-    return QueryRanking(pd.concat(frames, ignore_index=True), primary, k,
-                        {name: ranker.score for name, ranker in rankers.items()})
+        listed[name] = RankedList.of(indices[:k], scores[:k], [corpus[i] for i in indices[:k]], lexical)
+    return QueryRanking(listed, primary, k, {name: ranker.score for name, ranker in rankers.items()})
 
 
 def hits_ranking(name: str, hits: Hits, texts: Sequence[str], score: str = "cosine") -> QueryRanking:
     """One query's hits from a vector index as a ranking of one ranker; `texts` are the hits' own, in order."""
-    return QueryRanking(_ranked(name, hits.indices[0], hits.scores[0], texts, False), name, len(texts),
+    return QueryRanking({name: RankedList.of(hits.indices[0], hits.scores[0], texts, False)}, name, len(texts),
                         {name: score})

@@ -182,7 +182,7 @@ def _options(settings: Settings) -> dict:
 
 def settings_key(model: LoadedModel, texts: Sequence[str], settings: Settings) -> str:
     """`cache_key` under a run's settings."""
-    return cache_key(model, list(texts), **_options(settings))
+    return cache_key(model, texts, **_options(settings))
 
 
 def stored_embeddings(model: LoadedModel, texts: Sequence[str], settings: Settings) -> np.ndarray | None:

@@ -1,9 +1,10 @@
-"""Texts to embeddings: one forward pass gives every layer's token states; pooled vectors are memoised."""
+"""Texts to embeddings: one forward pass gives every layer's token states; pooled vectors are memoised, and so are
+the token states of the few texts a page encodes at once, which its explanation and token views read again."""
 
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,6 +17,9 @@ from core.settings import Settings
 
 Progress = Callable[[int, int], None]
 TRIM_AFTER = 512  # texts encoded in one call after which freed batch memory is handed back to the system
+# at most this many new texts in one call keep every layer's token states in the memo: a page's few texts, whose
+# pair explanation and token views would otherwise run the model on them a second time in the same rerun
+TOKENS_KEPT_UPTO = 8
 
 
 @dataclass
@@ -52,6 +56,10 @@ class TokenStates:
     truncated: bool
     prompt: str = ""
     prompt_tokens: int = 0
+
+    @property
+    def nbytes(self) -> int:  # what the memo counts
+        return int(self.states.nbytes)
 
 
 @dataclass
@@ -164,6 +172,28 @@ class Pooled:
     prompt_tokens: int
 
 
+def _token_states(model: LoadedModel, row: dict, text: str, truncated: bool, states: np.ndarray, prompt: str,
+                  prompt_tokens: int) -> TokenStates:
+    return TokenStates(text=text, tokens=model.tokenizer.convert_ids_to_tokens(row["input_ids"]),
+                       ids=list(row["input_ids"]), offsets=[tuple(o) for o in row["offset_mapping"]],
+                       word_ids=list(row["word_ids"]), special=[bool(s) for s in row["special_tokens_mask"]],
+                       states=states, truncated=truncated, prompt=prompt, prompt_tokens=prompt_tokens)
+
+
+def _tokens_key(limit: int, prompt: str, text: str) -> tuple:
+    return ("tokens", limit, prompt, text)
+
+
+def _batch_states(model: LoadedModel, batch: _Batch, rows: list[dict], texts: list[str], truncated: list[bool],
+                  prompt: str, prompt_tokens: int) -> Iterator[tuple[int, TokenStates]]:
+    """Each text of a batch forwarded at every layer, as (its index in `texts`, its token states)."""
+    hidden = batch.hidden.cpu().numpy()
+    mask = batch.mask.bool().cpu().numpy()
+    for j, u in enumerate(batch.indices):
+        yield u, _token_states(model, rows[u], prompt + texts[u], truncated[u], hidden[:, j, mask[j]].copy(), prompt,
+                               prompt_tokens)
+
+
 def checked_layer(model: LoadedModel, layer: int | None) -> int:
     last = model.num_layers
     layer = last if layer is None else layer
@@ -190,11 +220,20 @@ def prompt_tokens_checked(model: LoadedModel, prompt: str, limit: int) -> int:
     return count
 
 
+def _pooled(module: STModule, hidden: torch.Tensor, mask: torch.Tensor, prompt_tokens: int) -> np.ndarray:
+    """(layers, batch, tokens, dims) states under a (batch, tokens) mask pooled to (batch, layers, dims), a compact
+    copy: CLS pooling is a view into the whole batch's hidden states, which the memo would otherwise keep alive (tens
+    of MB per batch for a few KB of vectors)."""
+    layers, batch = hidden.shape[:2]
+    pooled = pool(module, hidden.flatten(0, 1), mask.repeat(layers, 1), prompt_tokens).view(layers, batch, -1)
+    return pooled.transpose(0, 1).float().contiguous().cpu().numpy()
+
+
 def pooled_layers(model: LoadedModel, texts: Sequence[str], *, pooling: str = DEFAULT,
                   layers: Sequence[int] | None = None, max_length: int | None = None, prompt: str = "",
                   batch_size: int = 32, progress: Progress | None = None) -> Pooled:
     """Each text (after `prompt`) pooled at each of `layers` (None: every layer), memoised per text and layer; only
-    the layers asked for are kept from a forward pass."""
+    the layers asked for are kept from a forward pass. Texts whose token states are memoised are pooled from them."""
     texts = list(texts)
     layers = tuple(range(model.num_layers + 1)) if layers is None else tuple(checked_layer(model, k) for k in layers)
     names, module = pooler_for(model, pooling)
@@ -211,22 +250,34 @@ def pooled_layers(model: LoadedModel, texts: Sequence[str], *, pooling: str = DE
                 todo.setdefault(text, []).append(i)
                 break
             found[i, k], cut[i] = hit
+
+    def keep(text: str, vectors: np.ndarray, truncated: bool) -> None:  # (layers, dims)
+        for k, layer in enumerate(layers):
+            vector = vectors[k].copy()
+            model.memo.put(("pooled", names, limit, prompt, layer, text), vector, truncated)
+            for i in todo[text]:
+                found[i, k], cut[i] = vector, truncated
+
+    for text in list(todo):
+        tokens = model.memo.get(_tokens_key(limit, prompt, text))
+        if tokens is not None:
+            alone = torch.from_numpy(tokens[0].states[list(layers)]).unsqueeze(1).to(model.device)
+            keep(text, _pooled(module, alone, torch.ones(alone.shape[1:3], device=model.device), prompt_count)[0],
+                 tokens[1])
+            del todo[text]
     if todo:
         unique = list(todo)
         rows, truncated = tokenize(model, [prompt + text for text in unique], limit)
-        for batch in _batches(model, rows, list(range(len(unique))), batch_size, notices, progress, layers):
-            flat = batch.hidden.flatten(0, 1)  # (layers * batch, tokens, dims)
-            mask = batch.mask.repeat(batch.hidden.shape[0], 1)
-            pooled = pool(module, flat, mask, prompt_count).view(len(layers), len(batch.indices), -1)
-            # a compact copy: CLS pooling is a view into the whole batch's hidden states, which the memo would
-            # otherwise keep alive (tens of MB per batch for a few KB of vectors)
-            vectors = pooled.transpose(0, 1).float().contiguous().cpu().numpy()
+        keep_tokens = len(unique) <= TOKENS_KEPT_UPTO
+        forward_layers = tuple(range(model.num_layers + 1)) if keep_tokens else layers
+        for batch in _batches(model, rows, list(range(len(unique))), batch_size, notices, progress, forward_layers):
+            if keep_tokens:
+                for u, states in _batch_states(model, batch, rows, unique, truncated, prompt, prompt_count):
+                    model.memo.put(_tokens_key(limit, prompt, unique[u]), states, truncated[u])
+            vectors = _pooled(module, batch.hidden[list(layers)] if keep_tokens else batch.hidden, batch.mask,
+                              prompt_count)
             for j, u in enumerate(batch.indices):
-                for k, layer in enumerate(layers):
-                    vector = vectors[j, k].copy()
-                    model.memo.put(("pooled", names, limit, prompt, layer, unique[u]), vector, truncated[u])
-                    for i in todo[unique[u]]:
-                        found[i, k], cut[i] = vector, truncated[u]
+                keep(unique[u], vectors[j], truncated[u])
         if len(unique) >= TRIM_AFTER:
             _return_freed_memory()
     width = module.get_embedding_dimension()
@@ -280,23 +331,28 @@ def encode_with(model: LoadedModel, texts: Sequence[str], settings: Settings, **
 
 def encode_tokens(model: LoadedModel, texts: Sequence[str], *, max_length: int | None = None, prompt: str = "",
                   batch_size: int = 16) -> list[TokenStates]:
-    """Every layer's token states for each text (after `prompt`), with the tokenizer's pieces, offsets and word ids."""
-    texts = [prompt + text for text in texts]
+    """Every layer's token states for each text (after `prompt`), with the tokenizer's pieces, offsets and word ids;
+    a few texts' are memoised (`TOKENS_KEPT_UPTO`), also by `pooled_layers`, so texts a page has just pooled are not
+    run through the model again."""
+    texts = list(texts)
     limit = model.token_limit(max_length)
     prompt_count = prompt_tokens_checked(model, prompt, limit)
-    rows, truncated = tokenize(model, texts, limit)
     result: list[TokenStates | None] = [None] * len(texts)
+    todo: dict[str, list[int]] = {}
+    for i, text in enumerate(texts):
+        hit = model.memo.get(_tokens_key(limit, prompt, text))
+        if hit is None:
+            todo.setdefault(text, []).append(i)
+        else:
+            result[i] = hit[0]
+    unique = list(todo)
+    rows, truncated = tokenize(model, [prompt + text for text in unique], limit) if unique else ([], [])
     notices: list[str] = []
     every = range(model.num_layers + 1)
-    for batch in _batches(model, rows, list(range(len(texts))), batch_size, notices, None, every):
-        hidden = batch.hidden.cpu().numpy()
-        mask = batch.mask.bool().cpu().numpy()
-        for j, i in enumerate(batch.indices):
-            row = rows[i]
-            result[i] = TokenStates(
-                text=texts[i], tokens=model.tokenizer.convert_ids_to_tokens(row["input_ids"]),
-                ids=list(row["input_ids"]), offsets=[tuple(o) for o in row["offset_mapping"]],
-                word_ids=list(row["word_ids"]), special=[bool(s) for s in row["special_tokens_mask"]],
-                states=hidden[:, j, mask[j]].copy(), truncated=truncated[i], prompt=prompt,
-                prompt_tokens=prompt_count)
+    for batch in _batches(model, rows, list(range(len(unique))), batch_size, notices, None, every):
+        for u, states in _batch_states(model, batch, rows, unique, truncated, prompt, prompt_count):
+            if len(unique) <= TOKENS_KEPT_UPTO:
+                model.memo.put(_tokens_key(limit, prompt, unique[u]), states, truncated[u])
+            for i in todo[unique[u]]:
+                result[i] = states
     return result  # type: ignore[return-value]

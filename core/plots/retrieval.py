@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import plotly.graph_objects as go
-from plotly.colors import sample_colorscale
+from plotly.colors import sample_colorscale, sequential
 
 from core.analysis.ranking import SCORE_NAMES, QueryRanking
 from core.plots.labels import hover_text, label
@@ -14,6 +14,7 @@ SHORT = {"TF-IDF": "TF-IDF", "bag of words": "BoW", "BM25": "BM25"}
 NONE_ELSE = "#adb5bd"  # found by no other ranker; more of them: darker blue
 LABEL_CHARS = 60
 ALONE = "#1c7ed6"  # a ranker with nothing beside it to compare with
+# bars are coloured from the scale's own colours, not its name: plotly looks a name up by inspecting its modules
 
 
 def agreement_label(count: int, others: int) -> str:
@@ -45,7 +46,7 @@ def hits_figure(ranking: QueryRanking, *, threshold: float | None = None, title:
         rows = [i for i, names in enumerate(found) if len(names) == count]
         name = agreement_label(count, others)
         colour = ALONE if not others else NONE_ELSE if count == 0 else \
-            sample_colorscale("Blues", [0.35 + 0.65 * count / others])[0]
+            sample_colorscale(sequential.Blues, [0.35 + 0.65 * count / others])[0]
         traces.append(go.Bar(
             x=[scores[i] for i in rows], y=[labels[i] for i in rows], orientation="h", name=name,
             marker_color=colour, showlegend=bool(others),

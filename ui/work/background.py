@@ -59,6 +59,7 @@ from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker
 from core.progress import progress_text
 from core.settings import Settings
+from core.threads import one_blas_thread
 from core.training.distill import Distilled, distill_static
 from ui.work.cache import agreement_of, cached_model, density_of, exact_index_of, projection_of
 from ui.work.progress import encode_corpus
@@ -300,6 +301,12 @@ def _warm_first_visits(model: LoadedModel, progress: Progress) -> None:
     progress(1, 2)
     explain_pair(model, "A man plays a guitar.", "Someone plays music.", reference=reference_texts())
     progress(2, 2)
+
+
+@st.cache_resource(show_spinner=False)
+def serve_many_sessions() -> None:
+    """Once a server process starts: its thread pools set for many sessions at once."""
+    one_blas_thread()
 
 
 @st.cache_resource(show_spinner=False)

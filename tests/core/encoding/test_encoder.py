@@ -6,9 +6,21 @@ import pytest
 import torch
 
 from core.data.stsb import stsb_sentences
-from core.encoding.encoder import _padded, encode, encode_tokens, pooled_layers, tokenize
+from core.encoding.encoder import TOKENS_KEPT_UPTO, _padded, encode, encode_tokens, pooled_layers, tokenize
 from core.models.packages import packaged_minilm_folder
 from tests import stsb_counts
+
+
+def _count_forwards(model, monkeypatch) -> list[int]:
+    forwarded: list[int] = []
+    original = model.network.forward
+
+    def counting_forward(*args, **kwargs):
+        forwarded.append(kwargs["input_ids"].shape[0])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(model.network, "forward", counting_forward)
+    return forwarded
 
 
 @pytest.mark.slow
@@ -35,20 +47,15 @@ def test_vectors_come_back_in_input_order_with_duplicates(minilm):
 def test_editing_one_text_of_ten_encodes_only_that_one(minilm, monkeypatch):
     texts = [f"Sentence number {i} about the weather." for i in range(10)]
     encode(minilm, texts)
-    forwarded: list[int] = []
-    original = minilm.network.forward
-
-    def counting_forward(*args, **kwargs):
-        forwarded.append(kwargs["input_ids"].shape[0])
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(minilm.network, "forward", counting_forward)
+    forwarded = _count_forwards(minilm, monkeypatch)
     texts[4] = "An edited sentence about the sea."
     encode(minilm, texts)
     assert forwarded == [1]
-    pooled_layers(minilm, texts)  # every layer in one pass (only the last was kept before) ...
+    # every layer in one pass: the nine others' (only their last was kept before), not the edited one's, whose token
+    # states its own pass kept ...
+    pooled_layers(minilm, texts)
     encode(minilm, texts, layer=2)  # ... so another layer needs no forward at all
-    assert forwarded == [1, 10]
+    assert forwarded == [1, 9]
 
 
 def test_layers_zero_to_last_differ_and_the_last_is_the_default(minilm):
@@ -82,6 +89,42 @@ def test_token_states_agree_with_pooled_vectors(minilm):
     [states] = encode_tokens(minilm, ["Layer three of six"])
     pooled = encode(minilm, ["Layer three of six"], pooling="mean", layer=3).vectors[0]
     np.testing.assert_allclose(states.states[3].mean(axis=0), pooled, atol=1e-5)
+
+
+def test_a_few_texts_just_pooled_give_every_layers_token_states_without_running_the_model_again(minilm, monkeypatch):
+    texts = ["A heron waits among the reeds.", "The reeds bend in a cold wind today."]
+    pooled = encode(minilm, texts, pooling="mean", layer=3).vectors
+    forwarded = _count_forwards(minilm, monkeypatch)
+    states = encode_tokens(minilm, texts)
+    assert forwarded == []
+    for text, state, vector in zip(texts, states, pooled):
+        with torch.inference_mode():  # each text alone through the network, no padding: an independent forward
+            alone = minilm.network(**minilm.tokenizer([text], return_tensors="pt"), output_hidden_states=True)
+        expected = np.stack([layer[0].numpy() for layer in alone.hidden_states])
+        np.testing.assert_allclose(state.states, expected, atol=1e-5)
+        np.testing.assert_allclose(state.states[3].mean(axis=0), vector, atol=1e-5)
+        assert state.tokens == minilm.tokenizer.convert_ids_to_tokens(minilm.tokenizer(text)["input_ids"])
+
+
+def test_texts_whose_token_states_were_asked_for_are_pooled_from_them_as_sentence_transformers_pools(minilm,
+                                                                                                   monkeypatch):
+    from sentence_transformers import SentenceTransformer
+
+    texts = ["An ibis walks along the shore.", "Shore birds feed at low tide."]
+    encode_tokens(minilm, texts)
+    forwarded = _count_forwards(minilm, monkeypatch)
+    vectors = encode(minilm, texts).vectors
+    assert forwarded == []
+    expected = SentenceTransformer(str(packaged_minilm_folder()), device="cpu").encode(texts)
+    np.testing.assert_allclose(vectors, expected, atol=1e-5)
+
+
+def test_many_texts_pooled_at_once_leave_no_token_states_behind(minilm, monkeypatch):
+    texts = [f"Line {i} of a corpus about rivers." for i in range(TOKENS_KEPT_UPTO + 1)]
+    encode(minilm, texts)
+    forwarded = _count_forwards(minilm, monkeypatch)
+    encode_tokens(minilm, texts[:1])
+    assert forwarded == [1]
 
 
 @pytest.mark.parametrize("text", ["", "   ", "😀🎉👍🏽", "Привет, мир", "東京は日本の首都です", "مرحبا بالعالم"])
