@@ -34,6 +34,9 @@ def first_dev_pairs(monkeypatch, tmp_path):
     lines = (stsb_folder() / "sts-dev.csv").read_text(encoding="utf-8").splitlines(keepends=True)
     (tmp_path / "sts-dev.csv").write_text("".join(lines[:PAIRS]), encoding="utf-8")
     monkeypatch.setattr("core.data.stsb.stsb_folder", lambda: tmp_path)
+    load_stsb.cache_clear()  # earlier tests read the whole split
+    yield
+    load_stsb.cache_clear()  # and later ones read it again
 
 
 def test_mpnet_loads_and_its_sts_dev_spearman_equals_the_evaluator(capsys, first_dev_pairs):
