@@ -29,7 +29,7 @@ from tests.browser.canvas import (
     wait_drawn,
 )
 from tests.browser.harness import ROOT, SHOTS
-from tests.browser.jupyter import open_notebook, run_all, run_python, start_lab
+from tests.browser.jupyter import faults, open_notebook, run_all, run_python, start_lab
 from tests.extras import extra_module
 
 pytestmark = pytest.mark.browser
@@ -45,7 +45,7 @@ def lab(tmp_path_factory):
     server = start_lab(folder, SHOTS / "jupyterlab.log")
     yield server
     server.stop()
-    assert "Traceback" not in server.log(), server.log()[-3000:]
+    assert not server.faults(), server.faults()[0][-3000:]
 
 
 def python_value(page, expression: str):
@@ -145,3 +145,32 @@ def test_the_example_notebook_draws_its_map_and_a_lasso_selects_those_rows_in_py
 
     found = widget_violations(page)
     assert not found, f"axe-core found {len(found)} WCAG 2 A/AA violation(s):\n{describe(found)}"
+
+
+CLIENT_LEFT_LOG = """[I 2026-11-27 15:25:22.224 ServerApp] Kernel shutdown: 4235d18f
+Task exception was never retrieved
+future: <Task finished name='Task-88' coro=<...wrapper() done> exception=WebSocketClosedError()>
+Traceback (most recent call last):
+  File "tornado/websocket.py", line 1140, in wrapper
+    await fut
+tornado.iostream.StreamClosedError: Stream is closed
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "tornado/websocket.py", line 1142, in wrapper
+    raise WebSocketClosedError()
+tornado.websocket.WebSocketClosedError
+"""
+SERVER_FAULT = """[E 2026-11-27 15:25:23.001 ServerApp] Uncaught exception GET /api/contents
+    Traceback (most recent call last):
+      File "jupyter_server/base/handlers.py", line 700, in get
+    KeyError: 'path'
+[I 2026-11-27 15:25:23.002 ServerApp] Starting buffering for 4235d18f
+"""
+
+
+def test_a_browser_leaving_is_not_a_fault_of_the_lab_server_but_any_other_traceback_is():
+    assert faults(CLIENT_LEFT_LOG) == []
+    assert len(faults(CLIENT_LEFT_LOG + SERVER_FAULT)) == 1 and "KeyError" in faults(SERVER_FAULT)[0]
+    assert len(faults(SERVER_FAULT + CLIENT_LEFT_LOG)) == 1
