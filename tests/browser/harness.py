@@ -102,19 +102,23 @@ def _idle(page) -> bool:
     return page.locator(IDLE).count() == 1 and page.locator(BUSY).count() == 0
 
 
-def wait_for_idle(page, timeout_s: float = 120) -> None:
-    """Wait until Streamlit has drawn the sidebar and main area and its script is not running."""
+def wait_for_idle(page, timeout_s: float = 120, *, settle_s: float = 1.0) -> None:
+    """Wait until Streamlit has drawn the sidebar and main area and its script is not running, twice 0.7 s apart.
+    Up to `settle_s` first goes to the rerun an action asked for, until it is seen running; a page just loaded needs
+    none (`load`): its areas hold elements only once its first run has sent them."""
     for region in ("stSidebarContent", "stMain"):
         page.wait_for_selector(f"[data-testid='{region}'] [data-testid='stElementContainer']",
                                timeout=timeout_s * 1000)
     deadline = time.time() + timeout_s
-    time.sleep(1.0)
+    settled = time.time() + settle_s
+    while time.time() < settled and _idle(page):
+        time.sleep(0.1)
     while time.time() < deadline:
         if _idle(page):
             time.sleep(0.7)
             if _idle(page):
                 return
-        time.sleep(0.5)
+        time.sleep(0.25)
     raise TimeoutError(f"the app was still running after {timeout_s:.0f} s")
 
 
@@ -159,9 +163,14 @@ def is_loopback(url: str) -> bool:
     return url.startswith(("data:", "blob:", "about:")) or host in {"127.0.0.1", "localhost", "::1"}
 
 
+def load(page, url: str, timeout_s: float = 120) -> None:
+    """Open `url` in `page` and wait until the app is idle."""
+    page.goto(url)
+    wait_for_idle(page, timeout_s, settle_s=0)
+
+
 def open_page(page, server, path: str, timeout_s: float = 120) -> None:
-    page.goto(f"{server.url}/{path}")
-    wait_for_idle(page, timeout_s)
+    load(page, f"{server.url}/{path}", timeout_s)
 
 
 def check_and_shoot(page, name: str, *, chart: bool = True) -> Path:

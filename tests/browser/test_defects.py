@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests.browser.canvas import draws, hover, isolated_row, map_state, tooltip, wait_drawn
-from tests.browser.harness import check_and_shoot, choose, fill, open_page, wait_for_idle
+from tests.browser.harness import check_and_shoot, choose, fill, load, open_page, wait_for_idle
 
 pytestmark = pytest.mark.browser
 LONG = 600
@@ -91,8 +91,7 @@ def test_a_copied_link_opens_the_same_similarity_view_in_a_fresh_browser(page, s
     fresh = chromium.new_context(viewport=VIEWPORT)
     try:
         other = fresh.new_page()
-        other.goto(link)
-        wait_for_idle(other)
+        load(other, link)
         texts = other.get_by_role("textbox", name="Texts, one per line").input_value(timeout=30_000)
         assert texts.startswith("She sat on the bank of the river")
         assert other.get_by_role("switch", name="Group similar texts (hierarchical clustering)").is_checked()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.harness import check_and_shoot, fill, open_page, plot_data, wait_for_idle
+from tests.browser.harness import check_and_shoot, choose, fill, open_page, plot_data, wait_for_idle
 
 pytestmark = pytest.mark.browser
 LONG = 600  # seconds: a first visit embeds the 7,977 STS-B texts, a rerank sweep reads 262 × 50 pairs
@@ -50,6 +50,8 @@ def reranker_name():
 def test_a_new_user_trains_a_reranker_reranks_a_query_and_sees_the_metrics_against_n(page, server, reranker_name):
     open_page(page, server, "finetune", LONG)
     page.get_by_text("a cross-encoder reranker", exact=False).first.click()
+    wait_for_idle(page)
+    choose(page, "Start from", "paraphrase-MiniLM-L3-v2")  # three layers: Evaluation reads 14,600 pairs with it
     wait_for_idle(page)
     fill(page, "Name of the new model", reranker_name)
     steps = page.get_by_role("spinbutton", name="Max steps (0 = all epochs)").first

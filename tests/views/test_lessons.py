@@ -138,3 +138,24 @@ def test_each_lesson_opens_the_view_it_teaches_by_button_and_by_link(lesson, les
             assert view["pair"] == [int(i) - 1 for i in str(lesson.inputs["sim_pair"]).split(",")]
         elif lesson.page == "evaluation":
             assert view == lesson.inputs
+
+
+
+def _inputs_shown(at, lesson) -> dict:
+    """The lesson's inputs as the opened page holds them (the explained pair as its two pickers show it)."""
+    shown = {key: at.session_state[key] for key in lesson.inputs if key != "sim_pair"}
+    if "sim_pair" in lesson.inputs:
+        pickers = [box for box in at.main.selectbox if box.label in ("Text A", "Text B")]
+        shown["sim_pair"] = ",".join(str(box.value + 1) for box in pickers)
+    return shown
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: str(lesson.number))
+def test_each_lessons_link_alone_opens_its_page_with_its_inputs(lesson):
+    from core.settings import Settings
+
+    at = _opened_by_link(lesson, Settings())
+    assert not at.exception
+    assert _inputs_shown(at, lesson) == lesson.inputs
+    if lesson.model is not None:
+        assert at.sidebar.selectbox(key="sb_model").value == lesson.model
