@@ -140,7 +140,6 @@ def test_each_lesson_opens_the_view_it_teaches_by_button_and_by_link(lesson, les
             assert view == lesson.inputs
 
 
-
 def _inputs_shown(at, lesson) -> dict:
     """The lesson's inputs as the opened page holds them (the explained pair as its two pickers show it)."""
     shown = {key: at.session_state[key] for key in lesson.inputs if key != "sim_pair"}
