@@ -52,9 +52,6 @@ class LabServer(LoopbackServer):
     folder: Path = ROOT
     stop_wait_s = 20
 
-    def faults(self) -> list[str]:
-        return faults(self.log())
-
 
 def start_lab(folder: Path, log_path: Path, timeout_s: float = 120) -> LabServer:
     """JupyterLab on 127.0.0.1 serving `folder` (its kernels run this interpreter, with the repository importable and

@@ -45,7 +45,8 @@ def lab(tmp_path_factory):
     server = start_lab(folder, SHOTS / "jupyterlab.log")
     yield server
     server.stop()
-    assert not server.faults(), server.faults()[0][-3000:]
+    found = faults(server.log())
+    assert not found, found[0][-3000:]
 
 
 def python_value(page, expression: str):
