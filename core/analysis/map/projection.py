@@ -19,6 +19,7 @@ from sklearn.manifold import trustworthiness
 from sklearn.neighbors import NearestNeighbors
 
 from core.analysis.map.methods import METHODS, Method
+from core.analysis.map.umap_compiled import umap_module
 from core.analysis.search import top_k, unit_rows
 from core.data.sampling import sample_indices
 
@@ -132,6 +133,8 @@ class Fit:
         x = np.asarray(vectors, dtype=np.float64)
         if self.method == "PCA":
             return (x - np.asarray(self.mean)) @ np.asarray(self.components).T
+        if self.method == "UMAP":
+            umap_module()  # a fit unpickled in another process (a Ray actor) imported umap-learn without its cache
         return np.asarray(self.model.transform(x), dtype=np.float64)
 
     def to_place(self) -> list[np.ndarray]:
@@ -202,12 +205,13 @@ def fit_tsne(vectors: np.ndarray, *, perplexity: float = DEFAULTS.perplexity, se
 
 def fit_umap(vectors: np.ndarray, *, neighbours: int = DEFAULTS.neighbours, min_dist: float = DEFAULTS.min_dist,
              seed: int = DEFAULTS.seed) -> Fit:
-    """umap-learn on cosine distances (imported here: its first use compiles with numba); above FIT_POINTS points,
-    fitted on a seeded sample, and umap-learn's `transform` places the others."""
+    """umap-learn on cosine distances (imported here: its first use in a process compiles with numba, or loads
+    what an earlier one cached); above FIT_POINTS points, fitted on a seeded sample, and umap-learn's `transform`
+    places the others."""
     check_rows(vectors, minimum=4, method="UMAP")
     rows = sample_indices(len(vectors), limit=FIT_POINTS, seed=seed)
     _check_neighbours(neighbours, len(rows))
-    import umap
+    umap = umap_module()
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*n_jobs value.*")  # seeding makes it single-threaded
@@ -265,7 +269,7 @@ def aligned_umap(a: np.ndarray, b: np.ndarray, *, neighbours: int = DEFAULTS.nei
     if len(xa) != len(xb):
         raise ValueError(f"Aligned maps need the same texts in both spaces, not {len(xa)} and {len(xb)} points.")
     _check_neighbours(neighbours, len(xa))
-    import umap
+    umap = umap_module()
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*n_jobs value.*")
