@@ -200,11 +200,12 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(20, "One vector, or one per token", "What does keeping a vector for every token buy, and what does it "
            "cost?",
            "Open Similarity with a query (the first line) and four texts, and read the query's row with the dense "
-           "model: one cosine per text. Then pick a late-interaction model in the sidebar (train one on Fine-tune with "
-           "the multi-vector objective, or a ColBERT from the hub) and read the same row: MaxSim, where each query "
-           "token finds its best match in the text and the matches add up to the score. The check puts a "
-           "cross-encoder beside them where one is here.", "similarity",
-           {"sim_texts": "\n".join(GUITAR), "sim_pair": "1,2"},
+           "model: one cosine per text. The explanation below opens on the query and the old guitar, which share "
+           "their rarest word and little else. Then pick a late-interaction model in the sidebar (train one on "
+           "Fine-tune with the multi-vector objective, or a ColBERT from the hub) and read the same row: MaxSim, "
+           "where each query token finds its best match in the text and the matches add up to the score. The check "
+           "puts a cross-encoder beside them where one is here.", "similarity",
+           {"sim_texts": "\n".join(GUITAR), "sim_pair": "1,4"},
            "Late interaction keeps several times a dense vector's bytes for every text (a vector per kept token), and "
            "its score splits exactly into each query token's best match, which says why a text ranks where it does. "
            "The cross-encoder keeps nothing ahead but reads the query with every text, one network pass each, so its "
