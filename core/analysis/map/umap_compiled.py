@@ -12,18 +12,22 @@ from __future__ import annotations
 import sys
 from functools import cache
 from types import ModuleType
+from typing import Any
+
+
+def umap_functions() -> list[Any]:
+    """The numba functions (dispatchers) defined in umap-learn's modules imported so far."""
+    from numba.core.dispatcher import Dispatcher
+
+    return [value for name, module in list(sys.modules.items()) if name.split(".")[0] == "umap"
+            for value in vars(module).values() if isinstance(value, Dispatcher) and value.__module__ == name]
 
 
 @cache
 def umap_module() -> ModuleType:
     """`umap`, imported, with every numba function defined in its modules caching its compiled code on disk."""
     import umap
-    from numba.core.dispatcher import Dispatcher
 
-    for name, module in list(sys.modules.items()):
-        if name.split(".")[0] != "umap":
-            continue
-        for value in vars(module).values():
-            if isinstance(value, Dispatcher) and value.__module__ == name:
-                value.enable_caching()
+    for function in umap_functions():
+        function.enable_caching()
     return umap

@@ -16,15 +16,13 @@ from core.analysis.map.projection import fit_umap
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[4]
 FIT_AND_PLACE = """
-import json, sys
+import json
 import numpy as np
-from numba.core.dispatcher import Dispatcher
-from core.analysis.map.umap_compiled import umap_module
+from core.analysis.map.umap_compiled import umap_functions, umap_module
 from tests.core.analysis.map.test_umap_compiled import drawn
 
 def looked_up():  # umap-learn's functions' cache hits and misses so far
-    stats = [value.stats for name, module in list(sys.modules.items()) if name.split(".")[0] == "umap"
-             for value in vars(module).values() if isinstance(value, Dispatcher) and value.__module__ == name]
+    stats = [function.stats for function in umap_functions()]
     return np.array([sum(sum(s.cache_hits.values()) for s in stats), sum(sum(s.cache_misses.values()) for s in stats)])
 
 umap_module()
