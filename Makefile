@@ -75,9 +75,11 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 # CI's command: after the run it lists the 15 slowest tests, so where the suite's time goes stays visible in the log.
+# Two pytest-xdist workers, each taking a whole group of tests at a time (tests/conftest.py says which), with torch
+# and BLAS on one thread each: two threads each oversubscribe two cores (docs/testing.md).
 test: $(STAMP) $(AXE_JS) lint
 	bash scripts/ensure-chromium.sh
-	$(BIN)/python -m pytest --durations=15
+	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not browser and not slow and not load"

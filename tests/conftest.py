@@ -21,6 +21,23 @@ os.environ["EXPLORER_WARM_UP"] = "0"  # no start-up work in the background while
 os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`make test` runs two pytest-xdist workers (`--dist loadgroup`), each taking a whole group at a time. A module
+    is a group, so its module fixtures are built once; the browser tests are one group, so one app server and one
+    Chromium serve them; modules that start Ray declare the group "ray" (`pytest.mark.xdist_group`), since
+    `ray.init()` joins a cluster another worker started. The two long groups go first, one to each worker, and the
+    modules share out the rest."""
+    if not hasattr(config, "workerinput"):  # not an xdist worker: the run's order stays as collected
+        return
+    for item in items:
+        if not any(item.iter_markers("xdist_group")):
+            browser = item.path.is_relative_to(ROOT / "tests" / "browser")
+            item.add_marker(pytest.mark.xdist_group("browser" if browser else str(item.path.relative_to(ROOT))))
+    first = {"browser": 0, "ray": 1}
+    items.sort(key=lambda item: first.get(item.get_closest_marker("xdist_group").args[0], 2))
+
+
 @pytest.fixture
 def one_omp_thread() -> Iterator[None]:
     """FAISS builds an HNSW graph with OpenMP threads, whose order of insertion can differ between runs: with one

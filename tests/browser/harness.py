@@ -73,6 +73,8 @@ def start_server(log_path: Path, port: int = 0, env: dict[str, str] | None = Non
     """Start the app (or another Streamlit `script`) headless on 127.0.0.1 (a free port unless given) and wait until
     /_stcore/health says ok."""
     port = port or free_port()
+    if worker := os.environ.get("PYTEST_XDIST_WORKER"):  # each pytest-xdist worker starts servers of its own
+        log_path = log_path.with_stem(f"{log_path.stem}-{worker}")
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("w") as log:
         process = subprocess.Popen(

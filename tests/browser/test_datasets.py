@@ -9,7 +9,7 @@ from core.cli import main
 from core.data.stsb import stsb_corpus
 from tests.browser.harness import SHOTS, check_and_shoot, open_page, start_server
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("ray")]
 ray = pytest.importorskip("ray", reason="Ray is an optional extra: `make scale`")
 
 

@@ -25,7 +25,7 @@ from tests.core.scale.interrupted_run import HELD, SHUT, SHUTTING, watch_childre
 from tests.extras import extra_module
 
 extra_module("ray", "Ray is an optional extra: `make scale`")
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 ROOT = Path(__file__).resolve().parents[3]
 SIZES = {"a": 50, "b": 500, "c": 500, "d": 500}  # a first batch (about 512 rows) holds a whole, and never d
 LISTED = re.compile(r"\[(\d+)/4\] (.+): (\d+) texts → (.+)\n")

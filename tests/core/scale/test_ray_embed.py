@@ -24,7 +24,7 @@ from tests.core.scale.interrupted_run import watch_children
 from tests.extras import extra_module
 
 ray = extra_module("ray", "Ray is an optional extra: `make scale`")
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 ROOT = Path(__file__).resolve().parents[3]
 
 

@@ -16,7 +16,7 @@ from tests.extras import extra_module
 from tests.references import assert_top_order
 
 ray = extra_module("ray", "Ray is an optional extra: `make scale`")
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 
 
 @pytest.fixture(scope="module", autouse=True)

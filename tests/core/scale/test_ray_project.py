@@ -17,7 +17,7 @@ from core.data.vectors import VectorCorpus, to_parquet
 from tests.extras import extra_module
 
 ray = extra_module("ray", "Ray is an optional extra: `make scale`")
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -16,7 +16,7 @@ from core.data.vectors import VectorCorpus, to_parquet
 from tests.extras import extra_module
 
 ray = extra_module("ray", "Ray is an optional extra: `make scale`")
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 
 
 def test_a_umap_with_approximate_neighbour_search_is_placed_on_ray_where_this_process_places_it(tmp_path, monkeypatch):

@@ -30,7 +30,7 @@ from tests.extras import extra_module
 from tests.ports import free_port
 
 extra_module("ray", "Ray is an optional extra: `make scale`")
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 
 RAY = str(Path(sys.executable).with_name("ray"))
 ROOT = Path(__file__).resolve().parents[3]
