@@ -23,11 +23,11 @@ os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """`make test` runs two pytest-xdist workers (`--dist loadgroup`), each taking a whole group at a time. A module
-    is a group, so its module fixtures are built once; the browser tests are one group, so one app server and one
+    """`make test` runs two pytest-xdist workers (`--dist loadgroup`), each taking a whole group at a time. A module is
+    a group, so its module fixtures are built once; the browser tests are one group, so one app server and one
     Chromium serve them; modules that start Ray declare the group "ray" (`pytest.mark.xdist_group`), since
-    `ray.init()` joins a cluster another worker started. The two long groups go first, one to each worker, and the
-    modules share out the rest."""
+    `ray.init()` with no address joins the cluster `ray start` last started on the machine, another worker's too. The
+    two long groups go first, one to each worker, and the modules share out the rest."""
     if not hasattr(config, "workerinput"):  # not an xdist worker: the run's order stays as collected
         return
     for item in items:
