@@ -1,4 +1,5 @@
-"""One app server and one Chromium for the whole browser run; each test gets a fresh browser context.
+"""One app server and one Chromium for the whole browser run (per pytest-xdist worker: the browser group runs on one,
+test_datasets.py with the Ray group on the other); each test gets a fresh browser context.
 
 After every test the server's log must hold no traceback. Screenshots go to screenshots/browser/."""
 
