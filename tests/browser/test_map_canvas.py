@@ -17,6 +17,7 @@ from scipy import ndimage
 
 from tests.browser.accessibility import violations
 from tests.browser.canvas import (
+    FIND_MAPS,
     MAP,
     canvas_xy,
     drag,
@@ -35,6 +36,9 @@ from tests.browser.canvas import (
 )
 from tests.browser.harness import ROOT, SHOTS, fill, shoot, start_server
 from tests.browser.layouts import MARKS, layout
+from ui.components.map_canvas import FRONTEND
+
+CONSTANTS = FRONTEND / "src" / "constants.js"
 
 pytestmark = pytest.mark.browser
 
@@ -84,6 +88,43 @@ def test_a_click_on_a_point_sends_python_its_row(page, canvas_server):
     open_canvas(page, canvas_server, "n=1500")
     page.mouse.click(*screen_position(page, 321))
     assert _selected_in_python(page) == {321}
+
+
+# Streamlit mounts the canvas's element again at times (when a hover's rerun and a selection's cross): here the drawn
+# map's view is mounted as Streamlit mounts it, under a key of its own, into one element, cleaned up, and mounted into
+# another at once; then cleaned up and mounted after the canvas's wait
+REMOUNT = """async ([element, waitMs]) => {
+    %s
+    const store = globalThis.__explorerMapBlobs;
+    const columns = { blob: async (key) => store.blobs.get(key), arrivedAt: (key) => store.arrived.get(key) };
+    const mount = (await [...globalThis.__explorerMapModules.values()][0]).default;
+    const data = { ...maps[0].mapCanvas.data, element };
+    const into = (parent) => mount({ data, parentElement: parent, setStateValue() {}, setTriggerValue() {} }, columns);
+    const parents = [0, 1, 2].map(() => document.body.appendChild(document.createElement("div")));
+    const drawn = async (parent) => { while (!parent.querySelector(".explorer-map")?.mapCanvas) {
+        await new Promise((done) => setTimeout(done, 20)); } return parent.querySelector(".explorer-map").mapCanvas; };
+    let cleanup = into(parents[0]);
+    const first = await drawn(parents[0]);
+    first.plot.zoomToArea({ x: -0.5, y: -0.5, width: 0.4, height: 0.4 });
+    const zoomed = Array.from(first.plot.get("camera").view);
+    cleanup();
+    cleanup = into(parents[1]);
+    const again = await drawn(parents[1]);
+    const kept = again === first && !parents[0].firstChild
+        && Array.from(again.plot.get("camera").view).every((v, i) => v === zoomed[i]);
+    cleanup();
+    await new Promise((done) => setTimeout(done, waitMs));
+    const released = !parents[1].firstChild;
+    into(parents[2]);
+    return { kept, released, fresh: (await drawn(parents[2])) !== first };
+}""" % FIND_MAPS
+
+
+def test_a_canvas_mounted_again_at_once_is_the_same_canvas_and_one_left_unmounted_is_released(page, canvas_server):
+    open_canvas(page, canvas_server, "n=1500")
+    wait_ms = int(re.search(r"REMOUNT_KEEP_MS = (\d+)", CONSTANTS.read_text(encoding="utf-8")).group(1))
+    got = page.evaluate(REMOUNT, ["remounted", wait_ms + 500])
+    assert got == {"kept": True, "released": True, "fresh": True}
 
 
 def _selected_in_python(page) -> set[int]:

@@ -36,11 +36,12 @@ class HoverText(TypedDict):
 
 class CanvasData(CanvasViewData):
     """What the canvas is sent on each rerun: the view core built (CanvasViewData, documented per key in
-    core/plots/map_canvas.py) and these three keys."""
+    core/plots/map_canvas.py) and these four keys."""
 
     code: str  # the content key of the canvas's own code (the bundle), sent once as a column
     hover: HoverText | None  # the row the canvas last asked for, answered for this view only
     answered: int  # counts Python's answers to selections: the canvas draws a selection once this changes
+    element: str  # the map's key: the browser keeps one canvas per key when Streamlit mounts the element again
 
 
 @lru_cache(maxsize=1)
@@ -89,7 +90,7 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
             component(key=f"{key}_{name}", data=data, height=0)
         view, hover = st.session_state.get(hovered_now, (None, None))
         sent = CanvasData(**canvas.view, code=blob_key(code), hover=hover if view == canvas.key else None,
-                          answered=st.session_state.get(answered, 0))
+                          answered=st.session_state.get(answered, 0), element=key)
         component(key=key, data=sent, on_hover_change=hovered, on_selection_change=selected)
 
     drawn()

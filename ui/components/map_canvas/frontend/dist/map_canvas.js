@@ -7057,21 +7057,21 @@ var Ci = (e, [t, n] = []) => {
 		zoomToPoints: Ds,
 		zoomToOrigin: ks
 	};
-}, ea = (e, t) => Li(e).then((e) => lr(e, { useWorker: t })).then((e) => e.data), ta = "#1f2328", na = "#c2255c", ra = "rgba(194, 37, 92, 0.08)", ia = "#d6336b", aa = "rgba(255, 255, 255, 0.9)", oa = "#ffffff", sa = "\"Source Sans Pro\", \"Source Sans 3\", sans-serif", ca = (e, t) => `${e} ${t}px ${sa}`, la = 1500, ua = .04, da = [
+}, ea = (e, t) => Li(e).then((e) => lr(e, { useWorker: t })).then((e) => e.data), ta = "#1f2328", na = "#c2255c", ra = "rgba(194, 37, 92, 0.08)", ia = "#d6336b", aa = "rgba(255, 255, 255, 0.9)", oa = "#ffffff", sa = "\"Source Sans Pro\", \"Source Sans 3\", sans-serif", ca = (e, t) => `${e} ${t}px ${sa}`, la = 1500, ua = 2e3, da = .04, fa = [
 	0,
 	2.5,
 	6
-], fa = "selection", pa = "hover";
-function ma(e, t) {
+], pa = "selection", ma = "hover";
+function ha(e, t) {
 	return {
 		x: new Float32Array(e, 0, t),
 		y: new Float32Array(e, 4 * t, t)
 	};
 }
-var ha = (e, t) => e[t >> 3] >> (t & 7) & 1, ga = (e, t, n = "") => Object.assign(document.createElement(e), {
+var ga = (e, t) => e[t >> 3] >> (t & 7) & 1, _a = (e, t, n = "") => Object.assign(document.createElement(e), {
 	className: t,
 	textContent: n
-}), _a = class {
+}), va = class {
 	constructor(e, t) {
 		this.element = e, this.changed = t, this.hidden = /* @__PURE__ */ new Set();
 	}
@@ -7080,45 +7080,45 @@ var ha = (e, t) => e[t >> 3] >> (t & 7) & 1, ga = (e, t, n = "") => Object.assig
 		if (n === this.shown) return;
 		this.shown = n;
 		let r = new Set(e.items.map((e) => e.code));
-		this.hidden = new Set([...this.hidden].filter((e) => r.has(e))), this.element.replaceChildren(ga("div", "legend-title", e.title)), e.scale ? this.element.append(this.scale(e.scale)) : e.items.length && this.element.append(ga("div", "legend-hint", "Click to hide or show"));
+		this.hidden = new Set([...this.hidden].filter((e) => r.has(e))), this.element.replaceChildren(_a("div", "legend-title", e.title)), e.scale ? this.element.append(this.scale(e.scale)) : e.items.length && this.element.append(_a("div", "legend-hint", "Click to hide or show"));
 		for (let n of e.items) this.element.append(this.entry(n, t[n.code][0]));
 	}
 	entry(e, t) {
-		let n = ga("button", "legend-item");
+		let n = _a("button", "legend-item");
 		n.type = "button", n.setAttribute("aria-pressed", String(!this.hidden.has(e.code)));
-		let r = ga("span", "swatch");
+		let r = _a("span", "swatch");
 		r.style.background = t;
-		let i = ga("span", "count", e.count.toLocaleString("en"));
-		return n.append(r, ga("span", "name", e.name), i), n.addEventListener("click", () => {
+		let i = _a("span", "count", e.count.toLocaleString("en"));
+		return n.append(r, _a("span", "name", e.name), i), n.addEventListener("click", () => {
 			this.hidden.has(e.code) ? this.hidden.delete(e.code) : this.hidden.add(e.code), n.setAttribute("aria-pressed", String(!this.hidden.has(e.code))), this.changed();
 		}), n;
 	}
 	scale({ stops: e, min: t, max: n }) {
-		let r = ga("div", "scale-bar");
+		let r = _a("div", "scale-bar");
 		r.style.background = `linear-gradient(to top, ${e.join(", ")})`;
-		let i = ga("div", "scale-ends");
-		i.append(ga("span", "", n), ga("span", "", t));
-		let a = ga("div", "scale");
+		let i = _a("div", "scale-ends");
+		i.append(_a("span", "", n), _a("span", "", t));
+		let a = _a("div", "scale");
 		return a.append(r, i), a;
 	}
 };
 // src/canvas2d.js
-function va(e) {
+function ya(e) {
 	let { width: t, height: n } = e.getBoundingClientRect(), r = window.devicePixelRatio || 1;
 	e.width !== Math.round(t * r) && (e.width = Math.round(t * r)), e.height !== Math.round(n * r) && (e.height = Math.round(n * r));
 	let i = e.getContext("2d");
 	return i.setTransform(r, 0, 0, r, 0, 0), i.clearRect(0, 0, t, n), i;
 }
-function ya(e, t, n, r, i) {
+function ba(e, t, n, r, i) {
 	e.lineWidth = 4, e.strokeStyle = aa, e.strokeText(t, n, r), e.fillStyle = i, e.fillText(t, n, r);
 }
 // src/overlay.js
-function ba(e, t, n, r) {
-	let i = va(e), a = t.query ? [Sa(i, t.query, n)] : [];
-	xa(i, t.labels, n, r, a);
+function xa(e, t, n, r) {
+	let i = ya(e), a = t.query ? [Ca(i, t.query, n)] : [];
+	Sa(i, t.labels, n, r, a);
 }
-function xa(e, t, n, r, i) {
-	let { clientWidth: a, clientHeight: o } = e.canvas, s = da.filter((e) => r >= e).length - 1, c = t.filter((e) => e.level <= s).sort((e, t) => t.level - e.level || t.size - e.size);
+function Sa(e, t, n, r, i) {
+	let { clientWidth: a, clientHeight: o } = e.canvas, s = fa.filter((e) => r >= e).length - 1, c = t.filter((e) => e.level <= s).sort((e, t) => t.level - e.level || t.size - e.size);
 	e.textAlign = "center", e.textBaseline = "middle";
 	for (let t of c) {
 		let [r, c] = n(t.x, t.y);
@@ -7130,21 +7130,21 @@ function xa(e, t, n, r, i) {
 			r + l / 2,
 			c + 10
 		];
-		i.some((e) => u[0] < e[2] && u[2] > e[0] && u[1] < e[3] && u[3] > e[1]) || (i.push(u), ya(e, t.text, r, c, ta));
+		i.some((e) => u[0] < e[2] && u[2] > e[0] && u[1] < e[3] && u[3] > e[1]) || (i.push(u), ba(e, t.text, r, c, ta));
 	}
 }
-function Sa(e, t, n) {
+function Ca(e, t, n) {
 	let [r, i] = n(t.x, t.y);
 	e.strokeStyle = na;
 	for (let [a, o] of t.neighbours) {
 		let [t, s] = n(a, o);
 		e.beginPath(), e.moveTo(r, i), e.lineTo(t, s), e.lineWidth = 1.25, e.stroke(), e.beginPath(), e.arc(t, s, 6, 0, 2 * Math.PI), e.lineWidth = 2, e.stroke();
 	}
-	Ca(e, r, i, 11), e.font = ca(600, 13), e.textBaseline = "middle";
+	wa(e, r, i, 11), e.font = ca(600, 13), e.textBaseline = "middle";
 	let a = `query: ${t.text.length > 60 ? `${t.text.slice(0, 59)}…` : t.text}`, o = e.measureText(a).width, s = r + 14 + o > e.canvas.clientWidth && r - 14 - o >= 0;
 	e.textAlign = s ? "right" : "left";
 	let c = s ? r - 14 : r + 14;
-	ya(e, a, c, i, na);
+	ba(e, a, c, i, na);
 	let [l, u] = [i - 10, i + 10];
 	return s ? [
 		c - o,
@@ -7158,7 +7158,7 @@ function Sa(e, t, n) {
 		u
 	];
 }
-function Ca(e, t, n, r) {
+function wa(e, t, n, r) {
 	e.beginPath();
 	for (let i = 0; i < 10; i += 1) {
 		let a = i % 2 ? r * .45 : r, o = -Math.PI / 2 + i * Math.PI / 5;
@@ -7167,7 +7167,7 @@ function Ca(e, t, n, r) {
 	e.closePath(), e.fillStyle = na, e.strokeStyle = "white", e.lineWidth = 1.5, e.fill(), e.stroke();
 }
 // src/pointer.js
-function wa(e, t, n) {
+function Ta(e, t, n) {
 	let r = t / (t / n * 2);
 	return [
 		e[0] * r,
@@ -7178,8 +7178,8 @@ function wa(e, t, n) {
 		n / 2 - e[13] * n / 2
 	];
 }
-var Ta = ([e, t, n, r, i, a], o, s) => [e * o + t * s + n, r * o + i * s + a];
-function Ea(e, t, n, r, i, a, o) {
+var Ea = ([e, t, n, r, i, a], o, s) => [e * o + t * s + n, r * o + i * s + a];
+function Da(e, t, n, r, i, a, o) {
 	let [s, c, l, u, d, f] = r, p = -1, m = o * o;
 	for (let r = 0; r < e.length; r += 1) {
 		let h = s * e[r] + c * t[r] + l - i;
@@ -7189,7 +7189,7 @@ function Ea(e, t, n, r, i, a, o) {
 	}
 	return p;
 }
-function Da(e, t, n, r, i) {
+function Oa(e, t, n, r, i) {
 	let [a, o, s, c, l, u] = r, d = i.map((e) => e[0]), f = i.map((e) => e[1]), [p, m, h, g] = [
 		Math.min(...d),
 		Math.max(...d),
@@ -7200,11 +7200,11 @@ function Da(e, t, n, r, i) {
 		let d = a * e[r] + o * t[r] + s;
 		if (d < p || d > m) continue;
 		let f = c * e[r] + l * t[r] + u;
-		f < h || f > g || !Oa(i, d, f) || !n(r) || _.push(r);
+		f < h || f > g || !ka(i, d, f) || !n(r) || _.push(r);
 	}
 	return _;
 }
-function Oa(e, t, n) {
+function ka(e, t, n) {
 	let r = !1;
 	for (let i = 0, a = e.length - 1; i < e.length; a = i, i += 1) {
 		let [o, s] = e[i], [c, l] = e[a];
@@ -7212,7 +7212,7 @@ function Oa(e, t, n) {
 	}
 	return r;
 }
-var ka = class {
+var Aa = class {
 	constructor(e, t) {
 		this.canvas = e, this.done = t, this.mode = "panZoom", this.path = null, this.held = null, this.ring = null, e.addEventListener("pointerdown", (t) => {
 			t.button === 0 && (e.setPointerCapture(t.pointerId), this.path = [this.at(t)], this.held = null, this.paint());
@@ -7223,7 +7223,7 @@ var ka = class {
 		}), e.addEventListener("pointerup", () => {
 			if (!this.path) return;
 			let e = this.path;
-			this.path = null, this.paint(), t(this.mode === "rectangle" && e.length > 1 ? Aa(e[0], e[1]) : e);
+			this.path = null, this.paint(), t(this.mode === "rectangle" && e.length > 1 ? ja(e[0], e[1]) : e);
 		});
 	}
 	setMode(e) {
@@ -7240,20 +7240,20 @@ var ka = class {
 		this.ring = e, this.paint();
 	}
 	paint() {
-		let e = va(this.canvas);
+		let e = ya(this.canvas);
 		if (this.ring) {
 			let [t, n, r] = this.ring;
 			e.beginPath(), e.arc(t, n, r, 0, 2 * Math.PI), e.lineWidth = 2, e.strokeStyle = ta, e.stroke();
 		}
-		let t = this.path && this.path.length > 1 ? this.path : null, n = t && this.mode === "rectangle" ? Aa(t[0], t[1]) : t ?? this.held;
+		let t = this.path && this.path.length > 1 ? this.path : null, n = t && this.mode === "rectangle" ? ja(t[0], t[1]) : t ?? this.held;
 		n && (e.beginPath(), n.forEach(([t, n], r) => r ? e.lineTo(t, n) : e.moveTo(t, n)), e.closePath(), e.fillStyle = ra, e.fill(), e.lineWidth = 1.5, e.strokeStyle = na, e.stroke());
 	}
-}, Aa = ([e, t], [n, r]) => [
+}, ja = ([e, t], [n, r]) => [
 	[e, t],
 	[n, t],
 	[n, r],
 	[e, r]
-], ja = `
+], Ma = `
 .explorer-map { font: ${ca(400, 14)}; color: ${ta}; }
 .toolbar { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin-bottom: 6px; }
 .toolbar button { font: inherit; padding: 3px 10px; border: 1px solid #adb5bd; border-radius: 6px;
@@ -7284,14 +7284,14 @@ var ka = class {
 .scale { display: flex; gap: 6px; height: 180px; margin: 6px 0; }
 .scale-bar { width: 14px; border-radius: 3px; }
 .scale-ends { display: flex; flex-direction: column; justify-content: space-between; }
-`, Ma = ea([], !1), Na = /* @__PURE__ */ new Map(), Pa = () => {
+`, Na = ea([], !1), Pa = /* @__PURE__ */ new Map(), Fa = () => {
 	let e = globalThis.__explorerMapRenderer;
 	return e && !e.isDestroyed ? e : globalThis.__explorerMapRenderer = Ki();
-}, Fa = (e, t) => [
+}, Ia = (e, t) => [
 	1,
 	3,
 	5
-].map((t) => parseInt(e.slice(t, t + 2), 16) / 255).concat(t), Ia = `<style>${ja}</style>
+].map((t) => parseInt(e.slice(t, t + 2), 16) / 255).concat(t), La = `<style>${Ma}</style>
   <div class="toolbar" role="toolbar" aria-label="Map tools">
     <button type="button" data-mode="panZoom" aria-pressed="true" title="Drag to pan, scroll to zoom, click a point to select it">Pan &amp; zoom</button>
     <button type="button" data-mode="rectangle" aria-pressed="false" title="Drag a box to select the points in it">Box</button>
@@ -7308,9 +7308,9 @@ var ka = class {
       <div class="tooltip" role="tooltip" hidden></div>
     </div>
     <div class="legend"></div>
-  </div>`, La = class {
+  </div>`, Ra = class {
 	constructor(e, t) {
-		this.host = t, this.columns = t.columns, this.root = document.createElement("div"), this.root.className = "explorer-map", this.root.innerHTML = Ia, e.appendChild(this.root), this.stage = this.root.querySelector(".stage"), this.canvas = this.root.querySelector("canvas.points"), this.overlay = this.root.querySelector("canvas.overlay"), this.tooltip = this.root.querySelector(".tooltip"), this.status = this.root.querySelector(".status"), this.legend = new _a(this.root.querySelector(".legend"), () => this.applyFilter()), this.sketch = new ka(this.root.querySelector("canvas.sketch"), (e) => this.sketched(e)), this.selected = [], this.hovered = -1, this.hoverTexts = /* @__PURE__ */ new Map(), this.draws = 0, this.lastDraw = {
+		this.host = t, this.columns = t.columns, this.root = document.createElement("div"), this.root.className = "explorer-map", this.root.innerHTML = La, e.appendChild(this.root), this.stage = this.root.querySelector(".stage"), this.canvas = this.root.querySelector("canvas.points"), this.overlay = this.root.querySelector("canvas.overlay"), this.tooltip = this.root.querySelector(".tooltip"), this.status = this.root.querySelector(".status"), this.legend = new va(this.root.querySelector(".legend"), () => this.applyFilter()), this.sketch = new Aa(this.root.querySelector("canvas.sketch"), (e) => this.sketched(e)), this.selected = [], this.hovered = -1, this.hoverTexts = /* @__PURE__ */ new Map(), this.draws = 0, this.lastDraw = {
 			started: 0,
 			ended: 0
 		}, this.wireToolbar();
@@ -7318,12 +7318,12 @@ var ka = class {
 	createPlot() {
 		let { width: e, height: t } = this.stage.getBoundingClientRect();
 		this.plot = $i({
-			renderer: Pa(),
+			renderer: Fa(),
 			canvas: this.canvas,
 			width: Math.max(1, Math.floor(e)),
 			height: Math.max(1, Math.floor(t)),
-			backgroundColor: Fa(oa, 1),
-			pointColorActive: Fa(ia, 1),
+			backgroundColor: Ia(oa, 1),
+			pointColorActive: Ia(ia, 1),
 			deselectOnDblClick: !0,
 			deselectOnEscape: !0,
 			pointScaleMode: "asinh"
@@ -7364,7 +7364,7 @@ var ka = class {
 			e.highlight
 		].map((e) => e ? this.columns.blob(e) : null));
 		if (this.data !== e) return;
-		let u = await Ma;
+		let u = await Na;
 		if (await this.drawing, this.data !== e) return;
 		this.plot || this.createPlot();
 		let d = this.decode(e.n, s, c);
@@ -7379,7 +7379,7 @@ var ka = class {
 		this.pending && e !== this.answered && requestAnimationFrame(() => setTimeout(() => this.drawSelection())), this.answered = e;
 	}
 	decode(e, t, n) {
-		return this.codes = new Uint8Array(n, 0, e), t !== this.positions && (this.positions = t, {x: this.x, y: this.y} = ma(t, e), this.points = Array.from({ length: e }, (e, t) => [
+		return this.codes = new Uint8Array(n, 0, e), t !== this.positions && (this.positions = t, {x: this.x, y: this.y} = ha(t, e), this.points = Array.from({ length: e }, (e, t) => [
 			this.x[t],
 			this.y[t],
 			0,
@@ -7393,12 +7393,12 @@ var ka = class {
 			r = Array(n);
 			let a = 0, o = n - e.highlighted;
 			for (let t = 0; t < n; t += 1) {
-				let n = ha(i, t), s = this.points[t];
+				let n = ga(i, t), s = this.points[t];
 				s[2] = n ? this.codes[t] : e.dimmed, s[3] = n, n ? r[o++] = t : r[a++] = t;
 			}
 		} else for (let e = 0; e < n; e += 1) this.points[e][2] = this.codes[e], this.points[e][3] = 0;
 		this.plot.set({
-			pointColor: e.palette.map(([e, t]) => Fa(e, t)),
+			pointColor: e.palette.map(([e, t]) => Ia(e, t)),
 			colorBy: "valueA",
 			pointSize: [e.pointSize, e.highlightSize],
 			sizeBy: t ? "valueB" : null,
@@ -7430,7 +7430,7 @@ var ka = class {
 		});
 	}
 	fitView(e) {
-		let [t, n, r, i] = this.data.bounds, a = ua * Math.max(r - t, i - n), o = this.plot.zoomToArea({
+		let [t, n, r, i] = this.data.bounds, a = da * Math.max(r - t, i - n), o = this.plot.zoomToArea({
 			x: t - a,
 			y: n - a,
 			width: r - t + 2 * a,
@@ -7481,11 +7481,11 @@ var ka = class {
 	}
 	transform() {
 		let { width: e, height: t } = this.stage.getBoundingClientRect();
-		return wa(this.plot.get("camera").view, e, t);
+		return Ta(this.plot.get("camera").view, e, t);
 	}
 	hoverPick() {
 		if (this.hoverFrame = 0, !this.plot || !this.x) return;
-		let e = this.pointerAt, t = e ? Ea(this.x, this.y, this.visible(), this.transform(), e[0], e[1], this.pickRadius()) : -1;
+		let e = this.pointerAt, t = e ? Da(this.x, this.y, this.visible(), this.transform(), e[0], e[1], this.pickRadius()) : -1;
 		t !== this.hovered && (this.hovered = t, clearTimeout(this.hoverTimer), t >= 0 && !this.hoverTexts.has(t) && (this.hoverTimer = setTimeout(() => this.host.askHover(t), 120)), this.showTooltip());
 	}
 	hoverAnswered(e) {
@@ -7495,10 +7495,10 @@ var ka = class {
 		if (!this.plot || !this.x) return;
 		let t = this.transform();
 		if (e.length > 2) {
-			this.sketch.hold(e), this.selectionMade(Da(this.x, this.y, this.visible(), t, e), [this]);
+			this.sketch.hold(e), this.selectionMade(Oa(this.x, this.y, this.visible(), t, e), [this]);
 			return;
 		}
-		let [n, r] = e[e.length - 1], i = Ea(this.x, this.y, this.visible(), t, n, r, this.pickRadius());
+		let [n, r] = e[e.length - 1], i = Da(this.x, this.y, this.visible(), t, n, r, this.pickRadius());
 		i >= 0 && this.selectionMade([i], [this]);
 	}
 	showTooltip() {
@@ -7519,7 +7519,7 @@ var ka = class {
 	paintOverlay() {
 		if (!this.plot || !this.data) return;
 		let e = this.plot.get("camera").view, t = this.transform();
-		ba(this.overlay, this.data, (e, n) => Ta(t, e, n), e[0] / (this.fitted ?? e[0])), this.hovered >= 0 && this.showTooltip();
+		xa(this.overlay, this.data, (e, n) => Ea(t, e, n), e[0] / (this.fitted ?? e[0])), this.hovered >= 0 && this.showTooltip();
 	}
 	resize() {
 		let { width: e, height: t } = this.stage.getBoundingClientRect();
@@ -7529,26 +7529,31 @@ var ka = class {
 		}), this.paintOverlay());
 	}
 	joinLink(e) {
-		this.link !== e && (this.link && Na.get(this.link)?.delete(this), this.link = e, e && Na.set(e, (Na.get(e) ?? /* @__PURE__ */ new Set()).add(this)));
+		this.link !== e && (this.link && Pa.get(this.link)?.delete(this), this.link = e, e && Pa.set(e, (Pa.get(e) ?? /* @__PURE__ */ new Set()).add(this)));
 	}
 	linked() {
-		return this.link ? [...Na.get(this.link)].filter((e) => e !== this && e.plot) : [];
+		return this.link ? [...Pa.get(this.link)].filter((e) => e !== this && e.plot) : [];
 	}
 	shareView(e) {
 		if (!(this.followed && this.followed.every((t, n) => t === e[n]))) for (let t of this.linked()) t.followed = Array.from(e), t.plot.set({ cameraView: e });
 	}
+	moveTo(e) {
+		this.root.parentNode !== e && e.appendChild(this.root);
+	}
 	destroy() {
 		this.joinLink(null), clearTimeout(this.hoverTimer), clearTimeout(this.pending?.timer), this.plot?.destroy(), this.root.remove();
 	}
-}, Ra = /* @__PURE__ */ new WeakMap();
-function za({ data: e, parentElement: t, setStateValue: n, setTriggerValue: r }, i) {
-	let a = Ra.get(t);
-	return a || (a = new La(t, {
-		columns: i,
-		select: (e) => n(fa, e),
-		askHover: (e) => r(pa, e)
-	}), Ra.set(t, a)), a.update(e), () => {
-		a.destroy(), Ra.delete(t);
+}, za = /* @__PURE__ */ new Map();
+function Ba(e, t) {
+	let { data: n, parentElement: r } = e, i = n.element, a = za.get(i);
+	return a ? (clearTimeout(a.release), a.map.moveTo(r)) : (a = { args: e }, a.map = new Ra(r, {
+		columns: t,
+		select: (e) => a.args.setStateValue(pa, e),
+		askHover: (e) => a.args.setTriggerValue(ma, e)
+	}), za.set(i, a)), a.args = e, a.map.update(n), () => {
+		a.args === e && (a.release = setTimeout(() => {
+			a.map.destroy(), za.delete(i);
+		}, ua));
 	};
 }
-export { za as default };
+export { Ba as default };

@@ -7537,6 +7537,9 @@ var Na = class {
 	shareView(e) {
 		if (!(this.followed && this.followed.every((t, n) => t === e[n]))) for (let t of this.linked()) t.followed = Array.from(e), t.plot.set({ cameraView: e });
 	}
+	moveTo(e) {
+		this.root.parentNode !== e && e.appendChild(this.root);
+	}
 	destroy() {
 		this.joinLink(null), clearTimeout(this.hoverTimer), clearTimeout(this.pending?.timer), this.plot?.destroy(), this.root.remove();
 	}

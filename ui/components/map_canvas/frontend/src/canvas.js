@@ -398,6 +398,11 @@ export class MapCanvas {
     }
   }
 
+  /** Into another parent element, drawn as it is (a remount). */
+  moveTo(parent) {
+    if (this.root.parentNode !== parent) parent.appendChild(this.root);
+  }
+
   destroy() {
     this.joinLink(null);
     clearTimeout(this.hoverTimer);

@@ -27,6 +27,7 @@ export const TOOLTIP_OFFSET_PX = 12; // below and right of the point
 export const HOVER_DELAY_MS = 120; // a pointer resting this long on a point asks Python for its text
 export const SELECTION_WAIT_MS = 1500; // the longest a selection waits for Python's answer before it is drawn
 export const RESET_VIEW_MS = 300; // Reset view's animation
+export const REMOUNT_KEEP_MS = 2000; // how long an unmounted map waits for Streamlit to mount it again (main.js)
 
 // Points (sizes in pixels come with the view: pointSize, highlightSize)
 export const SELECTED_GROWTH_PX = 2; // a selected point is drawn this much larger, with an outline

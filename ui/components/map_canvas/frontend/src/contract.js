@@ -27,6 +27,7 @@
  * @property {string} code key of this canvas's own code, a column like the others
  * @property {{row: number, text: string}|null} hover the text of the row last asked for, for this view
  * @property {number} answered counts Python's answers to selections
+ * @property {string} element the map's key in Python: an element Streamlit mounts again shows the same canvas
  */
 
 /**
@@ -42,7 +43,7 @@
  * The notebook widget's synced traits (Python: MapWidget, each declared there once with its type). A binary one comes
  * as a DataView: a column is its 32-character content key followed by its bytes, as in Streamlit.
  * @typedef {Object} WidgetState
- * @property {Object} view the map's view: MapData without code, hover and answered (Python: CanvasViewData)
+ * @property {Object} view the map's view: MapData without code, hover, answered and element (Python: CanvasViewData)
  * @property {DataView} positions the column the view's `positions` names
  * @property {DataView} codes the column the view's `codes` names
  * @property {DataView} highlight_bits the column the view's `highlight` names; empty without a highlight
