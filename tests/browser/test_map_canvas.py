@@ -90,6 +90,31 @@ def test_a_click_on_a_point_sends_python_its_row(page, canvas_server):
     assert _selected_in_python(page) == {321}
 
 
+# The pointer arrives on a point and presses at once, and the camera's next frame comes while the button is down
+# (seen under load): events dispatched in the page, so that frame falls between the press and the release every time
+QUICK_CLICK = """async ([x, y]) => {
+    %s
+    const canvas = maps[0].querySelector("canvas.points");
+    const at = { clientX: x, clientY: y, bubbles: true, composed: true };
+    const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    window.dispatchEvent(new MouseEvent("mousemove", at));
+    canvas.dispatchEvent(new MouseEvent("mousedown", { ...at, button: 0, buttons: 1 }));
+    await frame();
+    await frame();
+    window.dispatchEvent(new MouseEvent("mouseup", { ...at, button: 0, buttons: 0 }));
+    canvas.dispatchEvent(new MouseEvent("click", { ...at, button: 0, buttons: 0 }));
+}""" % FIND_MAPS
+
+
+def test_a_click_within_a_frame_of_the_pointers_arrival_selects_the_point_and_leaves_the_view(page, canvas_server):
+    page.set_default_timeout(60_000)
+    open_canvas(page, canvas_server, "n=1500")
+    before = screen_position(page, 321)
+    page.evaluate(QUICK_CLICK, list(before))
+    assert _selected_in_python(page) == {321}
+    np.testing.assert_allclose(screen_position(page, 321), before, atol=0.5)
+
+
 # Streamlit mounts the canvas's element again at times (when a hover's rerun and a selection's cross): here the drawn
 # map's view is mounted as Streamlit mounts it, under a key of its own, into one element, cleaned up, and mounted into
 # another at once; then cleaned up and mounted after the canvas's wait

@@ -7334,10 +7334,10 @@ var Aa = class {
 		}), this.stage.addEventListener("mouseleave", () => {
 			this.pointerAt = null, this.hoverPick();
 		}), this.canvas.addEventListener("mousedown", (e) => {
-			this.pressedAt = [e.clientX, e.clientY];
+			this.pressedAt = [e.clientX, e.clientY], this.viewAtPress = this.plot?.get("camera").view.slice();
 		}), this.canvas.addEventListener("click", (e) => {
 			let [t, n] = this.pressedAt ?? [e.clientX, e.clientY];
-			Math.hypot(e.clientX - t, e.clientY - n) < 3 && this.sketched([this.sketch.at(e)]);
+			Math.hypot(e.clientX - t, e.clientY - n) >= 3 || (this.viewAtPress && this.plot.set({ cameraView: this.viewAtPress }), this.sketched([this.sketch.at(e)]));
 		}), new ResizeObserver(() => this.resize()).observe(this.stage);
 	}
 	wireToolbar() {
