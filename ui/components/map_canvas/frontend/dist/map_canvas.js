@@ -7546,7 +7546,7 @@ var Aa = class {
 }, za = /* @__PURE__ */ new Map();
 function Ba(e, t) {
 	let { data: n, parentElement: r } = e, i = n.element, a = za.get(i);
-	return a ? (clearTimeout(a.release), a.map.moveTo(r)) : (a = { args: e }, a.map = new Ra(r, {
+	return a ? (clearTimeout(a.release), a.map.moveTo(r)) : (a = {}, a.map = new Ra(r, {
 		columns: t,
 		select: (e) => a.args.setStateValue(pa, e),
 		askHover: (e) => a.args.setTriggerValue(ma, e)

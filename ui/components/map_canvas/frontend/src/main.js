@@ -18,7 +18,7 @@ export default function mount(args, columns) {
     clearTimeout(kept.release);
     kept.map.moveTo(parentElement);
   } else {
-    kept = { args };
+    kept = {};
     kept.map = new MapCanvas(parentElement, { columns,
       select: (rows) => kept.args.setStateValue(SELECTION, rows),
       askHover: (row) => kept.args.setTriggerValue(HOVER, row) });
