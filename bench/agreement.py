@@ -35,8 +35,8 @@ def bench_layer_cka(rows: list[Row]) -> None:
     from sentence_transformers import SentenceTransformer
 
     from core.analysis.agreement import cka_matrix
-    from core.analysis.compared_models import layer_vectors
     from core.data.stsb import stsb_corpus
+    from core.evaluation.compared_models import layer_vectors
     from core.models.catalog import MPNET_ID
     from core.models.loading import load_model
     from core.settings import Settings

@@ -23,7 +23,6 @@ from ui.pages.model_late import late_tokens_view
 from ui.pages.model_terms import terms_view
 from ui.pages.retrieval_late import model_matches
 from ui.pages.similarity_late import late_similarity, score_name
-from ui.work.background import corpus_job, late_documents_job
 
 
 def _nothing(*_: object) -> None:
@@ -65,21 +64,17 @@ class KindViews:
     similarity: Callable[..., np.ndarray] | None = None  # its own Similarity matrix, instead of vectors compared
     matches: Callable[..., object] | None = None  # Retrieval's per-hit token matches
     token_map: Callable[[LoadedModel], bool] = lambda model: False  # the map drawn a point a token, if chosen
-    map_vectors: Callable[[LoadedModel, list[str], Settings], object] = corpus_job  # a map's points, or their job
     map_caption: Callable[[LoadedModel], str] | None = None  # what a map's point is, where not the text's vector
-    map_reduced: bool = False  # the map's points reduced first (a sparse model's CSR rows, by TruncatedSVD)
 
 
 VIEWS: dict[str, KindViews] = {
     "dense": KindViews(),
     "sparse": KindViews(model_first=terms_view, evaluation_checks=_not_shown, measure=_sparse_measure,
-                        caption="sparse", compares=False, layer_tabs={"Terms by layer": layer_terms_view},
-                        map_reduced=True),
+                        caption="sparse", compares=False, layer_tabs={"Terms by layer": layer_terms_view}),
     "late interaction": KindViews(home=late_vectors, model_last=late_tokens_view,
                                   evaluation_checks=lambda settings, model: late_checks_section(model),
                                   measure=_late_measure, similarity=late_similarity, matches=model_matches,
-                                  token_map=_token_map, map_caption=corpus_caption,
-                                  map_vectors=lambda model, texts, settings: late_documents_job(model, texts)),
+                                  token_map=_token_map, map_caption=corpus_caption),
     "reranker": KindViews(),
 }
 

@@ -8,14 +8,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.analysis.map.clusters import matching, query_in_space, spherize
+from core.analysis.map.clusters import matching, spherize
 from core.analysis.map.projection import MAX_POINTS, Projection, ProjectionParams
-from core.analysis.map.sparse_space import SparseReduction
 from core.data.corpus import CorpusError
 from core.data.sampling import sample_indices
-from core.encoding.prompts import with_role
 from core.hashing import texts_digest
 from core.kinds import kind_of
+from core.maps.build import query_mark
+from core.maps.space import MapSpace, query_point
 from core.models.loading import LoadedModel
 from core.settings import Settings
 from ui.components.compare import describe
@@ -31,21 +31,24 @@ from ui.pages.map.tools import (
     full_set_neighbours,
     query_table,
 )
-from ui.pages.map.views import compare_view, query_on, single_view
+from ui.pages.map.views import compare_view, single_view
 from ui.state.persist import kept
-from ui.work.background import waiting
-from ui.work.cache import labels_of, sparse_reduction_of, trust_of
+from ui.work.background import map_space_job, waiting
+from ui.work.cache import labels_of, trust_of
 
 
 @dataclass(frozen=True)
 class Points:
-    """The texts on the map and their vectors: `raw` as stored or embedded (a sparse model's reduced), `space` the
-    map's (spherized when asked)."""
+    """The rows on the map (`row_id`, `text`, labels) and their vectors: `stored` as a file gave them or as the model's
+    kind gives them (core.maps.space: a sparse model's reduced), `space` the map's (spherized when asked)."""
 
     frame: pd.DataFrame
-    raw: np.ndarray
+    stored: MapSpace
     space: np.ndarray
-    reduction: SparseReduction | None  # a sparse model's reduction, which a typed query goes through too
+
+    @property
+    def raw(self) -> np.ndarray:
+        return self.stored.vectors
 
     @property
     def texts(self) -> list[str]:
@@ -57,9 +60,10 @@ def main() -> None:
     kind = kind_of(model)
     if views_of(model).token_map(model):  # one point a token, when the user chose it
         return
+    width = kind.space_width(model)
     st.caption(f"Every text of a corpus becomes a point; nearby points have similar embeddings. A 2-D map must "
-               f"distort a {kind.space_width(model):,}-dimensional "
-               "space, so the trust numbers below say how much of each point's neighbourhood survived.")
+               f"distort a {width:,}-dimensional space, so the trust numbers below say how much of each point's "
+               "neighbourhood survived.")
     corpus_col, method_col, colour_col = st.columns([1.1, 1.2, 1])
     with corpus_col:
         corpus = _corpus()
@@ -71,7 +75,7 @@ def main() -> None:
         return
     frame, raw = _sample(corpus, params.seed)
     with colour_col:
-        chosen = map_inputs(corpus, len(frame), model.dimensions if kind.token_vectors else model.hidden_size)
+        chosen = map_inputs(corpus, len(frame), width)
     points = _points(settings, model, frame, raw, centred)
     projection = None if points is None else projected(points.space, params)
     if points is None or projection is None:
@@ -89,7 +93,7 @@ def _corpus() -> MapCorpus | None:
 
 
 def _sample(corpus: MapCorpus, seed: int) -> tuple[pd.DataFrame, np.ndarray | None]:
-    """The corpus's texts (and stored vectors), or a seeded sample of MAX_POINTS of them."""
+    """The corpus's rows (and stored vectors), or a seeded sample of MAX_POINTS of them, each with its row id."""
     if len(corpus.frame) <= MAX_POINTS:
         return corpus.frame, corpus.vectors
     picked = sample_indices(len(corpus.frame), limit=MAX_POINTS, seed=seed)
@@ -101,44 +105,43 @@ def _sample(corpus: MapCorpus, seed: int) -> tuple[pd.DataFrame, np.ndarray | No
 
 def _points(settings: Settings, model: LoadedModel, frame: pd.DataFrame, raw: np.ndarray | None,
             centred: bool) -> Points | None:
-    """The vectors to map: the file's, or embedded by the sidebar's model (None, with its progress, until they are)."""
-    texts = frame["text"].tolist()
-    documents, views = with_role(settings, model.pipeline, "document"), views_of(model)
-    embedded = raw is None
-    vectors = views.map_vectors(model, texts, documents) if embedded else raw
-    if waiting(vectors):
-        return None
-    if views.map_caption is not None and embedded:
-        st.caption(views.map_caption(model))
-    reduction = None
-    if views.map_reduced and raw is None:  # a sparse model's own vectors; a file's or a dataset's are dense
-        reduction = sparse_reduction_of(kind_of(model).cache_key(model, texts, documents), vectors)
-        vectors = reduction.vectors
-        st.caption(f"{model.model_id}'s sparse vectors ({model.dimensions:,} dimensions, almost all zero) are first "
-                   f"reduced to {vectors.shape[1]} by TruncatedSVD on their CSR matrix, keeping {reduction.kept:.0%} "
-                   "of their variance; the map and its neighbours are measured in that space.")
-    return Points(frame, vectors, spherize(vectors) if centred else vectors, reduction)
+    """The vectors to map: the file's, or the model's (None, with its progress, until they are)."""
+    if raw is None:
+        stored = map_space_job(model, frame["text"].tolist(), settings)
+        if waiting(stored):
+            return None
+        caption = views_of(model).map_caption
+        if caption is not None:
+            st.caption(caption(model))
+        if stored.reduction is not None:
+            st.caption(f"{model.model_id}'s sparse vectors ({model.dimensions:,} dimensions, almost all zero) are "
+                       f"first reduced to {stored.vectors.shape[1]} by TruncatedSVD on their CSR matrix, keeping "
+                       f"{stored.reduction.kept:.0%} of their variance; the map and its neighbours are measured in "
+                       "that space.")
+    else:
+        stored = MapSpace(raw)
+    return Points(frame, stored, spherize(stored.vectors) if centred else stored.vectors)
 
 
 def _map(settings: Settings, model: LoadedModel, corpus: MapCorpus, points: Points, projection: Projection,
          chosen: MapInputs, params: ProjectionParams, centred: bool) -> None:
     """The map (or A and B side by side), then what it shows: the clusters and the query's nearest texts."""
-    texts = points.texts
+    texts, kind = points.texts, kind_of(model)
     report = trust_of(points.space, projection.coords, params.seed)
     colouring = colouring_of(chosen, points.frame, corpus.colourings, points.space, projection.coords, params.seed,
                              report.overlap)
     highlight = _highlight(texts, chosen)
     query, vector = _query(settings, model, points, chosen, centred)
-    found = query_on(query, vector, texts, points.space, projection, chosen.top)
+    found = None if vector is None else query_mark(query, vector, points.space, projection, texts, top=chosen.top)
     clustered = chosen.colour in (CLUSTERS, DENSITY) and colouring.categorical
     labels = labels_of(texts_digest(texts), projection.coords, colouring.values if clustered else None, params.seed,
                        texts)
     compared = False
-    if chosen.compare and (points.reduction is not None or kind_of(model).token_vectors):
-        st.info(kind_of(model).not_shown["compare"])
+    if chosen.compare and not kind.applies.compare:
+        st.info(kind.not_shown["compare"])
     elif chosen.compare:  # False while B is still to download: A is drawn alone
-        compared = compare_view(texts, points.raw, points.space, projection, colouring, params, (settings, model),
-                                query, chosen.top, centred, highlight)
+        compared = compare_view(points.frame, points.stored, points.space, projection, colouring, params,
+                                (settings, model), query, chosen.top, centred, highlight)
     if not compared:
         title = f"{projection.method} of " + (f"the vectors in {corpus.files}" if corpus.files else
                                                describe(settings, model))
@@ -150,8 +153,7 @@ def _map(settings: Settings, model: LoadedModel, corpus: MapCorpus, points: Poin
         query_table(found[1], projection.method)
         if corpus.dataset is not None:  # from the stored vectors, never the spherized ones
             full_set_neighbours(corpus.dataset, points.raw[chosen.row] if chosen.row is not None else
-                                query_in_space(model, query, with_role(settings, model.pipeline, "query"), None),
-                                chosen.top, len(points.frame))
+                                query_point(model, query, settings, points.stored), chosen.top, len(points.frame))
 
 
 def _highlight(texts: list[str], chosen: MapInputs) -> np.ndarray | None:
@@ -169,8 +171,8 @@ def _query(settings: Settings, model: LoadedModel, points: Points, chosen: MapIn
         return points.texts[chosen.row], points.space[chosen.row]
     if not chosen.query:
         return chosen.query, None
-    return chosen.query, query_in_space(model, chosen.query, with_role(settings, model.pipeline, "query"),
-                                        points.raw if centred else None, points.reduction)
+    return chosen.query, query_point(model, chosen.query, settings, points.stored,
+                                     centre=np.mean(points.raw, axis=0) if centred else None)
 
 
 main()

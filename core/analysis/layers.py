@@ -11,10 +11,8 @@ import pandas as pd
 from scipy.stats import spearmanr
 from sklearn.metrics.pairwise import cosine_similarity
 
-from core.analysis.layer_terms import layer_terms
 from core.analysis.similarity import paired_cosine, similarity_matrix
 from core.encoding.encoder import Progress, TokenStates, after_pooling, pooled_layers
-from core.models.catalog import LATE
 from core.models.loading import LoadedModel
 from core.settings import Pooling
 
@@ -144,10 +142,8 @@ def sentence_vectors_by_layer(model: LoadedModel, texts: Sequence[str], *, pooli
     """Pooled vectors of every text at every layer, (layers + 1, texts, dims), from one forward pass.
 
     Every layer is treated alike: "default" means the model's pooling and Normalize module, without the modules
-    that the encoder applies at the last layer only (a Dense head may change the width). A sparse model's vector of
-    a layer is its masked-LM head and SPLADE pooling applied to that layer (the page's few texts, held dense)."""
-    if model.kind == "sparse":
-        return layer_terms(model, texts, max_length=max_length, prompt=prompt).dense()
+    that the encoder applies at the last layer only (a Dense head may change the width). A dense model's: each kind
+    says what its vector of a layer is (core.kinds, `vectors_by_layer`)."""
     pooled = pooled_layers(model, texts, pooling=pooling, max_length=max_length, prompt=prompt, progress=progress)
     return np.stack([after_pooling(model, vectors, pooling=pooling, last_layer=False)
                      for vectors in pooled.vectors])
@@ -205,19 +201,22 @@ class Drift:
         return curves_frame(pair_labels=self.labels, token=self.token, sentence=self.sentence, band=self.band)
 
 
-def layer_drift(model: LoadedModel, states: Sequence[TokenStates], chosen: Sequence[Word | None], *,
-                pooling: Pooling, max_length: int | None = None) -> Drift:
-    """How the chosen word of each text, and each pooled text, drift apart or together from layer 0 to the last; a
-    late-interaction model keeps no sentence vector, so its sentences' cosines are NaN (and `by_layer` empty)."""
+def drift_texts(states: Sequence[TokenStates]) -> tuple[list[str], str]:
+    """The texts of `states` without their prompt, and the prompt: what their sentence vectors are encoded from."""
+    return [ts.text[len(ts.prompt):] for ts in states], states[0].prompt if states else ""
+
+
+def layer_drift(model: LoadedModel, states: Sequence[TokenStates], chosen: Sequence[Word | None],
+                by_layer: np.ndarray | None) -> Drift:
+    """How the chosen word of each text, and each text's sentence vector (`by_layer`: (layers + 1, texts, dims), as
+    the model's kind gives them for `drift_texts(states)`), drift apart or together from layer 0 to the last; where
+    the kind has no sentence vector at its layers (None), the sentences' cosines are NaN (and `by_layer` empty)."""
     layers = model.num_layers + 1
-    prompt = states[0].prompt if states else ""
     pairs = sentence_pairs(len(states))
-    if model.kind == LATE:
+    if by_layer is None:
         by_layer = np.zeros((layers, len(states), 0), np.float32)
         sentence = np.full((len(pairs), layers), np.nan, np.float32)
     else:
-        by_layer = sentence_vectors_by_layer(model, [ts.text[len(ts.prompt):] for ts in states], pooling=pooling,
-                                             max_length=max_length, prompt=prompt)
         sentence = pair_cosines(list(by_layer.transpose(1, 0, 2)), layers)
     return Drift(pairs=pairs,
                  token=pair_cosines([word_vectors(ts, w) if w else None for ts, w in zip(states, chosen)], layers),

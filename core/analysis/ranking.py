@@ -21,12 +21,6 @@ import pandas as pd
 from core.analysis.fusion import FUSE_DEPTH, fuse
 from core.analysis.lexical import Lexical
 from core.analysis.search import SCORE, Hits, Matrix, top_k, unit_rows
-from core.analysis.terms import scored_rows
-from core.encoding.encoder import encode_with
-from core.encoding.sparse import encode_sparse
-from core.kinds import kind_of
-from core.models.loading import LoadedModel
-from core.settings import Settings
 
 COLUMNS = ["ranker", "rank", "index", "score", "hit", "text"]
 SCORE_NAMES = {"cosine": "cosine similarity", "dot": "dot product", "bm25": "BM25 score", "rrf": "RRF score",
@@ -57,17 +51,6 @@ class Ranker:
     @classmethod
     def of_index(cls, index: Lexical, query: str) -> Ranker:
         return cls(index.query_rows([query]), index.corpus_rows, lexical=True, score=index.score)
-
-
-def model_ranker(model: LoadedModel, query: str, corpus_vectors: Matrix, settings: Settings) -> Ranker:
-    """The model's ranker of `query` (embedded with `settings`: its query prompt and role) over corpus vectors it
-    made: a dense model's by the cosine, a sparse model's by its own similarity (texts it scores 0 share nothing)."""
-    if kind_of(model).positive_only:  # a sparse model: texts it scores 0 share nothing with the query
-        query_rows = encode_sparse(model, [query], role=settings.role, prompt=settings.prompt,
-                                   max_length=settings.max_length).matrix
-        return Ranker(scored_rows(model, query_rows), scored_rows(model, corpus_vectors), lexical=True,
-                      score=kind_of(model).score_name(model))
-    return Ranker.dense(encode_with(model, [query], settings).vectors, np.asarray(corpus_vectors))
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ from core.analysis.similarity import TextSimilarity, order_by_distance
 from core.encoding.encoder import Progress
 from core.encoding.prompts import resolve_prompt
 from core.encoding.sparse import encode_sparse
-from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.settings import Role, Settings
 
@@ -97,7 +96,7 @@ def sides_differ(model: LoadedModel) -> bool:
 
 def scored_rows(model: LoadedModel, rows: sp.csr_matrix) -> sp.csr_matrix:
     """A sparse model's rows as its similarity scores them by a dot product: as they are, or unit length."""
-    return normalize(rows).astype(np.float32) if kind_of(model).score_name(model) == "cosine" else rows
+    return normalize(rows).astype(np.float32) if model.sparse_pipeline.similarity == "cosine" else rows
 
 
 def _norms(rows: sp.csr_matrix) -> np.ndarray:

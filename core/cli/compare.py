@@ -124,8 +124,8 @@ def _stored(path: Path) -> np.ndarray:
 
 def _vectors_made_elsewhere(args: argparse.Namespace) -> dict[str, np.ndarray]:
     """The --vectors sides: two dataset folders lined up by their texts, or .npy files row by row."""
-    from core.analysis.compared_models import aligned_datasets
     from core.data.datasets import open_dataset
+    from core.evaluation.compared_models import aligned_datasets
 
     paths = {side: getattr(args, f"vectors_{side}") for side in SIDES if getattr(args, f"vectors_{side}")}
     folders = [path for path in paths.values() if path.is_dir()]
@@ -140,10 +140,10 @@ def _vectors_made_elsewhere(args: argparse.Namespace) -> dict[str, np.ndarray]:
 
 def run(args: argparse.Namespace) -> int:
     from core.analysis.agreement import RSA_TEXTS, agreement
-    from core.analysis.compared_models import dense_only, layer_cka
     from core.cli.embed import settings_of
     from core.cli.progress_line import ProgressLine
     from core.encoding.encoder import encode_with
+    from core.evaluation.compared_models import dense_only, layer_cka
     from core.models.loading import LoadedModel, load_model
 
     _checked_sides(args)

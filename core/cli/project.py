@@ -6,25 +6,46 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.analysis.map.methods import METHODS
-from core.cli.options import positive_int
+from core.cli.options import add_model_options, add_revision_option, positive_int
 
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
     from core.analysis.map.projection import Projection
+    from core.maps.build import MapPoints
+
+OUTPUTS = (".csv", ".parquet")  # what `project --output` writes
+
+
+def map_output(text: str) -> Path:
+    """--output's file, refused in one line (exit status 2) where its suffix names a format `project` does not
+    write."""
+    path = Path(text)
+    if path.suffix.lower() not in OUTPUTS:
+        raise argparse.ArgumentTypeError(f"project writes {' or '.join(OUTPUTS)}, not "
+                                         f"{path.suffix or 'a file without a suffix'}; name the file so")
+    return path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("project", help="map a vectors file or a dataset folder to 2-D (PCA, t-SNE or UMAP) "
-                                                   "into a .csv or .parquet of texts and projection_x, projection_y "
-                                                   "(Embedding Atlas's columns); kept on disk with the map's "
-                                                   "projections, so neither computes it twice")
+    parser = subparsers.add_parser("project", help="map a vectors file or a dataset folder (or, with --model, a file "
+                                                   "of texts) to 2-D (PCA, t-SNE or UMAP) into a .csv or .parquet of "
+                                                   "row ids, texts and projection_x, projection_y (Embedding Atlas's "
+                                                   "columns); kept on disk with the map's projections, so neither "
+                                                   "computes it twice")
     parser.add_argument("--input", type=Path, nargs="+", required=True,
                         help="a .parquet file with a vector column (as `embed` writes), a .npy file and a .txt file "
                              "of its texts, the Embedding Projector's vectors.tsv and metadata.tsv, or a dataset "
-                             "folder (as `embed --engine ray` writes: every row, its vectors memory-mapped)")
-    parser.add_argument("--output", type=Path, required=True)
+                             "folder (as `embed --engine ray` writes: every row, its vectors memory-mapped); with "
+                             "--model, one file of texts: .txt (one a line), or .csv, .jsonl or .parquet with a text "
+                             "column")
+    parser.add_argument("--output", type=map_output, required=True, help=" or ".join(OUTPUTS))
+    embedded = parser.add_argument_group("Texts embedded here (--model), as the Map page embeds them")
+    add_model_options(embedded, required=False)
+    add_revision_option(embedded)
+    embedded.add_argument("--text-column", default="text", help="the column of the texts")
+    embedded.add_argument("--label-column", default=None, help="a column of labels, written beside each row")
     parser.add_argument("--method", choices=METHODS, default="PCA")
     parser.add_argument("--perplexity", type=float, default=30.0)
     parser.add_argument("--neighbours", type=positive_int, default=15)
@@ -61,8 +82,9 @@ def _parquet_rows(data: bytes) -> int | None:
         return None
 
 
-def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame]:
-    """Texts, vectors and metadata of the input files, or of the one dataset folder given."""
+def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame, np.ndarray | None]:
+    """Texts, vectors and metadata of the input files, or of the one dataset folder given (with its rows' numbers:
+    their ids)."""
     from core.data.corpus import NoTexts
     from core.data.datasets import DatasetError, dataset_sample, open_dataset
     from core.data.vectors import TEXT_COLUMN, read_vector_files
@@ -74,10 +96,10 @@ def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame]:
             raise ValueError(str(err)) from err
         if not len(dataset.vectors):
             raise NoTexts(paths[0])
-        _, frame, vectors = dataset_sample(dataset, len(dataset.vectors))
-        return frame[TEXT_COLUMN].tolist(), vectors, frame.drop(columns=[TEXT_COLUMN])
+        rows, frame, vectors = dataset_sample(dataset, len(dataset.vectors))
+        return frame[TEXT_COLUMN].tolist(), vectors, frame.drop(columns=[TEXT_COLUMN]), rows
     corpus = read_vector_files([_read(path) for path in paths])
-    return corpus.texts, corpus.vectors, corpus.metadata.reset_index(drop=True)
+    return corpus.texts, corpus.vectors, corpus.metadata.reset_index(drop=True), None
 
 
 def _on_ray(args: argparse.Namespace, vectors: np.ndarray) -> Projection:
@@ -101,26 +123,70 @@ def _on_ray(args: argparse.Namespace, vectors: np.ndarray) -> Projection:
     return found
 
 
+def _embedded(args: argparse.Namespace) -> MapPoints:
+    """The texts of the one --input file, embedded by --model as the Map page embeds them and mapped."""
+    from core.analysis.map.projection import ProjectionParams
+    from core.cli.options import refuse_inapplicable
+    from core.data.corpus import NoTexts, labelled_corpus
+    from core.data.rows import ROW_ID
+    from core.data.uploads import column, read_table
+    from core.maps.build import model_map
+    from core.models.loading import load_model
+    from core.settings import Settings
+
+    if args.engine == "ray" or len(args.input) != 1:
+        raise ValueError("--model embeds the texts of one file here; give one --input file, without --engine ray.")
+    path = args.input[0]
+    table = read_table(path.name, path.read_bytes())
+    if table.empty:
+        raise NoTexts(path)
+    label = args.label_column
+    frame = labelled_corpus(column(table, args.text_column), None if label is None else column(table, label),
+                            table[ROW_ID].tolist() if ROW_ID in table.columns else None)
+    model = load_model(args.model, args.device, args.revision)
+    refuse_inapplicable(model, args)
+    settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer, device=args.device)
+    params = ProjectionParams(args.method, args.perplexity, args.neighbours, args.min_dist, args.seed)
+    return model_map(frame.rename(columns={"label": label}) if label else frame, model, settings, params, label=label)
+
+
+def _given(args: argparse.Namespace) -> MapPoints:
+    """The vectors of the input files (or dataset folder) mapped, here or on Ray."""
+    import pandas as pd
+
+    from core.analysis.map.projection_cache import cached_project
+    from core.data.rows import with_row_ids
+    from core.maps.build import map_points
+
+    texts, vectors, metadata, numbers = _corpus(args.input)
+    if args.label_column is not None and args.label_column not in metadata.columns:
+        raise ValueError(f"There is no column '{args.label_column}' beside the vectors; the columns found are: "
+                         f"{', '.join(map(str, metadata.columns)) or 'none'}.")
+    projection = (_on_ray(args, vectors) if args.engine == "ray" else
+                  cached_project(vectors, method=args.method, perplexity=args.perplexity, neighbours=args.neighbours,
+                                 min_dist=args.min_dist, seed=args.seed))
+    frame = with_row_ids(pd.concat([pd.DataFrame({"text": texts}), metadata], axis=1), numbers=numbers)
+    return map_points(frame, vectors, projection, title=f"{args.method} of {len(frame):,} points", seed=args.seed)
+
+
 def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from core.analysis.map.projection import trust
-    from core.analysis.map.projection_cache import cached_project
+    from core.data.rows import ROW_ID
 
-    texts, vectors, metadata = _corpus(args.input)
-    projection = (_on_ray(args, vectors) if args.engine == "ray" else
-                  cached_project(vectors, method=args.method, perplexity=args.perplexity, neighbours=args.neighbours,
-                                 min_dist=args.min_dist, seed=args.seed))
-    table = pd.concat([pd.DataFrame({"text": texts, "projection_x": projection.coords[:, 0],
-                                     "projection_y": projection.coords[:, 1]}), metadata], axis=1)
+    points = _embedded(args) if args.model is not None else _given(args)
+    frame = points.frame
+    table = pd.concat([frame[[ROW_ID, "text"]],
+                       pd.DataFrame({"projection_x": points.coords[:, 0], "projection_y": points.coords[:, 1]}),
+                       frame.drop(columns=[ROW_ID, "text"])], axis=1)
     if args.output.suffix.lower() == ".parquet":
         table.to_parquet(args.output, index=False)
     else:
         table.to_csv(args.output, index=False)
-    report = trust(vectors, projection.coords, seed=args.seed)
+    report = trust(points.space, points.coords, seed=args.seed)
     trustworthiness = "—" if report.trustworthiness is None else f"{report.trustworthiness:.3f}"
-    fitted = projection.params.get("fitted_on")
-    how = f", fitted on a seeded {fitted:,} and placing the rest" if fitted else ""
+    how = f", fitted on a seeded {points.fitted_on:,} and placing the rest" if points.fitted_on else ""
     print(f"{args.method} of {len(table):,} points{how}: neighbours kept {report.mean_overlap:.0%}, trustworthiness "
           f"{trustworthiness} (over {report.points:,} points)", file=sys.stderr)
     return 0

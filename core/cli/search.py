@@ -59,10 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _model_ranker(model: LoadedModel, query: str, corpus: Sequence[str], args: argparse.Namespace) -> AnyRanker:
-    """The model's list: a late-interaction model's by exact MaxSim over its corpus token vectors, any other's by
-    the dot product of its vectors (both kept on disk for the next run)."""
-    from core.analysis.late.search import late_ranker
-    from core.analysis.ranking import model_ranker
+    """The model's list, as its kind ranks (its corpus's vectors kept on disk for the next run)."""
     from core.kinds import kind_of
 
     refuse_inapplicable(model, args)
@@ -71,6 +68,4 @@ def _model_ranker(model: LoadedModel, query: str, corpus: Sequence[str], args: a
                         truncate_dim=args.truncate_dim)
     query_prompt, document_prompt = retrieval_prompts(model.pipeline, args)
     vectors = kind.cached(model, corpus, settings.with_(prompt=document_prompt, role="document"))
-    if kind.token_vectors:  # exact MaxSim of the query's token vectors against the corpus's
-        return late_ranker(model, query, vectors, args.k)
-    return model_ranker(model, query, vectors, settings.with_(prompt=query_prompt, role="query"))
+    return kind.ranker(model, query, vectors, settings.with_(prompt=query_prompt, role="query"), args.k)

@@ -1,5 +1,5 @@
-"""A corpus is a list of distinct, trimmed texts within the deployment's limits; a labelled one keeps a label
-beside each text."""
+"""A corpus is a list of distinct, trimmed texts within the deployment's limits; a labelled one is a table of every
+row with its id and label."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import PurePath
 
 import pandas as pd
 
+from core.data.rows import ROW_ID, with_row_ids
 from core.deployment import load_config
 
 
@@ -31,8 +32,11 @@ def lines(text: str) -> list[str]:
 
 def corpus_texts(texts: list[str]) -> list[str]:
     """Trim, drop empty and repeated texts (first kept), and enforce the corpus limits of the deployment."""
+    return _within_limits(list(dict.fromkeys(t.strip() for t in texts if t and t.strip())))
+
+
+def _within_limits(kept: list[str]) -> list[str]:
     config = load_config()
-    kept = list(dict.fromkeys(t.strip() for t in texts if t and t.strip()))
     if not kept:
         raise CorpusError("The corpus is empty; paste texts (one a line), upload a file, or use the STS-B corpus.")
     if len(kept) > config.max_corpus_rows:
@@ -45,14 +49,15 @@ def corpus_texts(texts: list[str]) -> list[str]:
     return kept
 
 
-def labelled_corpus(texts: Sequence[str], labels: Sequence[str] | None = None) -> pd.DataFrame:
-    """Texts cleaned as every corpus is (`corpus_texts`), each with the label of its first occurrence when
-    labels are given."""
-    kept = corpus_texts(list(texts))
-    frame = pd.DataFrame({"text": kept})
+def labelled_corpus(texts: Sequence[str], labels: Sequence[object] | None = None,
+                    row_ids: Sequence[object] | None = None) -> pd.DataFrame:
+    """Every row that holds a text, trimmed, within the deployment's limits, as `row_id`, `text` and (when labels are
+    given) `label`. A text repeated keeps each of its rows, each with its own label (a model computes its vector once);
+    `row_ids` are the rows' own (a table this app exported), else each row is known by its text (core.data.rows)."""
+    rows = [i for i, text in enumerate(texts) if text and text.strip()]
+    frame = pd.DataFrame({"text": _within_limits([texts[i].strip() for i in rows])})
     if labels is not None:
-        first: dict[str, str] = {}
-        for text, label in zip(texts, labels):
-            first.setdefault(text.strip(), str(label))
-        frame["label"] = [first[text] for text in kept]
-    return frame
+        frame["label"] = [str(labels[i]) for i in rows]
+    if row_ids is not None:
+        frame[ROW_ID] = [row_ids[i] for i in rows]
+    return with_row_ids(frame)

@@ -11,6 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from core.data.rows import ROW_ID, text_row_ids
 from core.data.vectors import TEXT_COLUMN
 from core.encoding.late.matrix import TokenMatrix
 from core.encoding.late.tokens import TokenVectors
@@ -36,12 +37,15 @@ def late_columns(texts: Sequence[TokenVectors], width: int) -> list[pa.Array]:
 
 
 def late_parquet(path: str, texts: Sequence[str], token_vectors: Sequence[TokenVectors], width: int) -> None:
-    """One row per text: `text`, `tokens`, `token_vectors`."""
-    schema = pa.schema([(TEXT_COLUMN, pa.string()), *LATE_SCHEMA])
+    """One row per text: `row_id`, `text`, `tokens`, `token_vectors`."""
+    schema = pa.schema([(ROW_ID, pa.string()), (TEXT_COLUMN, pa.string()), *LATE_SCHEMA])
+    ids = text_row_ids(texts)
     with pq.ParquetWriter(path, schema) as writer:
         for start in range(0, max(len(texts), 1), ROWS_PER_GROUP):
             part = token_vectors[start:start + ROWS_PER_GROUP]
-            writer.write_table(pa.Table.from_arrays([pa.array(texts[start:start + ROWS_PER_GROUP], pa.string()),
+            rows = slice(start, start + ROWS_PER_GROUP)
+            writer.write_table(pa.Table.from_arrays([pa.array(ids[rows], pa.string()),
+                                                     pa.array(texts[rows], pa.string()),
                                                      *late_columns(part, width)], schema=schema))
 
 

@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import scipy.sparse as sp
 
+from core.data.rows import ROW_ID, text_row_ids
 from core.data.vectors import TEXT_COLUMN
 
 INDICES_COLUMN, VALUES_COLUMN = "indices", "values"
@@ -25,7 +26,8 @@ def sparse_columns(rows: sp.csr_matrix) -> tuple[pa.Array, pa.Array]:
 def sparse_parquet(texts: list[str], rows: sp.csr_matrix) -> bytes:
     indices, values = sparse_columns(rows)
     sink = io.BytesIO()
-    pq.write_table(pa.table({TEXT_COLUMN: texts, INDICES_COLUMN: indices, VALUES_COLUMN: values}), sink)
+    pq.write_table(pa.table({ROW_ID: text_row_ids(texts), TEXT_COLUMN: texts, INDICES_COLUMN: indices,
+                             VALUES_COLUMN: values}), sink)
     return sink.getvalue()
 
 

@@ -1,4 +1,4 @@
-"""Uploaded files: size check, UTF-8 decoding, and parsing .txt / .csv / .jsonl into a table of strings.
+"""Uploaded files: size check, UTF-8 decoding, and parsing .txt / .csv / .jsonl / .parquet into a table of strings.
 
 Every failure is a `CorpusError` whose message is one sentence with the way forward.
 """
@@ -15,7 +15,7 @@ import pandas as pd
 from core.data.corpus import CorpusError, lines
 from core.deployment import load_config
 
-UPLOAD_TYPES = ("txt", "csv", "jsonl")
+UPLOAD_TYPES = ("txt", "csv", "jsonl", "parquet")
 TEXT_COLUMN = "text"
 
 
@@ -68,10 +68,27 @@ def parse_table(name: str, text: str) -> pd.DataFrame:
     return frame
 
 
+def read_table(name: str, data: bytes) -> pd.DataFrame:
+    """A .txt, .csv, .jsonl or .parquet file as a table of strings (a Parquet file's columns of single values; its
+    lists, such as vectors, left out)."""
+    if PurePath(name).suffix.lower() != ".parquet":
+        return parse_table(name, decode_text(name, data))
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(io.BytesIO(data))
+    except (pa.ArrowInvalid, OSError) as err:
+        raise CorpusError(f"{name} could not be read as Parquet ({str(err).splitlines()[0]}); check the file's "
+                          "format.") from err
+    kept = [field.name for field in table.schema if not pa.types.is_nested(field.type)]
+    return table.select(kept).to_pandas().fillna("").astype(str)
+
+
 def read_upload(upload: Upload) -> pd.DataFrame:
-    """Check the size before reading, then decode and parse the file into a table of strings."""
+    """Check the size before reading, then read the file into a table of strings."""
     check_size(upload.name, upload.size)
-    return parse_table(upload.name, decode_text(upload.name, upload.getvalue()))
+    return read_table(upload.name, upload.getvalue())
 
 
 def text_columns(frame: pd.DataFrame) -> list[str]:

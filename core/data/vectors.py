@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from core.data.corpus import CorpusError
+from core.data.rows import ROW_ID
 from core.data.uploads import check_size, decode_text
 
 VECTOR_COLUMN, TEXT_COLUMN = "vector", "text"
@@ -42,9 +43,12 @@ class VectorCorpus:
 
 
 def to_parquet(corpus: VectorCorpus) -> bytes:
-    table = pa.table({TEXT_COLUMN: corpus.texts,
+    """`row_id` first where the metadata holds it, then `text`, `vector` and the rest of the metadata."""
+    meta = {str(name): corpus.metadata[name].astype(str).tolist() for name in corpus.metadata.columns}
+    first = {ROW_ID: meta.pop(ROW_ID)} if ROW_ID in meta else {}
+    table = pa.table({**first, TEXT_COLUMN: corpus.texts,
                       VECTOR_COLUMN: pa.array(list(corpus.vectors.astype(np.float32)), type=pa.list_(pa.float32())),
-                      **{str(name): corpus.metadata[name].astype(str).tolist() for name in corpus.metadata.columns}})
+                      **meta})
     sink = io.BytesIO()
     pq.write_table(table, sink)
     return sink.getvalue()

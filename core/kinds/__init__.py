@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from core.kinds.base import Applies, Kind
+from core.kinds.base import Applies, Kind, Scores, Why
 from core.kinds.dense import Dense
 from core.kinds.late import Late
 from core.kinds.reranker import Reranker
@@ -20,4 +20,4 @@ def kind_of(model: Any) -> Kind:
     return KINDS[cast(ModelKind, model if isinstance(model, str) else model.kind)]
 
 
-__all__ = ["KINDS", "Applies", "Kind", "kind_of"]
+__all__ = ["KINDS", "Applies", "Kind", "Scores", "Why", "kind_of"]

@@ -7,32 +7,79 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+import numpy as np
 import pyarrow as pa
+import scipy.sparse as sp
 
 from core.encoding.embedding_cache import ProgressBar
-from core.encoding.encoder import Progress
+from core.encoding.encoder import Progress, TokenStates
 from core.models.catalog import ModelKind
 from core.models.loading import LoadedModel
 from core.settings import Settings
 
+if TYPE_CHECKING:  # what the kinds' answers are made of; imported where they are computed, so `embed` loads none
+    import pandas as pd
+    import plotly.graph_objects as go
+
+    from core.analysis.layers import Drift, Word
+    from core.analysis.ranking import AnyRanker
+    from core.analysis.similarity import Metric
+
 
 @dataclass(frozen=True)
 class Applies:
-    """The choices that shape a model's vectors or what is measured of them, and whether each applies to a kind."""
+    """The choices that shape a model's vectors or what is measured of them, and whether each applies to a kind: none
+    unless a kind says so."""
 
-    layer: bool  # a sentence vector from another layer than the last
-    pooling: bool  # a pooling other than the model's own
-    prompts: bool  # a typed or named prompt, or none of the model's own
-    dimensions: bool  # Matryoshka truncation
-    normalize: bool  # scaling each vector to unit length
-    max_length: bool  # where a text is cut
-    quantization: bool  # int8 or binary codes of the vectors
-    layer_sweep: bool  # Evaluation's sentence vector of every layer against STS-B
-    compare: bool  # CKA, Procrustes and the layer × layer CKA of two spaces
-    drift: bool  # Fine-tune's drift curve and before/after of sentence vectors
-    one_vector_per_text: bool  # a text is one vector (a map point, a lesson's vector); else one per token, or none
+    layer: bool = False  # a sentence vector from another layer than the last
+    pooling: bool = False  # a pooling other than the model's own
+    prompts: bool = False  # a typed or named prompt, or none of the model's own
+    dimensions: bool = False  # Matryoshka truncation
+    normalize: bool = False  # scaling each vector to unit length
+    max_length: bool = False  # where a text is cut
+    quantization: bool = False  # int8 or binary codes of the vectors
+    layer_sweep: bool = False  # Evaluation's sentence vector of every layer against STS-B
+    compare: bool = False  # CKA, Procrustes and the layer × layer CKA of two spaces
+    drift: bool = False  # Fine-tune's drift curve and before/after of sentence vectors
+    one_vector_per_text: bool = False  # a text is one vector (a map point, a lesson's); else one per token, or none
+    metric: bool = False  # Similarity's choice of cosine, dot product or Euclidean distance (else the model's own)
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Every text scored against every text, as the Similarity page draws them."""
+
+    matrix: np.ndarray
+    order: list[int] | None  # the cluster order, when asked for
+    metric: Metric  # how the heatmap reads its values: "cosine", "dot" or "euclidean"
+    value_name: str | None  # the score's name, where not the metric's (MaxSim)
+    note: str  # how to read rows and columns, where they are not alike ("" where they are)
+    found: Any  # what the kind computed: core.analysis.similarity.TextSimilarity (what was cut) or a LateSimilarity
+
+
+@dataclass(frozen=True)
+class Why:
+    """Why two texts score what they score, as the Similarity page's "Why are these two similar?" shows it.
+
+    `score`: the pair's score (the cosine; a sparse model's own similarity; A's MaxSim as a query for B).
+    `figure`: the main figure (dense: the token × token contributions, or A's integrated-gradients attributions;
+    sparse: the shared terms' shares; late interaction: the MaxSim alignment); `figures`: every figure the page draws,
+    by name. `table`: the numbers (dense: every token pair's contribution, or every token's attribution; sparse: every
+    shared term; late: every query token's best match), which sum to the score (integrated gradients: to its change
+    from the baseline, up to the gap). `result`: the core object (core.analysis.explanation.PairExplanation,
+    core.analysis.attribution.PairAttribution, core.analysis.terms.TermSplit or
+    core.analysis.late.alignment.Alignment). In a notebook it shows as its figure."""
+
+    score: float
+    figure: go.Figure
+    figures: dict[str, go.Figure]
+    table: pd.DataFrame
+    result: Any
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
+        return self.figure._repr_mimebundle_(include, exclude, **kwargs)
 
 
 # the command-line option of each choice, as every command spells it
@@ -66,6 +113,8 @@ class Kind:
     hits_rule: ClassVar[str] = ""  # which of a ranking's texts are hits, where the scores have no fixed scale
     hit_floor: ClassVar[float] = 0.0  # the score a hit must beat where the scores have no fixed scale
     saved: ClassVar[str] = "choose it in the sidebar on any page."  # where Fine-tune sends a model of this kind
+    # why CKA and Procrustes do not compare its vectors; {model}: the model's id, {dimensions}: its vectors' width
+    uncompared: ClassVar[str] = "{model} is {article}, not a dense one; compare two dense models."
     # why a view is not shown for this kind (by a field of Applies, or the view's name); {model} is the model's id
     not_shown: ClassVar[dict[str, str]] = {}
 
@@ -109,6 +158,73 @@ class Kind:
     def corpus_work(self, model: LoadedModel, count: int, settings: Settings) -> str:
         """What encoding a corpus of `count` texts is called while it runs."""
         return f"Embedding {count:,} texts with {model.model_id}"
+
+    def text_vectors(self, model: LoadedModel, texts: Sequence[str], settings: Settings,
+                     progress_bar: ProgressBar = nullcontext) -> np.ndarray | sp.csr_matrix:
+        """One vector a text for `settings.role`, read-only and kept on disk as `cached` keeps a corpus: what a map,
+        a probe or a comparison of two sets reads."""
+        raise self._no_vectors(model)
+
+    def query_vector(self, model: LoadedModel, query: str, settings: Settings) -> np.ndarray | sp.csr_matrix:
+        """`query` as one row (1, dims) in the space of `text_vectors`, not kept."""
+        raise self._no_vectors(model)
+
+    def vectors_by_layer(self, model: LoadedModel, texts: Sequence[str], *, pooling: str, max_length: int | None = None,
+                      prompt: str = "", progress: Progress | None = None) -> np.ndarray | None:
+        """Each text's vector at every layer, (layers + 1, texts, dims), from one forward pass, each layer treated
+        alike; None where the kind has no sentence vector at its layers."""
+        return None
+
+    def drift(self, model: LoadedModel, states: Sequence[TokenStates], chosen: Sequence[Word | None], *, pooling: str,
+              max_length: int | None = None) -> Drift:
+        """The Layers page's curves of the texts of `states`: each chosen word's, and each text's vector of each
+        layer (`vectors_by_layer`)."""
+        from core.analysis.layers import drift_texts, layer_drift
+
+        texts, prompt = drift_texts(states)
+        return layer_drift(model, states, chosen, self.vectors_by_layer(model, texts, pooling=pooling,
+                                                                     max_length=max_length, prompt=prompt))
+
+    def ranker(self, model: LoadedModel, query: str, corpus: Any, settings: Settings, depth: int) -> AnyRanker:
+        """The model's ranking of `query` (encoded with `settings`: its query prompt and role) over `corpus`, the
+        vectors `cached` gave of the corpus's texts as documents; a list ranked whole keeps its best `depth`."""
+        raise self._no_vectors(model)
+
+    def similarity(self, model: LoadedModel, texts: Sequence[str], settings: Settings, *, metric: Metric | None = None,
+                   reorder: bool = False, progress: Progress | None = None) -> Scores:
+        """Every text against every text, as the Similarity page measures them: by `metric` where the kind lets one
+        be chosen (else by the model's own similarity: ValueError for another), clustered when `reorder`."""
+        raise self._no_vectors(model)
+
+    def why(self, model: LoadedModel, a: str, b: str, settings: Settings, layer: int | None) -> Why:
+        """Why `a` and `b` score what they score, as the Similarity page explains a pair, at `layer` where the kind
+        has layers (None: the settings')."""
+        raise self._no_vectors(model)
+
+    def attributed(self, model: LoadedModel, a: str, b: str, settings: Settings, layer: int | None,
+                   steps: int) -> Why:
+        """Integrated gradients of the pair's score (`steps` steps), where the kind offers them."""
+        raise ValueError(f"{model.model_id} is {self.article}: integrated gradients explain a dense model's cosine; "
+                         "leave method out for its own explanation.")
+
+    def check_compared(self, model: LoadedModel) -> None:
+        """ValueError with one sentence where the measures of two spaces (CKA, Procrustes, neighbour overlap:
+        core.analysis.agreement) do not compare this kind's vectors."""
+        if not self.applies.compare:
+            raise ValueError(self.uncompared.format(model=model.model_id, article=self.article,
+                                                    dimensions=model.dimensions))
+
+    def _own_metric(self, model: LoadedModel, metric: Metric | None) -> None:
+        """ValueError where a metric is asked of a model measured by its own similarity only."""
+        own = self.score_name(model)
+        if metric is not None and metric != own:
+            raise ValueError(f"{model.model_id} is {self.article}: the Similarity page measures it by its own "
+                             f"similarity ({own}); leave metric out.")
+
+    def check_embeds(self, model: LoadedModel) -> None:
+        """ValueError with one sentence where the kind gives no vectors of its own (a reranker)."""
+        if not self.embeds:
+            raise self._no_vectors(model)
 
     def _no_vectors(self, model: LoadedModel) -> ValueError:
         return ValueError(f"{model.model_id} is {self.article}{self.why_refused}: it gives no vectors to keep.")

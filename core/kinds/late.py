@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import nullcontext
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import numpy as np
 import pyarrow as pa
 
 from core.data.late_parquet import LATE_SCHEMA, late_columns, late_parquet
@@ -15,9 +17,13 @@ from core.encoding.encoder import Progress
 from core.encoding.late.cache import cached_token_matrix, late_key, stored_token_matrix
 from core.encoding.late.matrix import TokenMatrix
 from core.encoding.late.tokens import TokenVectors, encode_multivector
-from core.kinds.base import Applies, Kind
+from core.kinds.base import Applies, Kind, Scores, Why
 from core.models.loading import LoadedModel
 from core.settings import Role, Settings
+
+if TYPE_CHECKING:
+    from core.analysis.ranking import Listed
+    from core.analysis.similarity import Metric
 
 
 class Late(Kind):
@@ -32,8 +38,7 @@ class Late(Kind):
     suffixes = (".parquet",)
     files = ".parquet (text, tokens and token_vectors columns)"
     fixed_scale = False  # a MaxSim score sums over the query's tokens
-    applies = Applies(layer=False, pooling=False, prompts=False, dimensions=False, normalize=False, max_length=False,
-                      quantization=False, layer_sweep=False, compare=False, drift=False, one_vector_per_text=False)
+    applies = Applies()
 
     token_vectors = True
     modules_sentence = ("which token vectors are kept and how each is shaped (a late-interaction model keeps one per "
@@ -83,6 +88,53 @@ class Late(Kind):
                progress_bar: ProgressBar = nullcontext) -> TokenMatrix:
         """As encode_query (role "query") or encode_document (any other role) gives them, memory-mapped."""
         return cached_token_matrix(model, texts, _side(settings), progress_bar)
+
+    def text_vectors(self, model: LoadedModel, texts: Sequence[str], settings: Settings,
+                     progress_bar: ProgressBar = nullcontext) -> np.ndarray:
+        """The mean of each text's token vectors (those `cached` keeps): texts whose tokens point alike land close,
+        though MaxSim itself matches token by token; a text with no kept token is the origin."""
+        from core.analysis.late.points import token_means
+
+        return token_means(self.cached(model, texts, settings, progress_bar))
+
+    def query_vector(self, model: LoadedModel, query: str, settings: Settings) -> np.ndarray:
+        """Placed as a corpus's texts are: the mean of its token vectors as a document, whatever the role."""
+        return self.text_vectors(model, [query], settings.with_(role="document"))
+
+    def ranker(self, model: LoadedModel, query: str, corpus: TokenMatrix, settings: Settings, depth: int) -> Listed:
+        """Its best `depth` by exact MaxSim (or MeanMaxSim) of the query's token vectors (encode_query's) against the
+        corpus's."""
+        from core.analysis.late.search import late_ranker
+
+        return late_ranker(model, query, corpus, depth)
+
+    def similarity(self, model: LoadedModel, texts: Sequence[str], settings: Settings, *, metric: Metric | None = None,
+                   reorder: bool = False, progress: Progress | None = None) -> Scores:
+        """Every text as a query (rows) against every text as a document (columns); a sum over tokens has no fixed
+        scale."""
+        from core.analysis.late.similarity import late_text_similarity
+
+        self._own_metric(model, metric)
+        found = late_text_similarity(model, texts, reorder=reorder, progress=progress)
+        return Scores(found.matrix, found.order, "dot", self.score_title(model), "rows are queries, columns documents",
+                      found)
+
+    def why(self, model: LoadedModel, a: str, b: str, settings: Settings, layer: int | None) -> Why:
+        """The MaxSim alignment of `a` as a query for `b` as a document."""
+        from core.analysis.late.alignment import alignment, scores
+        from core.analysis.late.similarity import alignment_table
+        from core.plots.late.tokens import alignment_figure
+
+        query = encode_multivector(model, [a], role="query")[0]
+        document = encode_multivector(model, [b], role="document")[0]
+        explained = alignment(model, query, document)
+        figure = alignment_figure(explained, query_name="query (A)", document_name="document (B)")
+        return Why(float(scores(model, [query], [document])[0, 0]), figure, {"alignment": figure},
+                   alignment_table(explained), explained)
+
+    def score_title(self, model: LoadedModel) -> str:
+        """Its own similarity as a sentence names it: MaxSim or MeanMaxSim."""
+        return "MaxSim" if self.score_name(model) == "maxsim" else "MeanMaxSim"
 
     def corpus_work(self, model: LoadedModel, count: int, settings: Settings) -> str:
         return f"Encoding {count:,} texts as {_side(settings)}s with {model.model_id}"

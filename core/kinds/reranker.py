@@ -21,8 +21,7 @@ class Reranker(Kind):
     suffixes = ()
     files = "nothing"
     fixed_scale = False  # a logit, unless the model's activation squashes it
-    applies = Applies(layer=False, pooling=False, prompts=False, dimensions=False, normalize=False, max_length=False,
-                      quantization=False, layer_sweep=False, compare=False, drift=False, one_vector_per_text=False)
+    applies = Applies()
 
     saved = "a reranker: use it under Rerank on Retrieval and Evaluation."
     not_shown = {

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import nullcontext
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import numpy as np
 import pyarrow as pa
 import scipy.sparse as sp
 
@@ -14,9 +16,13 @@ from core.data.sparse_vectors import INDICES_COLUMN, VALUES_COLUMN, sparse_colum
 from core.encoding.embedding_cache import ProgressBar, cached_sparse_with, sparse_key, stored_sparse
 from core.encoding.encoder import Progress
 from core.encoding.sparse import SparseEmbeddings, encode_sparse
-from core.kinds.base import Applies, Kind
+from core.kinds.base import Applies, Kind, Scores, Why
 from core.models.loading import LoadedModel
 from core.settings import Settings
+
+if TYPE_CHECKING:
+    from core.analysis.ranking import Ranker
+    from core.analysis.similarity import Metric
 
 
 class Sparse(Kind):
@@ -30,14 +36,16 @@ class Sparse(Kind):
     unlike_dense = "its vectors are as wide as its vocabulary and mostly zero"
     files = ".npz (a scipy CSR matrix) or .parquet (indices and values)"
     fixed_scale = False  # a dot product of term weights: a text that shares a term with the query scores above 0
-    applies = Applies(layer=False, pooling=False, prompts=True, dimensions=False, normalize=False, max_length=True,
-                      quantization=False, layer_sweep=False, compare=False, drift=False, one_vector_per_text=True)
+    applies = Applies(prompts=True, max_length=True, one_vector_per_text=True)
 
     modules_sentence = ("how its token vectors become one vector (from the folder's modules.json; a plain masked-LM "
                         "checkpoint gets the masked LM and SPLADE max pooling, as sentence-transformers builds it)")
     layer_vectors = "SPLADE vectors of each layer"
     positive_only = True
     hits_rule = "A sparse model's hits are the texts that share a term with the query."
+    uncompared = ("{model} is a sparse model: its vectors are {dimensions:,} wide and mostly zero, and CKA and "
+                  "Procrustes compare dense spaces; compare two dense models (or one dense model's layers or "
+                  "poolings).")
     not_shown = {
         "layer_sweep": "The layer sweep pools each layer's token states as a dense model does, so it is not shown for "
                        "a sparse model; the Layers page shows which terms each of its layers would turn on.",
@@ -67,6 +75,49 @@ class Sparse(Kind):
     def cached(self, model: LoadedModel, texts: Sequence[str], settings: Settings,
                progress_bar: ProgressBar = nullcontext) -> sp.csr_matrix:
         return cached_sparse_with(model, texts, settings, progress_bar)
+
+    def text_vectors(self, model: LoadedModel, texts: Sequence[str], settings: Settings,
+                     progress_bar: ProgressBar = nullcontext) -> sp.csr_matrix:
+        return self.cached(model, texts, settings, progress_bar)
+
+    def query_vector(self, model: LoadedModel, query: str, settings: Settings) -> sp.csr_matrix:
+        return encode_sparse(model, [query], role=settings.role, prompt=settings.prompt,
+                             max_length=settings.max_length).matrix
+
+    def vectors_by_layer(self, model: LoadedModel, texts: Sequence[str], *, pooling: str, max_length: int | None = None,
+                      prompt: str = "", progress: Progress | None = None) -> np.ndarray:
+        """Its masked-LM head and SPLADE pooling applied to each layer (a page's few texts, held dense)."""
+        from core.analysis.layer_terms import layer_terms
+
+        return layer_terms(model, texts, max_length=max_length, prompt=prompt).dense()
+
+    def ranker(self, model: LoadedModel, query: str, corpus: sp.csr_matrix, settings: Settings,
+               depth: int) -> Ranker:
+        """By its own similarity; a text it scores 0 shares nothing with the query and is no hit."""
+        from core.analysis.ranking import Ranker
+        from core.analysis.terms import scored_rows
+
+        return Ranker(scored_rows(model, self.query_vector(model, query, settings)), scored_rows(model, corpus),
+                      lexical=True, score=self.score_name(model))
+
+    def similarity(self, model: LoadedModel, texts: Sequence[str], settings: Settings, *, metric: Metric | None = None,
+                   reorder: bool = False, progress: Progress | None = None) -> Scores:
+        """By its own similarity; clustered, when asked, by the cosine distance of the sparse rows."""
+        from core.analysis.terms import sparse_similarity
+
+        self._own_metric(model, metric)
+        found = sparse_similarity(model, texts, settings, reorder=reorder, progress=progress)
+        own = self.score_name(model)
+        return Scores(found.matrix, found.order, "cosine" if own == "cosine" else "dot", None, "", found)
+
+    def why(self, model: LoadedModel, a: str, b: str, settings: Settings, layer: int | None) -> Why:
+        """The split of its score over the terms both texts hold."""
+        from core.analysis.terms import explain_terms
+        from core.plots.terms import split_figure
+
+        split = explain_terms(model, a, b, (settings, settings))
+        figure = split_figure(split)
+        return Why(split.score, figure, {"terms": figure}, split.table, split)
 
     def columns(self, model: LoadedModel, encoded: SparseEmbeddings) -> list[pa.Array]:
         return list(sparse_columns(encoded.matrix))

@@ -13,7 +13,7 @@ import numpy as np
 from core.analysis import families
 from core.analysis.agreement import agreement
 from core.analysis.explanation import explain_pair
-from core.analysis.layers import Drift, find_word, layer_drift
+from core.analysis.layers import Drift, find_word
 from core.analysis.lexical import fit_baseline
 from core.analysis.similarity import closest_pair, mean_off_diagonal, similarity_matrix, text_similarity
 from core.analysis.terms import text_terms
@@ -120,7 +120,8 @@ def _drift(ctx: Context, texts: list[str], word: str | None = None) -> Drift:
     """The Layers page's curves for the lesson's texts: the same token states and the same core function."""
     states = encode_tokens(ctx.model, texts, max_length=ctx.settings.max_length)
     chosen = [find_word(s, word) if word else None for s in states]
-    return layer_drift(ctx.model, states, chosen, pooling=ctx.settings.pooling, max_length=ctx.settings.max_length)
+    return kind_of(ctx.model).drift(ctx.model, states, chosen, pooling=ctx.settings.pooling,
+                                    max_length=ctx.settings.max_length)
 
 
 def bank(ctx: Context) -> Check:

@@ -12,7 +12,8 @@ a notebook widget (core.notebook.map_widget.MapWidget, an anywidget: the noteboo
 
 from typing import Any
 
-from core.notebook.explorer import Explorer, Why
+from core.kinds import Why
+from core.notebook.explorer import Explorer
 
 __all__ = ["Explorer", "MapWidget", "Why"]
 

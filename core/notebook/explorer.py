@@ -3,15 +3,14 @@ as `python -m core embed` does and gives the figures and tables the pages draw, 
 function the page calls (core.analysis, core.evaluation) and drawn by the same core.plots function. Nothing here
 imports Streamlit, and nothing reads a page's state.
 
-What differs by kind (dense, sparse, late interaction) is looked up once, in `_VIEWS`, by the model's kind
-(core.kinds), as ui.kinds does for the pages; a reranker is refused when the Explorer is made, as `embed` refuses it.
+What differs by kind (dense, sparse, late interaction) is asked of the model's kind (core.kinds), as the pages ask it;
+a reranker is refused when the Explorer is made, as `embed` refuses it.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import numpy as np
@@ -20,37 +19,30 @@ import plotly.graph_objects as go
 import scipy.sparse as sp
 
 from core.analysis.agreement import agreement, overlap_k
-from core.analysis.attribution import attribute_pair
-from core.analysis.compared_models import dense_only
-from core.analysis.explanation import explain_pair, reference_texts
-from core.analysis.late.alignment import alignment, scores
-from core.analysis.late.search import late_ranker
-from core.analysis.late.similarity import alignment_table, late_text_similarity
-from core.analysis.layers import MAX_SENTENCES, Drift, Word, default_word, find_word, layer_drift
-from core.analysis.ranking import model_ranker, rank_query
-from core.analysis.similarity import METRICS, Metric, limit_problems, text_similarity
-from core.analysis.terms import explain_terms, sparse_similarity
+from core.analysis.layers import MAX_SENTENCES, Drift, Word, default_word, find_word
+from core.analysis.map.projection import ProjectionParams
+from core.analysis.ranking import rank_query
+from core.analysis.similarity import Metric, limit_problems
 from core.data.corpus import corpus_texts
 from core.data.stsb import stsb_corpus
 from core.data.uploads import query_pairs
 from core.deployment import load_config
 from core.encoding.encoder import Embeddings, checked_layer, encode_tokens
-from core.encoding.late.tokens import encode_multivector
 from core.encoding.prompts import resolve_prompt, role_prompts, with_role
 from core.encoding.sparse import SparseEmbeddings
+from core.evaluation.compared_models import dense_only
 from core.evaluation.metrics import shown_name
 from core.evaluation.retrieval import build_task, evaluate_embeddings
-from core.kinds import Kind, kind_of
+from core.kinds import Kind, Why, kind_of
 from core.kinds.titles import configuration_title
+from core.maps.build import model_map
+from core.maps.checks import check_labels, map_method, map_texts
 from core.models.catalog import DEFAULT_MODEL_ID
 from core.models.loading import LoadedModel, load_model
-from core.plots.explanation import attribution_bars, contribution_heatmap, split_bar, token_strip
 from core.plots.heatmap import similarity_heatmap
 from core.plots.labels import shorten
-from core.plots.late.tokens import alignment_figure
 from core.plots.layers import layer_curves, pair_colour
-from core.plots.terms import split_figure
-from core.settings import Settings, layer_used
+from core.settings import Settings
 
 if TYPE_CHECKING:
     from core.notebook.map_widget import MapWidget
@@ -108,29 +100,6 @@ def _arrays(encoded: Any) -> Vectors:
     return [text.vectors for text in encoded]
 
 
-@dataclass(frozen=True)
-class Why:
-    """Why two texts score what they score, as the Similarity page's "Why are these two similar?" shows it.
-
-    `score`: the pair's score (the cosine; a sparse model's own similarity; A's MaxSim as a query for B).
-    `figure`: the main figure (dense: the token × token contributions, or A's integrated-gradients attributions;
-    sparse: the shared terms' shares; late interaction: the MaxSim alignment); `figures`: every figure the page draws,
-    by name. `table`: the numbers (dense: every token pair's contribution, or every token's attribution; sparse: every
-    shared term; late: every query token's best match), which sum to the score (integrated gradients: to its change
-    from the baseline, up to the gap). `result`: the core object (core.analysis.explanation.PairExplanation,
-    core.analysis.attribution.PairAttribution, core.analysis.terms.TermSplit or
-    core.analysis.late.alignment.Alignment). In a notebook it shows as its figure."""
-
-    score: float
-    figure: go.Figure
-    figures: dict[str, go.Figure]
-    table: pd.DataFrame
-    result: Any
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
-        return self.figure._repr_mimebundle_(include, exclude, **kwargs)
-
-
 class Explorer:
     """One configuration of a model, as the sidebar sets it: any catalog id, Hugging Face id or local folder the app
     loads, with `pooling` ("default": the model's own), `layer` (None: the last; 0: the embedding layer),
@@ -160,10 +129,6 @@ class Explorer:
     def __repr__(self) -> str:
         return f"Explorer({configuration_title(self.settings, self.model)!r})"
 
-    @property
-    def _views(self) -> _KindViews:
-        return _VIEWS[self.kind.name]
-
     def _text_settings(self) -> Settings:
         """The settings of a page's texts: the model's own prompt for a text, as the pages' prompt picker starts."""
         return self.settings.with_(prompt=resolve_prompt(self.model.pipeline, "text"))
@@ -189,7 +154,13 @@ class Explorer:
         `metric` is "cosine" (the default), "dot" or "euclidean"; a sparse or late-interaction model is measured by
         its own similarity (MaxSim: rows are queries, columns documents). `reorder` groups similar texts by
         hierarchical clustering; `fixed_range` keeps a cosine's colours on [-1, 1]."""
-        return self._views.similarity(self, _page_texts(texts), metric, reorder, fixed_range)
+        texts = _page_texts(texts)
+        settings = self._text_settings()
+        found = self.kind.similarity(self.model, texts, settings, metric=metric, reorder=reorder)
+        title = configuration_title(settings, self.model) + (f"<br><sup>{found.note}</sup>" if found.note else "")
+        return similarity_heatmap(found.matrix, texts, metric=found.metric,
+                                  fixed_range=fixed_range and found.metric == "cosine", order=found.order,
+                                  value_name=found.value_name, title=title)
 
     def layers(self, texts: Texts, *, word: str | None = None,
                curves: Literal["token", "sentence"] = "token") -> go.Figure:
@@ -216,7 +187,7 @@ class Explorer:
         if word and not any(chosen):
             raise ValueError(f"“{word.strip()}” is in none of the sentences; give a word they hold, or leave word out "
                              "for the one they share.")
-        drift = layer_drift(model, states, chosen, pooling=settings.pooling, max_length=settings.max_length)
+        drift = self.kind.drift(model, states, chosen, pooling=settings.pooling, max_length=settings.max_length)
         if curves == "sentence":
             return self._sentence_curves(drift, texts, settings)
         return _token_curves(drift, chosen)
@@ -243,8 +214,7 @@ class Explorer:
         texts = list(stsb_corpus()) if corpus is None else corpus_texts(_listed(corpus))
         as_query, as_document = self._sides()
         vectors = self.kind.cached(self.model, texts, as_document)
-        ranker = late_ranker(self.model, query, vectors, k) if self.kind.token_vectors else \
-            model_ranker(self.model, query, vectors, as_query)
+        ranker = self.kind.ranker(self.model, query, vectors, as_query, k)
         name = self.model.model_id
         listed = rank_query(texts, {name: ranker}, k=k, primary=name).ranked(name)
         return listed.loc[listed["hit"], ["rank", "text", "score"]].reset_index(drop=True)
@@ -280,12 +250,8 @@ class Explorer:
         if method not in ("exact", "ig"):
             raise ValueError(f"method is 'exact' or 'ig', not {method!r}.")
         if method == "exact":
-            return self._views.why(self, a, b, layer)
-        attributed = self._views.attributed
-        if attributed is None:
-            raise ValueError(f"{self.model.model_id} is {self.kind.article}: integrated gradients explain a dense "
-                             "model's cosine; leave method out for its own explanation.")
-        return attributed(self, a, b, layer, steps)
+            return self.kind.why(self.model, a, b, self._text_settings(), layer)
+        return self.kind.attributed(self.model, a, b, self.settings, layer, steps)
 
     def compare(self, other: Explorer | str, texts: Texts, *, k: int | None = None) -> Record:
         """How far this configuration and `other` (another Explorer, or a model id loaded with this one's device)
@@ -306,10 +272,16 @@ class Explorer:
         """The Map page's map of the texts as a notebook widget (core.notebook.map_widget.MapWidget, an anywidget;
         the notebook extra, `make notebook-extra`): embedded as documents, projected by `method` ("PCA", "t-SNE" or
         "UMAP", seeded by `seed`), coloured by `labels` (else by k-means clusters), with `query` as a star and lines
-        to its nearest texts. Its `selection` is a DataFrame of the rows selected in the browser."""
-        from core.notebook.map_widget import explorer_map  # anywidget, the notebook extra, only where it is used
+        to its nearest texts (core.maps.build). Its `selection` is a DataFrame of the rows selected in the browser."""
+        from core.notebook.map_widget import MapWidget, noted  # anywidget, the notebook extra, only where it is used
 
-        return explorer_map(self, _listed(texts), labels=labels, method=method, query=query, seed=seed)
+        listed = map_texts(_listed(texts))
+        chosen = map_method(method)
+        check_labels(labels, len(listed))
+        frame = pd.DataFrame({"text": listed, **({"label": list(labels)} if labels is not None else {})})
+        points = model_map(frame, self.model, self.settings, ProjectionParams(chosen, seed=seed),
+                           label=None if labels is None else "label", query=query)
+        return MapWidget(noted(points))
 
 
 def _token_curves(drift: Drift, chosen: list[Word | None]) -> go.Figure:
@@ -324,103 +296,3 @@ def _token_curves(drift: Drift, chosen: list[Word | None]) -> go.Figure:
         hovers.append(f"S{i + 1} “{first.text}” ↔ S{j + 1} “{second.text}”")
     return layer_curves(drift.token[plotted], [drift.labels[k] for k in plotted], hovers,
                         [pair_colour(k) for k in plotted], y_title="cosine of the chosen tokens", band=drift.band)
-
-
-def _refuse_metric(explorer: Explorer, metric: Metric | None, own: str) -> None:
-    if metric is not None and metric != own:
-        raise ValueError(f"{explorer.model.model_id} is {explorer.kind.article}: the Similarity page measures it by "
-                         f"its own similarity ({own}); leave metric out.")
-
-
-def _dense_similarity(explorer: Explorer, texts: list[str], metric: Metric | None, reorder: bool,
-                      fixed_range: bool) -> go.Figure:
-    metric = metric or "cosine"
-    if metric not in METRICS:
-        raise ValueError(f"Unknown metric {metric!r}; choose one of {', '.join(METRICS)}.")
-    settings = explorer._text_settings()
-    result = text_similarity(explorer.model, texts, settings, metric=metric, reorder=reorder)
-    return similarity_heatmap(result.matrix, texts, metric=metric, fixed_range=fixed_range and metric == "cosine",
-                              order=result.order, title=configuration_title(settings, explorer.model))
-
-
-def _sparse_similarity(explorer: Explorer, texts: list[str], metric: Metric | None, reorder: bool,
-                       fixed_range: bool) -> go.Figure:
-    own = explorer.kind.score_name(explorer.model)
-    _refuse_metric(explorer, metric, own)
-    settings = explorer._text_settings()
-    result = sparse_similarity(explorer.model, texts, settings, reorder=reorder)
-    return similarity_heatmap(result.matrix, texts, metric=own, fixed_range=fixed_range and own == "cosine",
-                              order=result.order, title=configuration_title(settings, explorer.model))
-
-
-def _maxsim_name(explorer: Explorer) -> str:
-    return "MaxSim" if explorer.kind.score_name(explorer.model) == "maxsim" else "MeanMaxSim"
-
-
-def _late_similarity(explorer: Explorer, texts: list[str], metric: Metric | None, reorder: bool,
-                     fixed_range: bool) -> go.Figure:
-    """Every text as a query (rows) against every text as a document (columns); a sum over tokens has no fixed
-    scale, so the colours are fitted."""
-    _refuse_metric(explorer, metric, explorer.kind.score_name(explorer.model))
-    result = late_text_similarity(explorer.model, texts, reorder=reorder)
-    title = configuration_title(explorer.settings, explorer.model)
-    return similarity_heatmap(result.matrix, texts, metric="dot", fixed_range=False, order=result.order,
-                              value_name=_maxsim_name(explorer),
-                              title=f"{title}<br><sup>rows are queries, columns documents</sup>")
-
-
-def _dense_why(explorer: Explorer, a: str, b: str, layer: int | None) -> Why:
-    model, settings = explorer.model, explorer._text_settings()
-    at = checked_layer(model, layer_used(settings.layer if layer is None else layer, model.num_layers))
-    explanation = explain_pair(model, a, b, pooling=settings.pooling, layer=at, max_length=settings.max_length,
-                               prompt=settings.prompt, reference=reference_texts())
-    figures = {"contributions": contribution_heatmap(explanation), "tokens of A": token_strip(explanation.a, name="A"),
-               "tokens of B": token_strip(explanation.b, name="B"), "split": split_bar(explanation)}
-    return Why(explanation.score, figures["contributions"], figures, explanation.frame(), explanation)
-
-
-def _sparse_why(explorer: Explorer, a: str, b: str, layer: int | None) -> Why:
-    settings = explorer._text_settings()
-    split = explain_terms(explorer.model, a, b, (settings, settings))
-    figure = split_figure(split)
-    return Why(split.score, figure, {"terms": figure}, split.table, split)
-
-
-def _late_why(explorer: Explorer, a: str, b: str, layer: int | None) -> Why:
-    model = explorer.model
-    query = encode_multivector(model, [a], role="query")[0]
-    document = encode_multivector(model, [b], role="document")[0]
-    explained = alignment(model, query, document)
-    figure = alignment_figure(explained, query_name="query (A)", document_name="document (B)")
-    return Why(float(scores(model, [query], [document])[0, 0]), figure, {"alignment": figure},
-               alignment_table(explained), explained)
-
-
-def _dense_attributed(explorer: Explorer, a: str, b: str, layer: int | None, steps: int) -> Why:
-    """Integrated gradients of the pair's cosine, A's tokens with B fixed and B's with A fixed, from the middle layer
-    (or the scored one, if lower), as the page's "Attribution through the network" runs them."""
-    model, settings = explorer.model, explorer.settings
-    at = checked_layer(model, layer_used(settings.layer if layer is None else layer, model.num_layers))
-    result = attribute_pair(model, a, b, pooling=settings.pooling, layer=at,
-                            attribution_layer=min(model.num_layers // 2, at), steps=steps,
-                            max_length=settings.max_length)
-    figures = {"A": attribution_bars(result.a, name="A (B fixed)"), "B": attribution_bars(result.b, name="B (A fixed)")}
-    table = pd.concat([result.a.frame().assign(text="A"), result.b.frame().assign(text="B")], ignore_index=True)
-    return Why(result.a.score, figures["A"], figures, table, result)
-
-
-@dataclass(frozen=True)
-class _KindViews:
-    """What differs by kind: the Similarity page's matrix, its "why" of a pair, and integrated gradients where the
-    page offers them."""
-
-    similarity: Callable[[Explorer, list[str], Metric | None, bool, bool], go.Figure]
-    why: Callable[[Explorer, str, str, int | None], Why]
-    attributed: Callable[[Explorer, str, str, int | None, int], Why] | None = None
-
-
-_VIEWS: dict[str, _KindViews] = {
-    "dense": _KindViews(_dense_similarity, _dense_why, _dense_attributed),
-    "sparse": _KindViews(_sparse_similarity, _sparse_why),
-    "late interaction": _KindViews(_late_similarity, _late_why),
-}

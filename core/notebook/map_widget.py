@@ -19,37 +19,27 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 import traitlets
 
-from core.analysis.late.points import document_points
-from core.analysis.map.clusters import matching, query_in_space
-from core.analysis.map.labels import MapLabel, zoom_labels
-from core.analysis.map.methods import METHODS, Method
-from core.analysis.map.projection import MAX_POINTS, check_rows, kmeans_clusters, place_query
-from core.analysis.map.projection_cache import cached_project
-from core.analysis.map.sparse_space import reduce_sparse
-from core.encoding.prompts import with_role
-from core.kinds.titles import configuration_title
-from core.plots.map import Colouring, QueryMark, categories, fits_legend
+from core.analysis.map.clusters import matching
+from core.analysis.map.projection import ProjectionParams
+from core.data.rows import ROW_ID, positions_of
+from core.maps.build import HEIGHT, MapPoints, build_map, map_points
+from core.maps.checks import check_coords, check_labels, check_projectable, coordinate, map_method, map_texts
+from core.maps.space import MapSpace
 from core.plots.map_canvas import (
     blob_key,
     canvas_labels,
     canvas_points,
-    canvas_view,
     highlight_blob,
     highlight_size,
     hover_line,
 )
-
-if TYPE_CHECKING:
-    from core.notebook.explorer import Explorer
 
 NO_EXTRA = ("The map widget needs the notebook extra (anywidget): run `make notebook-extra`, or "
             "`pip install -r requirements-notebook.txt`.")
@@ -63,9 +53,6 @@ BUNDLE = FRONTEND / "dist" / "map_widget.js"
 NOT_BUILT = ("The map widget's JavaScript (ui/components/map_canvas/frontend/dist/map_widget.js) is missing: restore "
              "it with `git checkout -- ui/components/map_canvas/frontend/dist`, or rebuild it with `make canvas` "
              "(Node 20).")
-HEIGHT = 600  # pixels of the map in a notebook cell
-CLUSTERS = 8  # k-means clusters a map is coloured by without labels: the Map page's default
-TOP = 5  # the query's nearest texts, drawn as lines from its star: the Map page's default
 HOVER = "hover"  # contract.js's HOVER: the custom message that asks for a row's text, and its answer
 LABELS = "labels"  # contract.js's LABELS: the custom message that asks for the zoom labels
 
@@ -96,32 +83,13 @@ class Rows(traitlets.TraitType):
 ROWS = {"to_json": _rows_to_json, "from_json": _rows_from_json}
 
 
-@dataclass(frozen=True)
-class MapPoints:
-    """What a map draws and answers with: its texts, 2-D positions, the label of each point (the user's, or its
-    cluster), the colouring, the clusters its coarsest zoom labels name (None: k-means of the map's positions), the
-    query's star, and the map's accessible name."""
-
-    texts: list[str]
-    coords: np.ndarray
-    labels: np.ndarray
-    colouring: Colouring
-    clusters: np.ndarray | None
-    query: QueryMark | None
-    title: str
-    seed: int
-
-    def zoom_labels(self) -> list[MapLabel]:
-        return zoom_labels(self.coords, self.texts, self.clusters, seed=self.seed)
-
-
 class MapWidget(anywidget.AnyWidget):
     """The Map page's canvas in a notebook cell: hover a point for its text, pan and zoom (finer cluster labels show
     as you zoom in), click a point or draw a Box or Lasso to select, hide categories in the legend.
 
-    `selection`: the selected rows as a DataFrame (index `row`; columns text, label, x, y), empty at first; assign
-    row numbers (or a boolean mask, or a DataFrame of rows) to select from Python. `highlight(find)`: the Map page's
-    "Highlight texts containing". To react to a selection made in the browser, observe the `selected` trait:
+    `selection`: the selected rows as a DataFrame (index `row`; columns row_id, text, label, x, y), empty at first;
+    assign row numbers, row ids, a boolean mask or a DataFrame of rows to select from Python. `highlight(find)`: the
+    Map page's "Highlight texts containing". To react to a selection made in the browser, observe the `selected` trait:
     `widget.observe(callback, names="selected")`."""
 
     _esm = BUNDLE
@@ -138,7 +106,7 @@ class MapWidget(anywidget.AnyWidget):
     def __init__(self, points: MapPoints, *, height: int = HEIGHT) -> None:
         if not BUNDLE.exists():
             raise FileNotFoundError(NOT_BUILT)
-        canvas = canvas_view(points.coords, points.colouring, label=points.title, query=points.query, height=height)
+        canvas = points.canvas(height=height)
         super().__init__(view=dict(canvas.view), positions=canvas.blobs["positions"], codes=canvas.blobs["codes"])
         self._points = points
         self._labelling: threading.Thread | None = None
@@ -149,17 +117,19 @@ class MapWidget(anywidget.AnyWidget):
     def from_frame(cls, frame: pd.DataFrame, *, x: str = "x", y: str = "y", text: str = "text",
                    label: str | None = None, title: str | None = None, height: int = HEIGHT) -> MapWidget:
         """A map of coordinates you have: `frame`'s columns `x` and `y` (finite numbers) and `text`, coloured by the
-        column `label` (else by k-means clusters of the positions)."""
+        column `label` (else by k-means clusters of the positions); its `row_id` column, if any, names the rows."""
         for column in (x, y, text, *([label] if label is not None else [])):
             if column not in frame.columns:
                 raise ValueError(f"The DataFrame has no column {column!r}; name its columns with x=, y=, text= and "
                                  "label=.")
-        coords = np.column_stack([_numbers(frame[x], x), _numbers(frame[y], y)])
-        _check_coords(coords)
-        texts = _texts(frame[text])
-        labels = None if label is None else frame[label].tolist()
-        name = title or f"{len(texts):,} points of a DataFrame"
-        return cls(_map_points(coords, coords, texts, labels, name, seed=0), height=height)
+        coords = np.column_stack([coordinate(frame[x], x), coordinate(frame[y], y)])
+        check_coords(coords)
+        rows = pd.DataFrame({"text": map_texts(frame[text]),
+                             **({"label": frame[label].tolist()} if label is not None else {}),
+                             **({ROW_ID: frame[ROW_ID].tolist()} if ROW_ID in frame.columns else {})})
+        points = map_points(rows, coords, coords, title=title or f"{len(rows):,} points of a DataFrame",
+                            label=None if label is None else "label")
+        return cls(noted(points), height=height)
 
     @classmethod
     def from_vectors(cls, vectors: np.ndarray, texts: Sequence[str], *, labels: Sequence[object] | None = None,
@@ -167,27 +137,28 @@ class MapWidget(anywidget.AnyWidget):
                      height: int = HEIGHT) -> MapWidget:
         """A map of vectors you have, one per text, projected as the Map page projects them (`method` "PCA",
         "t-SNE" or "UMAP"; stored for next time) and coloured by `labels` (else by k-means clusters of the vectors)."""
-        listed = _texts(texts)
-        chosen = _method(method)
+        listed = map_texts(texts)
+        chosen = map_method(method)
         vectors = np.asarray(vectors)
         if len(vectors) != len(listed):
             raise ValueError(f"There are {len(vectors):,} vectors and {len(listed):,} texts: give one text per vector.")
-        _check_projectable(vectors)
-        coords = cached_project(vectors, method=chosen, seed=seed).coords
-        name = title or f"{method} of {len(listed):,} vectors"
-        return cls(_map_points(vectors, coords, listed, labels, name, seed=seed), height=height)
+        check_labels(labels, len(listed))
+        check_projectable(vectors)
+        frame = pd.DataFrame({"text": listed, **({"label": list(labels)} if labels is not None else {})})
+        points = build_map(frame, MapSpace(vectors), ProjectionParams(chosen, seed=seed),
+                           title=title or f"{method} of {len(listed):,} vectors",
+                           label=None if labels is None else "label")
+        return cls(noted(points), height=height)
 
     @property
     def selection(self) -> pd.DataFrame:
-        """The selected rows: index `row` (the text's number), columns text, label, x, y (the map's position)."""
+        """The selected rows: index `row` (the text's number), columns row_id, text, label, x, y (the map's
+        position)."""
         rows = np.asarray(self.selected, dtype=np.int64)
-        points = self._points
-        return pd.DataFrame({"text": [points.texts[i] for i in rows], "label": points.labels[rows],
-                             "x": points.coords[rows, 0], "y": points.coords[rows, 1]},
-                            index=pd.Index(rows, name="row"))
+        return self._points.table(rows).set_index(pd.Index(rows, name="row"))
 
     @selection.setter
-    def selection(self, rows: Iterable[int] | np.ndarray | pd.DataFrame | pd.Series) -> None:
+    def selection(self, rows: Iterable[int] | Iterable[str] | np.ndarray | pd.DataFrame | pd.Series) -> None:
         self.selected = self._rows(rows)
 
     def highlight(self, find: str | Sequence[bool] | Sequence[int] | np.ndarray | None = None, *,
@@ -195,7 +166,7 @@ class MapWidget(anywidget.AnyWidget):
         """Highlight the texts containing `find` (case-insensitive; a regular expression with `regex=True`), as the
         Map page's "Highlight texts containing" does, or the rows a boolean mask or row numbers name; the other points
         go grey. None or "" clears it. Returns how many points are highlighted."""
-        n = len(self._points.texts)
+        n = len(self._points.frame)
         if find is None or (isinstance(find, str) and not find):
             mask = None
         elif isinstance(find, str):
@@ -213,15 +184,17 @@ class MapWidget(anywidget.AnyWidget):
         return count
 
     def _rows(self, rows: Iterable[int] | np.ndarray | pd.DataFrame | pd.Series) -> np.ndarray:
-        """Row numbers from a list or array of them, a boolean mask (one value per point), or a DataFrame or Series
-        of rows (their index; a boolean Series is a mask)."""
-        n = len(self._points.texts)
+        """Row numbers from a list or array of them, a list of row ids, a boolean mask (one value per point), or a
+        DataFrame or Series of rows (their index; a boolean Series is a mask)."""
+        n = len(self._points.frame)
         if isinstance(rows, pd.Series) and rows.dtype == bool:
             found = rows.to_numpy()
         elif isinstance(rows, pd.DataFrame | pd.Series):
             found = rows.index.to_numpy()
         else:
             found = np.asarray(rows if isinstance(rows, np.ndarray) else list(rows))
+        if found.dtype.kind in "UO" and found.size and all(isinstance(row, str) for row in found.tolist()):
+            return self._row_ids(found.tolist())
         if found.dtype == bool:
             if found.shape != (n,):
                 raise ValueError(f"A mask of {found.size:,} values does not fit the map's {n:,} points: give one "
@@ -231,6 +204,14 @@ class MapWidget(anywidget.AnyWidget):
             wrong = next(r for r in found.tolist() if not (isinstance(r, int) and 0 <= r < n))
             raise ValueError(f"{wrong!r} is not a row of the map: its rows are the numbers 0 to {n - 1:,}.")
         return found.astype(np.int64)
+
+    def _row_ids(self, wanted: list[str]) -> np.ndarray:
+        found = positions_of(self._points.row_ids, wanted)
+        if len(found) != len(set(wanted)):
+            missing = next(row for row in wanted if row not in set(self._points.row_ids))
+            raise ValueError(f"{missing!r} is not a row id of the map: see `selection`'s row_id column, or give row "
+                             "numbers.")
+        return np.asarray(found, dtype=np.int64)
 
     @traitlets.observe("selected")
     def _selected(self, change: dict[str, Any]) -> None:
@@ -254,105 +235,15 @@ class MapWidget(anywidget.AnyWidget):
         if not isinstance(content, dict):
             return
         row = content.get(HOVER)
-        if isinstance(row, int) and 0 <= row < len(self._points.texts):
+        if isinstance(row, int) and 0 <= row < len(self._points.frame):
             points = self._points
             self.send({HOVER: {"row": row, "text": hover_line(row, points.texts[row], points.colouring)}})
         if content.get(LABELS) is True:
             self._label()
 
 
-def explorer_map(explorer: Explorer, texts: Sequence[str], *, labels: Sequence[object] | None = None,
-                 method: str = "PCA", query: str | None = None, seed: int = 0,
-                 height: int = HEIGHT) -> MapWidget:
-    """`Explorer.map`: the texts embedded as documents by the explorer's configuration and mapped as the Map page maps
-    them: a sparse model's vectors reduced by TruncatedSVD first, a late-interaction model's text as the mean of its
-    token vectors; the query (if any) as a star with lines to its TOP nearest texts."""
-    listed = _texts(texts)
-    chosen = _method(method)
-    if labels is not None and len(labels) != len(listed):
-        raise ValueError(f"There are {len(labels):,} labels and {len(listed):,} texts: give one label per text.")
-    model, kind = explorer.model, explorer.kind
-    reduction = None
-    if kind.token_vectors:
-        space = document_points(model, listed)
-    else:
-        space = kind.cached(model, listed, with_role(explorer.settings, model.pipeline, "document"))
-        if sp.issparse(space):
-            reduction = reduce_sparse(space)
-            space = reduction.vectors
-    _check_projectable(space)
-    projection = cached_project(space, method=chosen, seed=seed)
-    mark = None
-    if query is not None and query.strip():
-        vector = query_in_space(model, query.strip(), with_role(explorer.settings, model.pipeline, "query"), None,
-                                reduction)
-        placed = place_query(projection, space, vector[None], listed, k=min(TOP, len(listed)))
-        mark = QueryMark(query.strip(), placed.position, placed.neighbours["#"].tolist())
-    title = f"{method} of {len(listed):,} texts, {configuration_title(explorer.settings, model)}"
-    return MapWidget(_map_points(space, projection.coords, listed, labels, title, seed=seed, query=mark),
-                     height=height)
-
-
-def _map_points(space: np.ndarray, coords: np.ndarray, texts: list[str], labels: Sequence[object] | None,
-                title: str, *, seed: int, query: QueryMark | None = None) -> MapPoints:
-    """Coloured as the Map page colours: by `labels` when a legend can hold them, else by k-means clusters of `space`
-    (the vectors, or the positions when there are none); labelled at each zoom level by clusters."""
-    if labels is not None and len(labels) != len(texts):
-        raise ValueError(f"There are {len(labels):,} labels and {len(texts):,} texts: give one label per text.")
-    named = None if labels is None else [str(label) for label in labels]
-    clusters = None
-    if named is not None and fits_legend(named):
-        colouring = categories(named, title="label")
-    else:
-        k = min(CLUSTERS, len(texts))
-        if named is not None:
-            warnings.warn(f"The labels have {len(set(named)):,} distinct values, too many to tell apart by colour; "
-                          f"the map is coloured by {k} k-means clusters instead.", stacklevel=3)
-        clusters = kmeans_clusters(space, k=k, seed=seed)
-        colouring = categories(clusters.tolist(), title="cluster")
-    shown = np.asarray(named if named is not None else colouring.values, dtype=object)
-    return MapPoints(texts, np.asarray(coords, dtype=np.float64), shown, colouring, clusters, query, title, seed)
-
-
-def _texts(texts: Iterable[object]) -> list[str]:
-    # a Series's tolist: iterating a column of Arrow strings took 0.6 s at 1,000,000, tolist 0.08 s
-    given = [texts] if isinstance(texts, str) else texts.tolist() if isinstance(texts, pd.Series) else list(texts)
-    listed = [text for text in given if isinstance(text, str)]
-    if len(listed) != len(given):
-        raise TypeError("Give texts as strings, one per point.")
-    if not listed:
-        raise ValueError("There are no texts: a map needs at least one point.")
-    if len(listed) > MAX_POINTS:
-        raise ValueError(f"A map draws at most {MAX_POINTS:,} points, not {len(listed):,}; take a sample.")
-    return listed
-
-
-def _numbers(column: pd.Series, name: str) -> np.ndarray:
-    try:
-        return np.asarray(column, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"The column {name!r} holds values that are not numbers; give coordinates as numbers.") \
-            from None
-
-
-def _check_coords(coords: np.ndarray) -> None:
-    bad = np.flatnonzero(~np.isfinite(coords).all(axis=1))
-    if bad.size:
-        shown = ", ".join(f"{row:,}" for row in bad[:5]) + (", …" if bad.size > 5 else "")
-        raise ValueError(f"{bad.size:,} point(s) have NaN or infinite coordinates (rows {shown}); remove or fix "
-                         "those rows.")
-
-
-def _check_projectable(vectors: np.ndarray) -> None:
-    """check_rows's refusals (NaN or infinite values, every vector the same), with too few points said in one
-    sentence."""
-    if len(vectors) < 2:
-        raise ValueError(f"A map is projected from at least 2 texts, not {len(vectors)}; give more.")
-    check_rows(vectors)
-
-
-def _method(method: str) -> Method:
-    for known in METHODS:
-        if method == known:
-            return known
-    raise ValueError(f"Unknown method {method!r}; choose one of {', '.join(METHODS)}.")
+def noted(points: MapPoints) -> MapPoints:
+    """`points`, after a warning of why its labels are not its colours (too many to tell apart), if they are not."""
+    if points.coloured.note:
+        warnings.warn(points.coloured.note, stacklevel=3)
+    return points

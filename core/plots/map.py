@@ -73,13 +73,15 @@ def overlap_counts(overlap: np.ndarray, *, k: int) -> dict[str, int]:
     return {f"{round(s * k)}/{k}": int(np.count_nonzero(np.isclose(np.asarray(overlap), s))) for s in shares}
 
 
-def map_points(texts: Sequence[str], coords: np.ndarray, colouring: Colouring, overlap: np.ndarray) -> pd.DataFrame:
-    """The map's numbers, for download: one row per point."""
-    return pd.DataFrame({"#": np.arange(len(texts)), "text": list(texts), "x": coords[:, 0], "y": coords[:, 1],
+def points_table(frame: pd.DataFrame, coords: np.ndarray, colouring: Colouring, overlap: np.ndarray) -> pd.DataFrame:
+    """The map's numbers, for download: one row per point of `frame` (its `row_id` and `text`)."""
+    return pd.DataFrame({"#": np.arange(len(frame)), "row_id": frame["row_id"].to_numpy(),
+                         "text": frame["text"].to_numpy(), "x": coords[:, 0], "y": coords[:, 1],
                          colouring.title: colouring.values, "neighbour overlap": overlap})
 
 
-def compare_points(texts: Sequence[str], a: np.ndarray, b: np.ndarray, colouring: Colouring) -> pd.DataFrame:
-    """Both maps' numbers, for download: one row per point."""
-    return pd.DataFrame({"#": np.arange(len(texts)), "text": list(texts), "A x": a[:, 0], "A y": a[:, 1],
-                         "B x": b[:, 0], "B y": b[:, 1], colouring.title: colouring.values})
+def compare_points(frame: pd.DataFrame, a: np.ndarray, b: np.ndarray, colouring: Colouring) -> pd.DataFrame:
+    """Both maps' numbers, for download: one row per point of `frame` (its `row_id` and `text`)."""
+    return pd.DataFrame({"#": np.arange(len(frame)), "row_id": frame["row_id"].to_numpy(),
+                         "text": frame["text"].to_numpy(), "A x": a[:, 0], "A y": a[:, 1], "B x": b[:, 0],
+                         "B y": b[:, 1], colouring.title: colouring.values})

@@ -16,10 +16,10 @@ import numpy as np
 from scipy.stats import spearmanr
 
 from core.analysis.agreement import linear_cka, neighbour_overlap
-from core.analysis.compared_models import layer_cka
 from core.analysis.similarity import paired_cosine
 from core.data.stsb import load_stsb
 from core.encoding.encoder import encode
+from core.evaluation.compared_models import layer_cka
 from core.models.loading import LoadedModel
 from core.settings import Settings
 

@@ -4,9 +4,7 @@ token map of a few texts on the same canvas, every kept token a point coloured b
 
 import numpy as np
 
-from core.analysis.late.points import document_points
 from core.data.stsb import stsb_sample
-from core.models.loading import load_model
 from tests.canvases import canvas
 from tests.conftest import app_test_on_model
 from tests.figures import figure
@@ -35,7 +33,10 @@ def test_the_map_shows_the_corpus_as_mean_token_vectors_and_a_token_map(late_fol
     assert len(drawn.positions) == 200 and set(drawn.legend()) <= {"captions", "forums", "news"}
     assert any("the mean of its 16-dimension token vectors" in caption.value for caption in at.caption)
     # PCA of the means: the canvas's first axis follows the means' first principal component
-    means = document_points(load_model(folder, "cpu"), stsb_sample(200)["text"].tolist())
+    from sentence_transformers import MultiVectorEncoder
+
+    documents = MultiVectorEncoder(folder, device="cpu").encode_document(stsb_sample(200)["text"].tolist())
+    means = np.stack([np.asarray(vectors, dtype=np.float64).mean(axis=0) for vectors in documents])
     centred = means - means.mean(axis=0)
     first = np.linalg.svd(centred, full_matrices=False)[2][0]
     assert abs(np.corrcoef(centred @ first, drawn.positions[:, 0])[0, 1]) > 0.999

@@ -1,8 +1,10 @@
+import hashlib
+
 import numpy as np
 import pytest
 from sklearn.cluster import HDBSCAN
 
-from core.data.stsb import MAP_SAMPLE_SIZE
+from core.data.stsb import MAP_SAMPLE_SIZE, stsb_sample
 from core.plots.map import MAX_CATEGORIES
 from tests.canvases import canvas
 from tests.conftest import CATALOG_DENSE, app_test
@@ -19,6 +21,12 @@ def values(array) -> list:
 def query_table(at):
     """The query's nearest texts (the table with a full-space rank)."""
     return next(frame.value for frame in at.dataframe if "rank (full space)" in frame.value.columns)
+
+
+def row_ids(at) -> list[str]:
+    """The ids of the rows of the STS-B sample on the map, in its order: each text's digest (they are distinct)."""
+    texts = stsb_sample(int(at.number_input(key="map_size").value))["text"]
+    return [hashlib.blake2b(text.encode(), digest_size=8).hexdigest() + ":0" for text in texts]
 
 
 def metrics(at) -> dict[str, str]:
@@ -90,9 +98,9 @@ def test_one_point_or_identical_texts_get_one_clear_sentence():
     at = upload(app_test(PAGE), "one.txt", "Only this sentence.\n")
     assert "A map needs at least 2 points; there is 1" in at.error[0].value
     at.file_uploader(key="map_upload").upload("same.txt", b"Same text.\nSame text.\nSame text.\n").run()
-    assert not at.exception
-    assert any("2 empty or repeated row(s) were dropped" in c.value for c in at.caption)
-    assert "at least 2 points; there is 1" in at.error[0].value
+    assert not at.exception  # a repeated text keeps each of its rows: three points in one place
+    assert at.error[0].value == ("All 3 points have the same vector (identical texts?), so there is nothing to "
+                                 "spread out; use texts that differ.")
     assert at.text_input(key="map_query").value  # nothing the user typed is lost
 
 
@@ -208,13 +216,14 @@ def test_selected_points_are_listed_and_survive_a_change_of_colouring(opened):
     at = opened
     at.radio(key="map_source").set_value("stsb").run()
     at.toggle(key="map_compare").set_value(False).run()
-    at.session_state["map_selected"] = [3, 5]
+    ids = row_ids(at)
+    at.session_state["map_selected"] = [ids[5], ids[3]]
     at.selectbox(key="map_colour").set_value("text length").run()
     assert not at.exception
     selection = next(f.value for f in at.dataframe if "nearest text" in f.value.columns)
-    assert selection["#"].tolist() == [3, 5]
+    assert selection["#"].tolist() == [3, 5] and selection["row_id"].tolist() == [ids[3], ids[5]]
     assert any(m.value.startswith("**Keywords of the selection:** ") for m in at.markdown)
-    at.session_state["map_selected"] = [3]
+    at.session_state["map_selected"] = [ids[3]]
     at.selectbox(key="map_colour").set_value("genre").run()
     near = next(f.value for f in at.dataframe if "near on the map" in f.value.columns)
     assert len(near) == 10 and near["cosine"].is_monotonic_decreasing
@@ -227,7 +236,7 @@ def test_a_selection_of_more_points_than_are_listed_offers_all_of_them_for_downl
     at = opened
     at.radio(key="map_source").set_value("stsb").run()
     at.number_input(key="map_size").set_value(MAP_SAMPLE_SIZE).run()
-    at.session_state["map_selected"] = list(range(LISTED + 20))
+    at.session_state["map_selected"] = row_ids(at)[:LISTED + 20]
     at.run()
     assert not at.exception
     selection = next(f.value for f in at.dataframe if "nearest text" in f.value.columns)

@@ -10,9 +10,10 @@ import streamlit as st
 from core.analysis.agreement import cka_matrix
 from core.analysis.attention import AttentionUnavailable, attention_maps, special_share
 from core.analysis.layer_terms import top_terms_by_layer
-from core.analysis.layers import layer_agreement, sentence_vectors_by_layer, token_alignment
+from core.analysis.layers import layer_agreement, token_alignment
 from core.data.stsb import DataUnavailable, stsb_sentences
 from core.encoding.encoder import TokenStates
+from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.plots.agreement import cka_heatmap
 from core.plots.labels import shorten
@@ -117,8 +118,8 @@ def agreement_view(model: LoadedModel, texts: list[str], by_layer: np.ndarray, p
             st.warning(f"{err} Or choose “The sentences above”.")
             return
         with progress_bar("Encoding STS-B sentences") as progress:
-            agreement_vectors = sentence_vectors_by_layer(model, agreement_texts, pooling=pooling,
-                                                          max_length=max_length, progress=progress)
+            agreement_vectors = kind_of(model).vectors_by_layer(model, agreement_texts, pooling=pooling,
+                                                             max_length=max_length, progress=progress)
     if len(agreement_texts) < 3:
         st.info("Layer agreement ranks the similarities between at least 3 texts: add sentences above, or use "
                 "the STS-B sentences.")

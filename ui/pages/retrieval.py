@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.analysis.late.search import late_ranker, stored_sentence
+from core.analysis.late.search import stored_sentence
 from core.analysis.lexical import BASELINES, Baseline, shared_terms
-from core.analysis.ranking import SCORE_NAMES, AnyRanker, Hybrid, Listed, QueryRanking, Ranker, model_ranker, rank_query
+from core.analysis.ranking import SCORE_NAMES, AnyRanker, Hybrid, Listed, QueryRanking, Ranker, rank_query
 from core.encoding.prompts import role_prompts
 from core.jobs import Job
 from core.kinds import kind_of
@@ -57,8 +57,7 @@ def _model_ranker(model: LoadedModel, query: str, corpus: list[str], roles: Side
     vectors = corpus_job(model, corpus, roles[1])
     if isinstance(vectors, Job):
         return vectors
-    return late_ranker(model, query, vectors, LATE_DEPTH) if kind_of(model).token_vectors else \
-        model_ranker(model, query, vectors, roles[0])
+    return kind_of(model).ranker(model, query, vectors, roles[0], LATE_DEPTH)
 
 
 def hybrid_partner(model: LoadedModel) -> str:

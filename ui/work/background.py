@@ -17,11 +17,9 @@ from typing_extensions import TypeIs
 
 from core.analysis.agreement import Agreement, agreement
 from core.analysis.attribution import PairAttribution, attribute_pair
-from core.analysis.compared_models import layer_cka
 from core.analysis.explanation import explain_pair, reference_texts
 from core.analysis.index_store import stored_index
 from core.analysis.late.index import LateIndex, searched_exactly, stored_late_index
-from core.analysis.late.points import document_points
 from core.analysis.map.projection import TRUST_POINTS, Projection, ProjectionParams, density_clusters
 from core.analysis.map.projection_cache import (
     aligned_key,
@@ -37,9 +35,9 @@ from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import Dataset, LateDataset
 from core.data.stsb import MAP_SAMPLE_SIZE, Split, load_stsb, stsb_corpus, stsb_sample
 from core.deployment import load_config
-from core.encoding.embedding_cache import cached_embeddings_with
 from core.encoding.late.cache import late_key
 from core.encoding.late.matrix import TokenMatrix
+from core.evaluation.compared_models import layer_cka
 from core.evaluation.late_variants import (
     POOL_FACTORS,
     LateEmbedded,
@@ -54,6 +52,7 @@ from core.evaluation.sts import PairRows
 from core.hashing import array_digest, texts_digest
 from core.jobs import JOBS, Job, Progress
 from core.kinds import kind_of
+from core.maps.space import MapSpace, distinct, documents, model_space
 from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID
 from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker
@@ -61,7 +60,7 @@ from core.progress import progress_text
 from core.settings import Settings
 from core.threads import one_blas_thread
 from core.training.distill import Distilled, distill_static
-from ui.work.cache import agreement_of, cached_model, density_of, exact_index_of, projection_of
+from ui.work.cache import agreement_of, cached_model, density_of, exact_index_of, projection_of, space_of
 from ui.work.progress import encode_corpus
 
 T = TypeVar("T")
@@ -98,13 +97,20 @@ def corpus_job(model: LoadedModel, texts: Sequence[str],
                    inline=(lambda: encode_corpus(model, texts, settings)) if len(texts) < BACKGROUND_FROM else None)
 
 
-def late_documents_job(model: LoadedModel, texts: Sequence[str]) -> np.ndarray | Job:
-    """A late-interaction model's corpus as map points (each text's token vectors as a document, averaged): at once
-    for a small corpus, else in the shared background job."""
-    return _queued(("late-documents", model.model_id, model.fingerprint, texts_digest(texts)),
-                   f"Encoding {len(texts):,} texts as documents with {model.model_id}",
-                   lambda progress: document_points(model, texts, progress=progress),
-                   inline=(lambda: document_points(model, texts)) if len(texts) < BACKGROUND_FROM else None)
+def map_space_job(model: LoadedModel, texts: Sequence[str], settings: Settings) -> MapSpace | Job:
+    """The texts' map space (core.maps.space: one vector a text, as documents, each distinct text once) when their
+    vectors are stored already (a small corpus is embedded at once), else the shared background job that embeds
+    them."""
+    kind, unique, as_documents = kind_of(model), distinct(texts), documents(model, settings)
+    key = kind.cache_key(model, unique.texts, as_documents)
+    found = _queued(("text vectors", kind.name, key), kind.corpus_work(model, len(unique.texts), as_documents),
+                    lambda progress: kind.text_vectors(model, unique.texts, as_documents,
+                                                       lambda: nullcontext(progress)),
+                    stored=lambda: (None if kind.stored_corpus(model, unique.texts, as_documents) is None
+                                    else kind.text_vectors(model, unique.texts, as_documents)),
+                    inline=(lambda: encode_corpus(model, unique.texts, as_documents, one_each=True))
+                    if len(unique.texts) < BACKGROUND_FROM else None)
+    return found if isinstance(found, Job) else space_of(key, texts_digest(texts), found, unique.rows)
 
 
 def late_pooling_job(model: LoadedModel, task: RetrievalTask, vectors: LateEmbedded,
@@ -288,7 +294,7 @@ def job_status(job: Job) -> None:
 def _warm_map(model: LoadedModel, progress: Progress) -> None:
     """The map's default sample embedded and projected with t-SNE and UMAP (UMAP's compile paid here, too)."""
     texts = stsb_sample(MAP_SAMPLE_SIZE)["text"].tolist()
-    vectors = cached_embeddings_with(model, texts, Settings(), lambda: nullcontext(progress))
+    vectors = model_space(model, texts, Settings(), lambda: nullcontext(progress)).vectors
     for done, method in enumerate(("t-SNE", "UMAP"), start=1):
         cached_project(vectors, method=method)
         progress(done, 2)

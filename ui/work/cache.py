@@ -16,14 +16,13 @@ from core.analysis.agreement import Agreement, agreement
 from core.analysis.explanation import PairExplanation, explain_pair, reference_texts
 from core.analysis.late.storage import Storage, corpus_storage
 from core.analysis.layer_terms import LayerTerms, layer_terms
-from core.analysis.layers import Drift, Word, layer_drift
+from core.analysis.layers import Drift, Word
 from core.analysis.lexical import Baseline, Lexical, fit_baseline
 from core.analysis.map.clusters import cluster_keywords, selection_keywords
 from core.analysis.map.labels import MapLabel, zoom_labels
 from core.analysis.map.neighbours import selection_table
 from core.analysis.map.projection import TRUST_POINTS, Projection, Trust, density_clusters, kmeans_clusters, trust
 from core.analysis.map.projection_cache import cached_project
-from core.analysis.map.sparse_space import SparseReduction, reduce_sparse
 from core.analysis.search import unit_rows
 from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import (
@@ -50,6 +49,8 @@ from core.evaluation.retrieval import (
 )
 from core.evaluation.sts import PairRows, pair_rows
 from core.hashing import texts_digest
+from core.kinds import kind_of
+from core.maps.space import MapSpace, as_space
 from core.models.catalog import Availability, CatalogEntry, ModelKind, catalog
 from core.models.hub_origin import HubOrigin, hub_origin
 from core.models.loading import LoadedModel, load_model
@@ -172,9 +173,10 @@ def projection_of(vectors: np.ndarray, method: str, perplexity: float, neighbour
 
 
 @st.cache_resource(show_spinner="Reducing the sparse vectors (TruncatedSVD)…", max_entries=4)
-def sparse_reduction_of(vectors_key: str, _rows: sp.csr_matrix) -> SparseReduction:
-    """A sparse corpus's reduction for the map, once per corpus vectors (their cache key)."""
-    return reduce_sparse(_rows)
+def space_of(vectors_key: str, texts_key: str, _found: np.ndarray | sp.csr_matrix, _rows: np.ndarray) -> MapSpace:
+    """A map's space from its distinct texts' vectors (their cache key) and its rows' texts, once: a sparse model's
+    reduction is fitted once per corpus."""
+    return as_space(_found, _rows)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -236,7 +238,7 @@ def drift_of(_model: LoadedModel, fingerprint: str, texts: tuple[str, ...], max_
     """Layers' curves per (weights, texts, limit, prompt, chosen words, pooling), shared by every session: a class
     opening the page on its example texts computes them once (the random-pair band alone was a quarter of a rerun)."""
     states = token_states_of(_model, fingerprint, texts, max_length, prompt)
-    return layer_drift(_model, states, chosen, pooling=pooling, max_length=max_length)
+    return kind_of(_model).drift(_model, states, chosen, pooling=pooling, max_length=max_length)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

@@ -34,10 +34,12 @@ def progress_bar(what: str) -> Iterator[Progress]:
         bar.empty()
 
 
-def encode_corpus(model: LoadedModel, texts: Sequence[str],
-                  settings: Settings) -> np.ndarray | sp.csr_matrix | TokenMatrix:
+def encode_corpus(model: LoadedModel, texts: Sequence[str], settings: Settings, *,
+                  one_each: bool = False) -> np.ndarray | sp.csr_matrix | TokenMatrix:
     """The corpus's vectors for `settings.role` (read-only; a sparse model's CSR rows, a late-interaction model's token
-    vectors) from memory or disk, else encoded under a progress bar."""
+    vectors, or with `one_each` its one vector a text: core.kinds' `text_vectors`) from memory or disk, else encoded
+    under a progress bar."""
     kind = kind_of(model)
     what = f"{kind.corpus_work(model, len(texts), settings)} (kept on disk afterwards)"
-    return kind.cached(model, texts, settings, lambda: progress_bar(what))
+    read = kind.text_vectors if one_each else kind.cached
+    return read(model, texts, settings, lambda: progress_bar(what))

@@ -6,25 +6,17 @@ token of a few texts is a point of its own."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
 
-from core.encoding.encoder import Progress
-from core.encoding.late.cache import cached_token_matrix
 from core.encoding.late.matrix import TokenMatrix
 from core.encoding.late.tokens import encode_multivector
 from core.models.loading import LoadedModel
 
 
-def document_points(model: LoadedModel, texts: Sequence[str], *, progress: Progress | None = None) -> np.ndarray:
-    """(texts, width): each text's token vectors as encode_document keeps them (from the corpus's token vectors on
-    disk, which Retrieval reads too), averaged; a text with no kept token is the origin."""
-    return token_means(cached_token_matrix(model, texts, "document", lambda: nullcontext(progress)))
-
-
 def token_means(matrix: TokenMatrix) -> np.ndarray:
+    """(texts, width): each text's token vectors averaged; a text with no kept token is the origin."""
     vectors, offsets = matrix.rows()
     lengths = np.diff(offsets)
     sums = np.zeros((len(lengths), vectors.shape[1]), np.float64)

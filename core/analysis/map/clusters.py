@@ -13,14 +13,6 @@ import numpy as np
 import pandas as pd
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from core.analysis.late.points import document_points
-from core.analysis.map.sparse_space import SparseReduction
-from core.encoding.encoder import encode_with
-from core.encoding.sparse import encode_sparse
-from core.models.catalog import LATE
-from core.models.loading import LoadedModel
-from core.settings import Settings
-
 EXAMPLES = 3
 INSIDE = "selected"  # the selection's name among the clusters `selection_keywords` weighs
 
@@ -73,18 +65,3 @@ def spherize(vectors: np.ndarray, *, centre: np.ndarray | None = None) -> np.nda
     vectors = np.asarray(vectors, dtype=np.float64)
     centred = vectors - (np.mean(vectors, axis=0) if centre is None else centre)
     return centred / np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-12)
-
-
-def query_in_space(model: LoadedModel, query: str, settings: Settings, corpus: np.ndarray | None,
-                   reduction: SparseReduction | None = None) -> np.ndarray:
-    """The query embedded with these settings, in the same space as a map's points: a sparse model's vector reduced
-    as the corpus was (`reduction`), a late-interaction model's placed as its points are (the mean of its token vectors
-    as a document), then spherized on the corpus's mean when `corpus` (its raw vectors) is given, as is when None."""
-    if model.kind == LATE:
-        vector = document_points(model, [query])[0]
-    elif reduction is not None:
-        vector = reduction.place(encode_sparse(model, [query], role=settings.role, prompt=settings.prompt,
-                                               max_length=settings.max_length).matrix)[0]
-    else:
-        vector = encode_with(model, [query], settings).vectors[0]
-    return vector if corpus is None else spherize(vector[None], centre=np.mean(corpus, axis=0))[0]

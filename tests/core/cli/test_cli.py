@@ -1,3 +1,4 @@
+import hashlib
 import json
 import subprocess
 import sys
@@ -124,8 +125,9 @@ def test_project_writes_the_maps_coordinates_and_reads_a_projection_the_app_stor
     source.write_bytes(to_parquet(VectorCorpus(texts, vectors, pd.DataFrame({"side": ["a", "b"] * 20}))))
     assert main(["project", "--input", str(source), "--output", str(tmp_path / "pca.csv")]) == 0
     table = pd.read_csv(tmp_path / "pca.csv")
-    assert table.columns.tolist() == ["text", "projection_x", "projection_y", "side"]
+    assert table.columns.tolist() == ["row_id", "text", "projection_x", "projection_y", "side"]
     assert table["text"].tolist() == texts
+    assert table["row_id"].tolist() == [hashlib.blake2b(t.encode(), digest_size=8).hexdigest() + ":0" for t in texts]
     expected = PCA(n_components=2, svd_solver="full").fit_transform(vectors.astype(np.float64))
     np.testing.assert_allclose(table[["projection_x", "projection_y"]].to_numpy(), expected, atol=1e-5)
     assert "neighbours kept" in capsys.readouterr().err
@@ -158,6 +160,7 @@ def test_project_maps_every_row_of_a_dataset_folder_as_the_map_does(tmp_path, ca
     table = pd.read_parquet(tmp_path / "map.parquet")
     stored = open_dataset(folder, [folder])
     assert table["text"].tolist() == stored.table.column("text").to_pylist() and len(table) == 60
+    assert table["row_id"].tolist() == [str(i) for i in range(60)]  # a dataset's rows by their own numbers
     expected = PCA(n_components=2, svd_solver="covariance_eigh").fit_transform(stored.vectors.astype(np.float64))
     np.testing.assert_allclose(table[["projection_x", "projection_y"]].to_numpy(), expected, atol=1e-5)
     assert set(table["genre"]) == {"a", "b"} and "PCA of 60 points" in capsys.readouterr().err

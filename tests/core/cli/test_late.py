@@ -2,6 +2,7 @@
 to encode_query / encode_document, .npy refused naming Parquet, the options that do not apply refused in a sentence,
 retrieval scored by MaxSim, and search's top k equal to the model's own similarity."""
 
+import hashlib
 import json
 
 import numpy as np
@@ -38,7 +39,10 @@ def test_embed_writes_each_lines_tokens_and_token_vectors_as_encode_gives_them(f
     assert main(["embed", "--model", folder, "--pooling", "default", "--role", role, "--input",
                  str(_input(tmp_path)), "--output", str(out)]) == 0
     table = pq.read_table(out)
-    assert table.column_names == ["text", "tokens", "token_vectors"] and table.column("text").to_pylist() == TEXTS
+    assert table.column_names == ["row_id", "text", "tokens", "token_vectors"]
+    assert table.column("text").to_pylist() == TEXTS
+    digests = [hashlib.blake2b(text.encode(), digest_size=8).hexdigest() for text in TEXTS]
+    assert table.column("row_id").to_pylist() == [f"{d}:{digests[:i].count(d)}" for i, d in enumerate(digests)]
     reference = MultiVectorEncoder(folder, device="cpu", local_files_only=True)
     expected = (reference.encode_query if role == "query" else reference.encode_document)(TEXTS)
     tokens = [text.tokens for text in encode_multivector(load_model(folder, "cpu"), TEXTS, role=role)]

@@ -1,6 +1,7 @@
 """The command line on sparse models: vectors written sparse (.npz, Parquet) equal to encode_document and
 encode_query, retrieval and STS on sparse models, BM25, hybrid fusion, and the options that do not apply refused."""
 
+import hashlib
 import json
 
 import numpy as np
@@ -43,7 +44,9 @@ def test_embed_writes_parquet_with_texts_indices_and_values(sparse_folders, tmp_
     assert main(["embed", "--model", str(folder), "--pooling", "default", "--input", str(_input(tmp_path)),
                  "--output", str(out)]) == 0
     table = pq.read_table(out)
-    assert table.column_names == ["text", "indices", "values"] and table.column("text").to_pylist() == TEXTS
+    assert table.column_names == ["row_id", "text", "indices", "values"] and table.column("text").to_pylist() == TEXTS
+    digests = [hashlib.blake2b(text.encode(), digest_size=8).hexdigest() for text in TEXTS]
+    assert table.column("row_id").to_pylist() == [f"{d}:{digests[:i].count(d)}" for i, d in enumerate(digests)]
     expected = SparseEncoder(str(folder), device="cpu").encode_document(TEXTS).to_dense().numpy()
     np.testing.assert_allclose(rows_of(table, 30522).toarray(), expected, atol=1e-5)
 

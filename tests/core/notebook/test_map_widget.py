@@ -6,6 +6,7 @@ widget exists."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import Counter
@@ -133,19 +134,22 @@ def test_the_columns_go_as_binary_buffers_and_decode_to_the_points_given():
 def test_the_selection_is_empty_at_first_then_the_rows_a_lasso_sent_with_observers_fired():
     widget = MapWidget.from_frame(FRAME, label="topic")
     wire = wired(widget)
-    assert widget.selection.empty and list(widget.selection.columns) == ["text", "label", "x", "y"]
+    assert widget.selection.empty and list(widget.selection.columns) == ["row_id", "text", "label", "x", "y"]
     seen = []
     widget.observe(lambda change: seen.append(change["new"].tolist()), names="selected")
     from_browser(widget, [4, 17, 250])
     assert seen == [[4, 17, 250]]
     chosen = FRAME.iloc[[4, 17, 250]]
+    ids = [f"{hashlib.blake2b(text.encode(), digest_size=8).hexdigest()}:0" for text in chosen["text"]]
     pd.testing.assert_frame_equal(widget.selection, pd.DataFrame(
-        {"text": chosen["text"], "label": chosen["topic"], "x": chosen["x"], "y": chosen["y"]},
-        index=pd.Index([4, 17, 250], name="row")))
+        {"row_id": ids, "text": chosen["text"], "label": chosen["topic"], "x": chosen["x"], "y": chosen["y"]},
+        index=pd.Index([4, 17, 250], name="row")), check_dtype=False)
     # Python's answer: the counter the browser draws the selection on; the rows are not echoed back
     assert [(data["state"], buffers) for data, buffers in wire.sent] == [({"answered": 1}, [])]
     from_browser(widget, [])
     assert widget.selection.empty and seen[-1] == []
+    widget.selection = ids[::-1]  # by row id, from Python
+    assert widget.selection.index.tolist() == [4, 17, 250]
 
 
 def test_a_selection_set_in_python_goes_to_the_browser_as_uint32_rows():

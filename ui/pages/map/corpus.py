@@ -12,6 +12,7 @@ import streamlit as st
 from core.analysis.map.projection import FIT_POINTS, MAX_POINTS
 from core.data.corpus import CorpusError, labelled_corpus, lines
 from core.data.datasets import Dataset, DatasetError, DatasetInfo, dataset_sample
+from core.data.rows import ROW_ID, with_row_ids
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample
 from core.data.uploads import column, text_columns
 from core.data.vectors import FILES_HINT, VECTOR_FILE_TYPES, read_vector_files
@@ -35,8 +36,8 @@ def _colour_by_label() -> None:
 
 @dataclass(frozen=True)
 class MapCorpus:
-    """The points' table (`text` and any label columns), the colourings it brings (shown name -> column), and the
-    vectors when they came with the file (then no model embeds them)."""
+    """The points' table (`row_id`, `text` and any label columns), the colourings it brings (shown name -> column),
+    and the vectors when they came with the file (then no model embeds them)."""
 
     frame: pd.DataFrame
     colourings: dict[str, str]
@@ -56,10 +57,11 @@ def _vector_corpus() -> MapCorpus | None:
     if st.session_state.get(READ_FILES, (None,))[0] != ids:  # read once per upload, not on every rerun
         st.session_state[READ_FILES] = ids, read_vector_files([(file.name, file.getvalue()) for file in files])
     found = st.session_state[READ_FILES][1]
-    frame = pd.concat([pd.DataFrame({"text": found.texts}), found.metadata.reset_index(drop=True)], axis=1)
+    frame = with_row_ids(pd.concat([pd.DataFrame({"text": found.texts}), found.metadata.reset_index(drop=True)],
+                                   axis=1))
     st.caption(f"{len(frame):,} vectors of {found.vectors.shape[1]} dimensions, as the file gives them: no model "
                "embeds these texts.")
-    return MapCorpus(frame, {str(c): str(c) for c in found.metadata.columns}, found.vectors,
+    return MapCorpus(frame, _labels(frame), found.vectors,
                      " + ".join(file.name for file in files))
 
 
@@ -72,13 +74,19 @@ def _dataset_corpus(info: DatasetInfo) -> MapCorpus:
     size = int(kept(st.number_input, "Texts on the map", key="map_dataset_size", url=True, default=most,
                     min_value=min(2, most), max_value=most, step=1000,
                     help="Every text by default; fewer make a seeded random sample (a quicker t-SNE or UMAP)."))
-    _, frame, vectors = dataset_sample(dataset, size)
+    rows, frame, vectors = dataset_sample(dataset, size)
+    frame = with_row_ids(frame, numbers=rows)
     shown = (f"A seeded random sample of {len(frame):,} of the dataset's {info.rows:,} texts (seed 0)"
              if len(frame) < info.rows else f"All {info.rows:,} texts of the dataset")
     st.caption(f"{shown}, with their stored vectors; the query's nearest texts are searched among all of them below "
                f"the map. Above {FIT_POINTS:,} points, t-SNE, UMAP and k-means are fitted on a seeded sample of "
                f"{FIT_POINTS:,} and place the others with the fitted model; PCA is exact.")
-    return MapCorpus(frame, {str(c): str(c) for c in frame.columns[1:]}, vectors, info.name, dataset)
+    return MapCorpus(frame, _labels(frame), vectors, info.name, dataset)
+
+
+def _labels(frame: pd.DataFrame) -> dict[str, str]:
+    """A table's columns besides its row ids and texts: each a colouring of the map."""
+    return {str(c): str(c) for c in frame.columns if c not in (ROW_ID, "text")}
 
 
 def map_corpus() -> MapCorpus | None:
@@ -95,7 +103,7 @@ def map_corpus() -> MapCorpus | None:
                     min_value=2, max_value=total, step=500,
                     help=f"A seeded random sample of the {total:,} distinct STS-B sentences (news, image captions, "
                          "forums).")
-        return MapCorpus(stsb_sample(int(size)), {"genre": "genre"})
+        return MapCorpus(with_row_ids(stsb_sample(int(size))), {"genre": "genre"})
     if source == "similarity":
         st.caption("The texts typed on the Similarity page (its example set until you edit it there).")
         return MapCorpus(labelled_corpus(lines(similarity_texts())), {})
@@ -107,12 +115,13 @@ def map_corpus() -> MapCorpus | None:
     if uploaded is None:
         return None
     table, text_col = uploaded
-    others = [c for c in text_columns(table) if c != text_col]
+    others = [c for c in text_columns(table) if c not in (text_col, ROW_ID)]
     label_col = st.selectbox("Label column (colour)", [NO_LABEL, *others], key="map_label_col",
                              on_change=_colour_by_label) if others else NO_LABEL
     labels = None if label_col == NO_LABEL else column(table, label_col)
-    frame = labelled_corpus(column(table, text_col), labels)
+    frame = labelled_corpus(column(table, text_col), labels,
+                            table[ROW_ID].tolist() if ROW_ID in table.columns else None)
     dropped = len(table) - len(frame)
     if dropped:
-        st.caption(f"{dropped:,} empty or repeated row(s) were dropped: each text is one point.")
+        st.caption(f"{dropped:,} empty row(s) were dropped: a point needs a text.")
     return MapCorpus(frame, {label_col: "label"} if labels is not None else {})

@@ -15,11 +15,10 @@ from core.analysis.map.projection import (
     ProjectionParams,
 )
 from core.jobs import Job
+from core.maps.build import colour
 from core.plots.map import (
     Colouring,
-    categories,
     density_categories,
-    fits_legend,
     numbers,
 )
 from ui.pages.map.inputs import DENSITY, LENGTH, OVERLAP, MapInputs
@@ -77,12 +76,11 @@ def colouring_of(chosen: MapInputs, frame: pd.DataFrame, extra: dict[str, str], 
                  coords: np.ndarray, seed: int, overlap: np.ndarray) -> Colouring:
     choice = chosen.colour
     if choice in extra:
-        labels = frame[extra[choice]].tolist()
-        if fits_legend(labels):
-            return categories(labels, title=choice)
-        name = choice.replace("`", "")  # the user's column name, shown as code, never as markdown
-        st.info(f"The column `{name}` has {len(set(labels)):,} distinct values, too many to tell apart by "
-                f"colour; the map is coloured by {chosen.k} k-means clusters instead.")
+        coloured = colour(frame[extra[choice]].tolist(), vectors, name=choice, k=chosen.k, seed=seed,
+                          clusters=clusters_of)
+        if coloured.note:  # the user's column name is shown as code, never as markdown
+            st.info(coloured.note)
+        return coloured.colouring
     if choice == LENGTH:
         return numbers(frame["text"].str.len(), title="characters")
     if choice == OVERLAP:
@@ -97,4 +95,4 @@ def colouring_of(chosen: MapInputs, frame: pd.DataFrame, extra: dict[str, str], 
             st.caption("Coloured by k-means clusters until HDBSCAN is done.")
         elif found is not None:
             return density_categories(found, title="HDBSCAN cluster")
-    return categories(clusters_of(vectors, chosen.k, seed), title="cluster")
+    return colour(None, vectors, k=chosen.k, seed=seed, clusters=clusters_of).colouring

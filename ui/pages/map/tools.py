@@ -3,6 +3,8 @@ about, which texts moved between two configurations, and the vectors to take els
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -12,6 +14,7 @@ from core.analysis.map.neighbours import movers, point_neighbours
 from core.analysis.map.projection import NOISE, PlacedQuery
 from core.analysis.ranking import hits_ranking
 from core.data.datasets import Dataset
+from core.data.rows import ROW_ID, positions_of
 from core.data.vectors import VectorCorpus, to_npy, to_parquet, to_projector
 from core.hashing import texts_digest
 from ui.components.agreement import changed_panel
@@ -20,21 +23,27 @@ from ui.components.downloads import csv_download
 from ui.work.background import index_job, waiting
 from ui.work.cache import keywords_of, selection_keywords_of, selection_of
 
-SELECTED_ROWS = "map_selected"  # session key: the row numbers selected on the map (kept across reruns and colourings)
+# session key: the row ids selected on the map, kept across reruns, colourings, samples and a corpus uploaded again in
+# another order (core.data.rows)
+SELECTED_ROWS = "map_selected"
 LISTED = 1_000  # selected points listed with their nearest text; finding it for 50,000 would take a minute
 
 
-def remember_selection(rows: list[int]) -> None:
-    """The canvas's selection callback: keep the selected row numbers, whatever the colouring does."""
-    st.session_state[SELECTED_ROWS] = rows
+def remember_selection(row_ids: Sequence[str]) -> Callable[[list[int]], None]:
+    """The selection callback of a canvas drawing the rows `row_ids`: keep the ids of the points selected."""
+    def remember(points: list[int]) -> None:
+        st.session_state[SELECTED_ROWS] = [row_ids[i] for i in points]
+
+    return remember
 
 
-def selected_points(count: int) -> list[int]:
-    return [i for i in st.session_state.get(SELECTED_ROWS, []) if i < count]
+def selected_points(frame: pd.DataFrame) -> list[int]:
+    """Where the rows selected are among `frame`'s, in its order; rows it lacks are left out."""
+    return positions_of(frame[ROW_ID].tolist(), st.session_state.get(SELECTED_ROWS, []))
 
 
 def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray) -> None:
-    chosen = selected_points(len(frame))
+    chosen = selected_points(frame)
     st.subheader("Selected points")
     if not chosen:
         st.caption("Click a point, or select with Box or Lasso on the map, to list those texts here with their "

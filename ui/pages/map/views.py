@@ -8,26 +8,21 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.analysis.map.clusters import query_in_space, spherize
+from core.analysis.map.clusters import spherize
 from core.analysis.map.labels import MapLabel
-from core.analysis.map.projection import (
-    PlacedQuery,
-    Projection,
-    ProjectionParams,
-    Trust,
-    how_placed,
-    place_query,
-)
-from core.encoding.prompts import with_role
+from core.analysis.map.projection import Projection, ProjectionParams, Trust, how_placed
+from core.data.rows import ROW_ID
 from core.jobs import Job
+from core.maps.build import query_mark
+from core.maps.space import MapSpace, query_point
 from core.models.loading import LoadedModel
 from core.plots.map import (
     Colouring,
     QueryMark,
     compare_points,
-    map_points,
     numbers,
     overlap_counts,
+    points_table,
     trust_figure,
 )
 from core.plots.map_canvas import canvas_view, hover_line
@@ -39,17 +34,8 @@ from ui.components.map_canvas import map_canvas
 from ui.pages.map.projection import ALIGNMENT, compared
 from ui.pages.map.tools import movers_panel, remember_selection, selection_panel
 from ui.state.persist import kept
-from ui.work.background import agreement_job, corpus_job, job_status, waiting
+from ui.work.background import agreement_job, job_status, map_space_job, waiting
 from ui.work.cache import trust_of
-
-
-def query_on(query: str, vector: np.ndarray | None, texts: list[str], space: np.ndarray, projection: Projection,
-             k: int) -> tuple[QueryMark, PlacedQuery] | None:
-    """The query's star and nearest texts, from its vector in the same space as the points."""
-    if vector is None:
-        return None
-    placed = place_query(projection, space, vector[None], texts, k=k)
-    return QueryMark(query, placed.position, placed.neighbours["#"].tolist()), placed
 
 
 def single_view(frame: pd.DataFrame, space: np.ndarray, projection: Projection, report: Trust,
@@ -68,14 +54,14 @@ def single_view(frame: pd.DataFrame, space: np.ndarray, projection: Projection, 
     trust_metrics(report, facts[2:])
     canvas = canvas_view(projection.coords, colouring, label=title, highlight=highlight, query=mark, labels=labels)
     map_canvas(canvas, key="map_canvas", hover_text=lambda row: hover_line(row, texts[row], colouring),
-               on_selection=remember_selection)
+               on_selection=remember_selection(frame[ROW_ID].tolist()))
     st.caption(f"{title}. Each point is one text, coloured by {colouring.title}; hover for its text. Drag to pan, "
                "scroll to zoom (finer cluster labels appear as you zoom in), click a point or use Box or Lasso to "
                "select; the legend hides and shows categories. Only closeness means something: the axes have no "
                f"units, and far-apart clusters may not be far apart in the full space. {how_placed(projection)}"
                + (" The star is the query, with lines to its nearest texts in the full space." if mark else "")
                + (f" {canvas.note}" if canvas.note else ""))
-    csv_download(map_points(texts, projection.coords, colouring, report.overlap), "map-points.csv",
+    csv_download(points_table(frame, projection.coords, colouring, report.overlap), "map-points.csv",
                  index=False, key="map_points_csv")
     trust_col, selection_col = st.columns([1, 2])
     with trust_col:
@@ -103,20 +89,22 @@ def trust_metrics(report: Trust, slots: list, label: str = "") -> None:
                          f"the full space), over {report.points:,} points.")
 
 
-def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, projection: Projection,
+def compare_view(frame: pd.DataFrame, a_stored: MapSpace, space: np.ndarray, projection: Projection,
                  colouring: Colouring, params: ProjectionParams, a: tuple[Settings, LoadedModel], query: str, top: int,
                  centred: bool, highlight: np.ndarray | None) -> bool:
     """A and B side by side (or B's progress while its corpus embeds); False, drawing nothing of A, when B is still to
     download or cannot load."""
+    texts = frame["text"].tolist()
     chosen = configuration_b(a[0], prefix="map", default_model=a[0].model_id, default_pooling=a[0].pooling,
                              default_layer="middle",
                              layer_help="0 is the embedding layer. Every layer of a model comes from one pass, "
                                         "so changing only the layer is quick.")
     if chosen is None:
         return False
-    raw = corpus_job(chosen[1], texts, with_role(chosen[0], chosen[1].pipeline, "document"))
-    if waiting(raw):
+    b_stored = map_space_job(chosen[1], texts, chosen[0])
+    if waiting(b_stored):
         return True
+    a_raw, raw = a_stored.vectors, b_stored.vectors
     b_space = spherize(raw) if centred else raw
     pair = compared(space, b_space, projection, params)
     if pair is None:
@@ -142,11 +130,11 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
     # B's map is its own projection aligned onto A's, so A's PCA axes cannot place B's query (B's vectors may not even
     # be as wide): B's star goes to the mean position of its nearest texts in B's space, as t-SNE and UMAP place one
     b_projection = replace(projection, coords=b_coords, mean=None, components=None)
-    for (settings, model), vectors, points, placed_on in ((a, a_raw, space, projection),
-                                                          (chosen, raw, b_space, b_projection)):
-        vector = query_in_space(model, query, with_role(settings, model.pipeline, "query"),
-                                vectors if centred else None) if query else None
-        marks.append(query_on(query, vector, texts, points, placed_on, top))
+    for (settings, model), stored, points, placed_on in ((a, a_stored, space, projection),
+                                                         (chosen, b_stored, b_space, b_projection)):
+        vector = query_point(model, query, settings, stored,
+                             centre=np.mean(stored.vectors, axis=0) if centred else None) if query else None
+        marks.append(None if vector is None else query_mark(query, vector, points, placed_on, texts, top=top))
     columns = st.columns(2)
     for side, column, coords, mark, name in (("a", columns[0], projection.coords, marks[0], describe(*a)),
                                              ("b", columns[1], b_coords, marks[1], describe(*chosen))):
@@ -156,7 +144,7 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
                                  highlight=highlight, height=560, link="map_compare")
             map_canvas(canvas, key=f"map_compare_{side}", hover_text=lambda row: hover_line(row, texts[row],
                                                                                           colouring),
-                       on_selection=remember_selection)
+                       on_selection=remember_selection(frame[ROW_ID].tolist()))
     alignment = ALIGNMENT.get(projection.method, ALIGNMENT["PCA"])
     st.caption(f"The same {len(texts):,} texts mapped with {projection.method} under two configurations, "
                f"{alignment} so that movement means something; point #i is the same text in both (hover shows the "
@@ -164,7 +152,7 @@ def compare_view(texts: list[str], a_raw: np.ndarray, space: np.ndarray, project
                "side are selected on both: see where a region of A lands in B."
                + (" The star is the query, placed by each configuration." if query else "")
                + (f" {canvas.note}" if canvas.note else ""))
-    csv_download(compare_points(texts, projection.coords, b_coords, colouring), "map-compare.csv",
+    csv_download(compare_points(frame, projection.coords, b_coords, colouring), "map-compare.csv",
                  index=False, key="map_compare_csv")
     if not isinstance(found, Job):
         movers_panel(texts, found.overlap, projection.coords, b_coords, alignment)

@@ -5,10 +5,11 @@ kept token of a few texts with its text and position."""
 import numpy as np
 import pytest
 
-from core.analysis.late.points import TokenPoints, document_points, token_labels, token_points
-from core.analysis.layers import find_word, layer_drift
-from core.analysis.map.clusters import query_in_space
+from core.analysis.late.points import TokenPoints, token_labels, token_points
+from core.analysis.layers import find_word
 from core.encoding.encoder import encode_tokens
+from core.kinds import kind_of
+from core.maps.space import model_space, query_point
 from core.models.loading import load_model
 from core.settings import Settings
 from tests.multivector import TEXTS
@@ -25,9 +26,10 @@ def pair(late_folders):
 def test_a_text_is_the_mean_of_its_document_token_vectors_and_a_query_is_placed_alike(pair):
     model, reference = pair
     expected = np.stack([vectors.numpy().mean(axis=0) for vectors in reference.encode_document(TEXTS)])
-    np.testing.assert_allclose(document_points(model, TEXTS), expected, atol=1e-6)
-    np.testing.assert_allclose(query_in_space(model, TEXTS[2], Settings(), None), expected[2], atol=1e-6)
-    centred = query_in_space(model, TEXTS[2], Settings(), expected)
+    space = model_space(model, TEXTS, Settings())
+    np.testing.assert_allclose(space.vectors, expected, atol=1e-6)
+    np.testing.assert_allclose(query_point(model, TEXTS[2], Settings(), space), expected[2], atol=1e-6)
+    centred = query_point(model, TEXTS[2], Settings(), space, centre=expected.mean(axis=0))
     shifted = expected[2] - expected.mean(axis=0)
     np.testing.assert_allclose(centred, shifted / np.linalg.norm(shifted), atol=1e-5)
 
@@ -60,7 +62,7 @@ def test_layers_follow_a_late_models_token_states_and_keep_no_sentence_vector(pa
     texts = ["The bank raised its rates.", "We sat on the river bank."]
     states = encode_tokens(model, texts)
     chosen = [find_word(ts, "bank") for ts in states]
-    drift = layer_drift(model, states, chosen, pooling="default")
+    drift = kind_of(model).drift(model, states, chosen, pooling="default")
     assert np.isnan(drift.sentence).all() and drift.by_layer.shape[2] == 0
     hidden = []
     for text in texts:

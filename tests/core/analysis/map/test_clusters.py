@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from core.analysis.map.clusters import cluster_keywords, matching, query_in_space, selection_keywords, spherize
+from core.analysis.map.clusters import cluster_keywords, matching, selection_keywords, spherize
 
 TEXTS = ["the cat sleeps on the sofa", "a cat chases a mouse", "my cat purrs",
          "stocks fell sharply", "the market and stocks rose", "interest rates and stocks"]
@@ -47,15 +47,3 @@ def test_spherize_centres_and_scales_to_unit_length():
     np.testing.assert_allclose(np.linalg.norm(out, axis=1), 1.0)
     centred = vectors - vectors.mean(axis=0)
     np.testing.assert_allclose(out * np.linalg.norm(centred, axis=1, keepdims=True), centred, atol=1e-12)
-
-
-def test_a_query_in_a_spherized_space_is_centred_on_the_corpus_mean_and_unit_length(tiny_bert):
-    from core.encoding.encoder import encode
-    from core.settings import Settings
-
-    corpus = np.random.default_rng(1).normal(size=(5, tiny_bert.hidden_size))
-    raw = encode(tiny_bert, ["a query"]).vectors[0]
-    np.testing.assert_allclose(query_in_space(tiny_bert, "a query", Settings(), None), raw, atol=1e-6)
-    centred = raw - corpus.sum(axis=0) / len(corpus)
-    np.testing.assert_allclose(query_in_space(tiny_bert, "a query", Settings(), corpus),
-                               centred / np.sqrt((centred ** 2).sum()), atol=1e-6)

@@ -6,7 +6,7 @@ import pytest
 import torch
 from transformers import AutoModel, AutoTokenizer
 
-from core.analysis.compared_models import dense_only, layer_cka
+from core.evaluation.compared_models import dense_only, layer_cka
 from core.models.loading import load_model
 from core.settings import Settings
 from tests.core.analysis.test_agreement import numpy_cka

@@ -13,18 +13,14 @@ from core.analysis.layers import sentence_vectors_by_layer
 from core.data.datasets import Dataset
 from core.data.vectors import TEXT_COLUMN
 from core.encoding.encoder import Progress
+from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.settings import Settings
 
 
 def dense_only(model: LoadedModel) -> None:
     """ValueError with one sentence for a model whose vectors the measures do not compare (core.analysis.agreement)."""
-    if model.kind == "sparse":
-        raise ValueError(f"{model.model_id} is a sparse model: its vectors are {model.dimensions:,} wide and mostly "
-                         "zero, and CKA and Procrustes compare dense spaces; compare two dense models (or one dense "
-                         "model's layers or poolings).")
-    if model.kind != "dense":
-        raise ValueError(f"{model.model_id} is a {model.kind} model, not a dense one; compare two dense models.")
+    kind_of(model).check_compared(model)
 
 
 def layer_vectors(model: LoadedModel, texts: Sequence[str], settings: Settings,
