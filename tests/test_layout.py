@@ -1,6 +1,7 @@
 """The shape of the project, as README's Layout section describes it."""
 
 import ast
+import re
 
 from tests.conftest import ROOT
 
@@ -36,3 +37,30 @@ def test_every_page_defines_main_and_calls_it_once():
         assert any(isinstance(node, ast.FunctionDef) and node.name == "main" for node in tree.body), path.name
         calls = [node for node in tree.body if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)]
         assert [getattr(c.value.func, "id", "") for c in calls] == ["main"], path.name
+
+
+# a line that compares a model's kind: `kind ==`, `== LATE`, `kind in (...)`, `kind !=`, or an isinstance of one of
+# sentence-transformers' model classes
+KIND_COMPARED = re.compile(r"kind ==|== LATE|kind in \(|kind !=|isinstance\([^)]*(SparseEncoder|MultiVectorEncoder|"
+                           r"CrossEncoder)")
+KIND_HOMES = ("core/kinds/", "ui/kinds.py", "core/models/")
+
+
+def test_few_lines_compare_a_models_kind_outside_its_homes_and_the_readme_names_each_file():
+    sources = [ROOT / "app.py", *(path for folder in ("core", "ui", "views") for path in (ROOT / folder).rglob("*.py"))]
+    found = [(str(path.relative_to(ROOT)), number) for path in sources
+             if not str(path.relative_to(ROOT)).startswith(KIND_HOMES)
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if KIND_COMPARED.search(line)]
+    assert len(found) <= 15, found
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    counted = {name: sum(1 for file, _ in found if file == name) for name, _ in found}
+    for name, count in counted.items():
+        assert f"`{name}` ({count})" in readme, f"README does not say why {name} compares a kind {count} time(s)"
+
+
+def test_the_kind_comparison_pattern_finds_what_it_is_meant_to():
+    for line in ('if model.kind == "sparse":', "late = other.kind == LATE", "if model.kind in (LATE, 'reranker'):",
+                 "isinstance(model, SparseEncoder | CrossEncoder)"):
+        assert KIND_COMPARED.search(line), line
+    assert not KIND_COMPARED.search("kind = kind_of(model)")

@@ -142,13 +142,14 @@ def main() -> None:
                 "(distance 0) by construction.")
     look = Look(metric, fixed, reorder)
     if views.similarity is not None:
-        pair_section(model, settings, texts, views.similarity(texts, settings, model, look, compare), metric)
+        pair_section(model, settings, texts, views.similarity(texts, settings, model, look, compare), metric,
+                     views.explain)
         return
     with controls:
         settings = settings.with_(prompt=text_prompt(model, settings.max_length, key="sim_prompt"))
     a = compared(model, texts, settings, look)
     (_compare if compare else _single)(texts, settings, model, a, look)
-    pair_section(model, settings, texts, a.matrix, metric)
+    pair_section(model, settings, texts, a.matrix, metric, views.explain)
 
 
 main()

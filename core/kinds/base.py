@@ -109,6 +109,7 @@ class Kind:
     modules_sentence: ClassVar[str] = "how its token vectors become one vector (from the folder's modules.json)"
     layer_vectors: ClassVar[str] = ""  # what Layers' sentence drift compares, where not a pooling's vectors
     sts_texts: ClassVar[str] = "sentences"  # what Evaluation's STS embeds
+    pair_names: ClassVar[tuple[str, str]] = ("Text A", "Text B")  # the two texts a "why" explains, as pickers name them
     sts_note: ClassVar[str] = ""  # said after the STS correlation, where the kind reads a pair its own way
     hits_rule: ClassVar[str] = ""  # which of a ranking's texts are hits, where the scores have no fixed scale
     hit_floor: ClassVar[float] = 0.0  # the score a hit must beat where the scores have no fixed scale

@@ -56,7 +56,17 @@ from core.kinds import kind_of
 from core.lessons.lessons import BANK
 from core.models.anatomy import parameter_breakdown
 from core.models.card import matryoshka_dims
-from core.models.catalog import DEFAULT_MODEL_ID, HUB_ENTRIES, L3_ID, LATE, SPLADE_ID, UNTRAINED_ID, finetuned_entries
+from core.models.catalog import (
+    DEFAULT_MODEL_ID,
+    HUB_ENTRIES,
+    L3_ID,
+    LATE,
+    SPLADE_ID,
+    UNTRAINED_ID,
+    ModelKind,
+    finetuned_entries,
+    of_kind,
+)
 from core.models.hub import cached_folder
 from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker, load_reranker
@@ -354,7 +364,7 @@ def static(ctx: Context) -> Check:
 
 
 def _of_kind(ctx: Context, kind: str, fallback: str) -> LoadedModel:
-    """The sidebar's model where it is of `kind`, else the catalog's `fallback`."""
+    """The sidebar's model where it is of `kind` (the lesson is about that kind), else the catalog's `fallback`."""
     return ctx.model if ctx.model.kind == kind else ctx.load(fallback)
 
 
@@ -397,7 +407,7 @@ def who_finds(ctx: Context) -> Check:
 
 
 def rerank(ctx: Context) -> Check:
-    rerankers = [entry.id for entry in finetuned_entries() if entry.kind == "reranker"]
+    rerankers = [entry.id for entry in of_kind(finetuned_entries(), "reranker")]
     if not rerankers:
         return Check(None, "No reranker on this machine yet: train one on Fine-tune (objective: reranker), then "
                            "check again.")
@@ -423,21 +433,26 @@ def rerank(ctx: Context) -> Check:
                            ": here it does not help the weaker first stage more."), numbers)
 
 
+def _here(kind: ModelKind) -> str | None:
+    """The last model of `kind` trained on this machine, else one of the catalog's from the hub that the cache holds
+    (none is downloaded for a check); None when there is none."""
+    trained = [entry.id for entry in of_kind(finetuned_entries(), kind)]
+    cached = [entry.id for entry in of_kind(HUB_ENTRIES, kind) if cached_folder(str(entry.repo)) is not None]
+    found = [*trained[-1:], *cached]
+    return found[0] if found else None
+
+
 def _late_here(ctx: Context) -> LoadedModel | None:
-    """A late-interaction model that is here: the sidebar's, else the last one trained on this machine, else one of the
-    catalog's from the hub that the cache holds (none is downloaded for a check); None when there is none."""
-    if ctx.model.kind == LATE:
+    """A late-interaction model that is here: the sidebar's, else `_here`'s."""
+    if ctx.model.kind == LATE:  # the lesson is about this kind: the sidebar's model serves if it is one
         return ctx.model
-    trained = [entry.id for entry in finetuned_entries() if entry.kind == LATE]
-    cached = [entry.id for entry in HUB_ENTRIES if entry.kind == LATE and cached_folder(str(entry.repo)) is not None]
-    return ctx.load([*trained[-1:], *cached][0]) if trained or cached else None
+    found = _here(LATE)
+    return None if found is None else ctx.load(found)
 
 
 def _reranker_here(ctx: Context) -> LoadedReranker | None:
-    """The last reranker trained on this machine, else one of the catalog's that the cache holds; None when none is."""
-    trained = [entry.id for entry in finetuned_entries() if entry.kind == "reranker"]
-    cached = [entry.id for entry in HUB_ENTRIES if entry.kind == "reranker" and cached_folder(str(entry.repo))]
-    return load_reranker([*trained[-1:], *cached][0], ctx.settings.device) if trained or cached else None
+    found = _here("reranker")
+    return None if found is None else load_reranker(found, ctx.settings.device)
 
 
 def one_per_token(ctx: Context) -> Check:

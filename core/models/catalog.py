@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -193,6 +194,11 @@ def finetuned_entries() -> list[CatalogEntry]:
         entries.append(CatalogEntry(card.parent.name, card.parent.name, "finetuned", made,
                                     kind=None if card_kind(meta) == "dense" else card_kind(meta)))
     return entries
+
+
+def of_kind(entries: Iterable[CatalogEntry], kind: ModelKind) -> list[CatalogEntry]:
+    """The entries of a kind (a dense one's `kind` is None or "dense")."""
+    return [entry for entry in entries if (entry.kind or "dense") == kind]
 
 
 def catalog() -> list[CatalogEntry]:

@@ -348,6 +348,24 @@ def test_escape_and_clear_selection_empty_pythons_selection(page, canvas_server)
         _until(lambda: page.locator(MAP).first.evaluate(selected) == 0)
 
 
+def test_new_points_select_the_rows_python_keeps_and_the_same_points_keep_the_users_selection(page, canvas_server):
+    """The map page keeps a selection by row id: the same corpus in another order is selected where its rows now are,
+    not at the old places; a redraw of the same points (another highlight) leaves the selection as the user made it."""
+    page.set_default_timeout(60_000)
+    open_canvas(page, canvas_server, "n=1500")
+    drawn = "(el) => [...el.mapCanvas.plot.get('selectedPoints')].sort((a, b) => a - b)"
+    page.mouse.click(*screen_position(page, 321))
+    assert _selected_in_python(page) == {321}
+    _until(lambda: page.locator(MAP).first.evaluate(drawn) == [321])
+    before = draws(page)
+    page.get_by_text("Reverse the rows").click()
+    _until(lambda: draws(page) > before, timeout_s=60)
+    _until(lambda: page.locator(MAP).first.evaluate(drawn) == [1500 - 1 - 321])
+    fill(page, "Highlight texts containing", "point 1")
+    _until(lambda: page.locator(MAP).first.evaluate("(el) => el.mapCanvas.data.highlight !== null"), timeout_s=60)
+    assert page.locator(MAP).first.evaluate(drawn) == [1500 - 1 - 321]
+
+
 def test_hover_finds_the_point_under_the_pointer_after_a_pan_and_a_zoom(page, canvas_server):
     page.set_default_timeout(60_000)
     open_canvas(page, canvas_server, "n=1500")

@@ -13,7 +13,7 @@ from core.analysis.late.similarity import alignment_table
 from core.analysis.similarity import Metric, closest_pair
 from core.analysis.terms import explain_terms
 from core.encoding.late.tokens import encode_multivector
-from core.models.catalog import LATE
+from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.plots.explanation import attribution_bars, contribution_heatmap, split_bar, token_strip
 from core.plots.labels import shorten
@@ -27,6 +27,9 @@ from ui.work.background import attribution_job, waiting
 from ui.work.cache import explanation_of
 
 TOP = 5
+# a pair's explanation panel, as each kind draws it (ui.kinds): model, settings, the two texts; a key and each text's
+# side (its prompt and role) as keywords
+Explain = Callable[..., None]
 PAIR_KEY = "sim_pair"  # in the URL: the explained pair as "i,j", line numbers from 1
 
 
@@ -77,9 +80,11 @@ def _attribution(model: LoadedModel, settings: Settings, a: str, b: str, layer: 
         csv_download(side.frame(), f"attribution-{name[0]}.csv", index=False, key=f"{key}_ig_csv_{name[0]}")
 
 
-def _terms(model: LoadedModel, a: str, b: str, sides: tuple[Settings, Settings], key: str) -> None:
-    """A sparse model's score of the pair split into the terms both texts hold: exact, for any sparse model."""
-    split = explain_terms(model, a, b, sides)
+def terms_panel(model: LoadedModel, settings: Settings, a: str, b: str, *, key: str,
+                sides: tuple[Settings, Settings] | None = None) -> None:
+    """A sparse model's score of the pair split into the terms both texts hold: exact, for any sparse model; each text
+    encoded as its side says (its prompt and role; `settings` for both by default)."""
+    split = explain_terms(model, a, b, sides or (settings, settings))
     score, total, shared = st.columns(3)
     score.metric(f"Score ({split.similarity})", f"{split.score:.4f}")
     total.metric("Sum of the shared terms' contributions", f"{split.total:.4f}",
@@ -98,9 +103,11 @@ def _terms(model: LoadedModel, a: str, b: str, sides: tuple[Settings, Settings],
     csv_download(split.table, "term-split.csv", index=False, key=f"{key}_terms_csv")
 
 
-def _alignment(model: LoadedModel, a: str, b: str, key: str) -> None:
+def alignment_panel(model: LoadedModel, settings: Settings, a: str, b: str, *, key: str,
+                    sides: tuple[Settings, Settings] | None = None) -> None:
     """A late-interaction model's score of `a` as a query for `b` as a document, split into every query token's
-    best match: exact, the shares summing to the model's own score."""
+    best match: exact, the shares summing to the model's own score (its own encode_query and encode_document: the
+    settings do not apply)."""
     query = encode_multivector(model, [a], role="query")[0]
     document = encode_multivector(model, [b], role="document")[0]
     explained = alignment(model, query, document)
@@ -134,17 +141,10 @@ def _alignment(model: LoadedModel, a: str, b: str, key: str) -> None:
     csv_download(table, "alignment.csv", index=False, key=f"{key}_alignment_csv")
 
 
-def explanation_panel(model: LoadedModel, settings: Settings, a: str, b: str, *, key: str,
-                      sides: tuple[Settings, Settings] | None = None) -> None:
-    """The explanation of the pair (a, b) under the sidebar's settings, with a layer slider of its own; a sparse
-    model's is the split of its score into shared terms, each text encoded as its side says (its prompt and role;
-    `settings` for both by default)."""
-    if model.kind == "sparse":
-        _terms(model, a, b, sides or (settings, settings), key)
-        return
-    if model.kind == LATE:
-        _alignment(model, a, b, key)
-        return
+def dense_panel(model: LoadedModel, settings: Settings, a: str, b: str, *, key: str,
+                sides: tuple[Settings, Settings] | None = None) -> None:
+    """A dense model's explanation of the pair (a, b) under the sidebar's settings, with a layer slider of its own:
+    the exact split of the cosine over token pairs, and integrated gradients for any pooling."""
     layer = layer_slider("Explain at layer", 0, model.num_layers, layer_used(settings.layer, model.num_layers),
                          key=f"{key}_layer", help="See how the explanation changes with depth (0 = embeddings).")
     try:
@@ -195,9 +195,10 @@ def _pickers_from_link(keys: tuple[str, str], count: int) -> None:
         st.session_state[f"_{PAIR_KEY}_applied"] = (keys, named)
 
 
-def pair_section(model: LoadedModel, settings: Settings, texts: Sequence[str], matrix, metric: Metric) -> None:
+def pair_section(model: LoadedModel, settings: Settings, texts: Sequence[str], matrix, metric: Metric,
+                 explain: Explain) -> None:
     """"Why are these two similar?" under a heatmap: two pickers (a click on a cell or a link sets them) and the
-    explanation; a pair other than the closest is kept in the URL."""
+    model's kind's explanation (`explain`: ui.kinds); a pair other than the closest is kept in the URL."""
     st.subheader("Why are these two similar?")
     if len(texts) < 2:
         st.info("Add a second text to explain a pair.")
@@ -207,16 +208,14 @@ def pair_section(model: LoadedModel, settings: Settings, texts: Sequence[str], m
     _pickers_from_link(keys, len(texts))
     st.session_state.setdefault(keys[0], closest[0])
     st.session_state.setdefault(keys[1], closest[1])
-    late = model.kind == LATE
+    first, second = kind_of(model).pair_names
     left, right = st.columns(2)
-    a = left.selectbox("Text A (the query: a row)" if late else "Text A", list(names), format_func=names.__getitem__,
-                       key=keys[0])
-    b = right.selectbox("Text B (the document: a column)" if late else "Text B", list(names),
-                        format_func=names.__getitem__, key=keys[1])
+    a = left.selectbox(first, list(names), format_func=names.__getitem__, key=keys[0])
+    b = right.selectbox(second, list(names), format_func=names.__getitem__, key=keys[1])
     if (a, b) == tuple(closest):
         if PAIR_KEY in st.query_params:
             del st.query_params[PAIR_KEY]
     else:
         st.query_params[PAIR_KEY] = f"{a + 1},{b + 1}"
     st.caption("Click a cell of the heatmap above, or pick two texts; it opens on the closest pair.")
-    explanation_panel(model, settings, texts[a], texts[b], key="sim_why")
+    explain(model, settings, texts[a], texts[b], key="sim_why")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.deployment import load_config
-from core.models.catalog import find_entry
+from core.models.catalog import find_entry, of_kind
 from core.models.reranker import LoadedReranker
 from core.models.sources import pending_download
 from ui.components.model_download import ready_or_download
@@ -19,8 +19,9 @@ TYPED = "Another reranker (folder or hub id)"
 
 def _unavailable() -> str:
     """Why the catalog's rerankers that cannot load here cannot (a sentence each), or nothing."""
-    return "".join(f" {status.message}" for entry, status in cached_catalog()
-                   if entry.kind == "reranker" and not status.available)
+    status = {entry.id: found for entry, found in cached_catalog()}
+    rerankers = of_kind((entry for entry, _ in cached_catalog()), "reranker")
+    return "".join(f" {status[entry.id].message}" for entry in rerankers if not status[entry.id].available)
 
 
 def reranker_choice(*, key: str, device: str, where=st) -> LoadedReranker | None:

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.analysis.late.alignment import vectors_sentence
-from core.analysis.late.storage import storage_sentence
-from core.analysis.ranking import SCORE_NAMES
-from core.data.stsb import DataUnavailable
 from core.deployment import load_config
-from core.models.catalog import DEFAULT_MODEL_ID, LATE
+from core.kinds import kind_of
+from core.models.catalog import DEFAULT_MODEL_ID
 from core.models.devices import available_devices
 from core.models.download import download_job
 from core.models.loading import LoadedModel
@@ -18,8 +15,9 @@ from core.models.sources import downloads_off_note, pending_download
 from core.settings import POOLINGS, Settings, carried_layer, layer_setting
 from ui.components.model_download import download_status
 from ui.components.sliders import layer_slider
+from ui.kinds import views_of
 from ui.state.url_state import KEYS, settings_from_query, settings_to_query
-from ui.work.cache import builtin_storage_of, cached_catalog, cached_model
+from ui.work.cache import cached_catalog, cached_model
 
 POOLING_HELP = "; ".join(["default: the model's own pooling (its sentence-transformers config; mean for plain "
                           "checkpoints)", *(f"{mode.name}: {mode.help}" for mode in MODES.values())])
@@ -87,7 +85,8 @@ def _chosen_model() -> str:
     ss = st.session_state
     if "_reset_model" in ss:
         ss.sb_model = ss.pop("_reset_model")  # before the select box is drawn, so it shows the model in use
-    listed = [(entry, avail) for entry, avail in cached_catalog() if entry.kind != "reranker"]  # chosen under Rerank
+    # a model with no vectors of its own (a reranker) is chosen under Rerank; an entry of no kind says it on loading
+    listed = [(entry, avail) for entry, avail in cached_catalog() if entry.kind is None or kind_of(entry.kind).embeds]
     labels = {entry.id: entry.listed(avail.available) for entry, avail in listed}
     chosen = st.selectbox("Model", list(labels), format_func=labels.__getitem__, key="sb_model",
                           help="Models from the Hugging Face hub show their parameters, download size and licence; "
@@ -115,7 +114,7 @@ def _hub_models() -> None:
                                f"{entry.description}." for entry, avail in hub))
 
 
-def _layer_and_length(model: LoadedModel) -> tuple[int, int]:
+def _layer(model: LoadedModel) -> int:
     ss = st.session_state
     last = model.num_layers
     if "sb_layer" not in ss:
@@ -124,9 +123,8 @@ def _layer_and_length(model: LoadedModel) -> tuple[int, int]:
     else:
         ss.sb_layer = carried_layer(ss.sb_layer, ss.get("_sb_model_layers", last), last)
     ss._sb_model_layers = last
-    layer = layer_slider("Layer", 0, last, key="sb_layer",
-                         help=f"0 is the embedding layer, {last} the last transformer layer.")
-    return layer, _length(model)
+    return layer_slider("Layer", 0, last, key="sb_layer", help=f"0 is the embedding layer, {last} the last "
+                                                               "transformer layer.")
 
 
 def _dimensions(full: int) -> int:
@@ -156,26 +154,6 @@ def _prompts(model: LoadedModel) -> None:
                    "documents, as sentence-transformers' encode_query and encode_document do.")
 
 
-def _sparse_embedding(model: LoadedModel) -> int:
-    """A sparse model's vector is its modules' own: only the token limit is the user's to set."""
-    parts = model.sparse_pipeline
-    st.caption(f"Sparse model: each text becomes {model.dimensions:,} weights, one per vocabulary entry, almost all "
-               f"zero ({model.default_pooling}); texts are compared by {SCORE_NAMES[parts.similarity]}. Pooling, "
-               "layer and dimensions do not apply"
-               + (f"; queries take another route ({parts.query_side})." if parts.query_side else "."))
-    return _length(model)
-
-
-def _late_embedding(model: LoadedModel) -> None:
-    """A late-interaction model's vectors are its modules' own, lengths included: nothing here is the user's to set."""
-    try:
-        storage = " " + storage_sentence(builtin_storage_of(model.model_id, model.fingerprint, _model=model),
-                                         "The built-in corpus")
-    except DataUnavailable:
-        storage = ""
-    st.caption(vectors_sentence(model) + storage + " Pooling, layer, dimensions and max length do not apply.")
-
-
 def _length(model: LoadedModel) -> int:
     ss = st.session_state
     if "sb_maxlen" not in ss:
@@ -203,20 +181,16 @@ def render_sidebar() -> tuple[Settings, LoadedModel]:
             st.info("Untrained: random weights, shown to compare against trained models.")
         st.caption(f"{model.model_id}: {model.num_layers} layers, {model.hidden_size} dims, on {model.device}.")
         st.header("Embedding")
-        if model.kind == "sparse":
-            pooling, layer, normalize, max_length = "default", model.num_layers, False, _sparse_embedding(model)
-            dims = model.dimensions
-        elif model.kind == LATE:
-            _late_embedding(model)
-            pooling, layer, normalize, max_length, dims = "default", model.num_layers, False, model.max_length, \
-                model.width("default")
-        else:
-            pooling = st.selectbox("Pooling", POOLINGS, key="sb_pooling", help=POOLING_HELP,
-                                   format_func=lambda name: (f"default ({model.pipeline.pooling_label})"
-                                                             if name == "default" else name))
-            layer, max_length = _layer_and_length(model)
-            dims = _dimensions(model.width(pooling))
-            normalize = st.checkbox("Normalize to unit length", key="sb_norm")
+        applies = kind_of(model).applies  # only the choices that shape this kind's vectors are offered
+        views_of(model).embedding_note(model)
+        pooling = st.selectbox("Pooling", POOLINGS, key="sb_pooling", help=POOLING_HELP,
+                               format_func=lambda name: (f"default ({model.pipeline.pooling_label})"
+                                                         if name == "default" else name)) \
+            if applies.pooling else "default"
+        layer = _layer(model) if applies.layer else model.num_layers
+        max_length = _length(model) if applies.max_length else model.max_length
+        dims = _dimensions(model.width(pooling)) if applies.dimensions else model.width(pooling)
+        normalize = st.checkbox("Normalize to unit length", key="sb_norm") if applies.normalize else False
         _prompts(model)
     settings = Settings(model_id=model.model_id, pooling=pooling, layer=layer_setting(layer, model.num_layers),
                         normalize=normalize, max_length=None if max_length == model.max_length else max_length,

@@ -16,7 +16,8 @@ from core.analysis.similarity import matrix_frame, similarity_matrix
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
 from core.encoding.encoder import encode
 from core.jobs import JOBS
-from core.models.catalog import LATE, ModelUnavailable
+from core.kinds import kind_of
+from core.models.catalog import ModelUnavailable
 from core.models.sources import pending_download
 from core.plots.agreement import cka_heatmap
 from core.plots.finetune import drift_curve, drift_frame, loss_curve
@@ -98,7 +99,7 @@ def heatmaps(device: str, *model_ids: str) -> None:
             except (ModelUnavailable, OSError) as err:
                 st.warning(f"Cannot load {model_id} to draw its heatmap: {err}")
                 continue
-            late = other.kind == LATE
+            late = kind_of(other).token_vectors
             late_drawn |= late
             matrix = per_token_matrix(other, texts) if late else similarity_matrix(encode(other, texts).vectors)
             st.plotly_chart(similarity_heatmap(matrix, texts, title=model_id, columns=2,

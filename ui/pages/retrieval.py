@@ -6,27 +6,24 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.analysis.late.search import stored_sentence
 from core.analysis.lexical import BASELINES, Baseline, shared_terms
 from core.analysis.ranking import SCORE_NAMES, AnyRanker, Hybrid, Listed, QueryRanking, Ranker, rank_query
 from core.encoding.prompts import role_prompts
 from core.jobs import Job
 from core.kinds import kind_of
-from core.models.catalog import DEFAULT_MODEL_ID, LATE
 from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker
 from core.plots.labels import shorten
 from core.plots.rerank import moves_figure
 from core.plots.retrieval import hits_figure
-from core.settings import Settings
+from core.settings import Settings, layer_used
 from ui.components.columns import three_decimals
 from ui.components.downloads import csv_download
-from ui.components.explain import explanation_panel
 from ui.components.model_download import ready_or_download
 from ui.components.prompts import prompts_caption
 from ui.components.rerank import reranker_choice
 from ui.components.rerank_explain import rerank_explanation
-from ui.pages.retrieval_late import encoded_corpus, late_why
+from ui.kinds import views_of
 from ui.state.persist import kept, texts_key
 from ui.work.background import corpus_job, rerank_job, waiting
 from ui.work.cache import available_ids, cached_model, lexical_index
@@ -63,7 +60,8 @@ def _model_ranker(model: LoadedModel, query: str, corpus: list[str], roles: Side
 def hybrid_partner(model: LoadedModel) -> str:
     """The ranker fused with the model: BM25, or another model (the default: a dense one for a sparse model)."""
     options = [NO_HYBRID, "BM25", *(i for i in available_ids() if i != model.model_id)]
-    default = DEFAULT_MODEL_ID if model.kind == "sparse" and DEFAULT_MODEL_ID in options else "BM25"
+    partner = views_of(model).hybrid_partner
+    default = partner if partner in options else "BM25"
     return kept(st.selectbox, "Hybrid: fuse the model's list with", key="ret_hybrid", url=True, default=default,
                 options=options, must_be_option=True,
                 help="Reciprocal rank fusion: each text scores 1 / (60 + its rank) in each list, summed; a text both "
@@ -103,15 +101,14 @@ def rankers(query: str, corpus: list[str], roles: Sides, model: LoadedModel, par
 
 
 def _embedded_caption(model: LoadedModel, corpus: list[str], roles: Sides) -> str:
-    matrix = encoded_corpus(model, corpus) if model.kind == LATE else None
-    if matrix is not None:
-        return (f"{len(corpus):,} texts encoded as documents with {model.model_id}: {stored_sentence(matrix)}; kept on "
-                "disk for next time. The query is encoded by the model's encode_query and scored against every text "
-                f"by its {SCORE_NAMES[model.late_pipeline.similarity]}, exact.")
+    own = views_of(model).corpus_caption
+    caption = own(model, corpus) if own is not None else None
+    if caption is not None:
+        return caption
     settings = roles[0]
     return (f"{len(corpus):,} texts embedded with {model.model_id}"
-            + ("" if model.kind == "sparse" else f" ({settings.pooling} pooling, layer "
-               f"{settings.layer if settings.layer is not None else model.num_layers})")
+            + (f" ({settings.pooling} pooling, layer {layer_used(settings.layer, model.num_layers)})"
+               if kind_of(model).applies.layer else "")
             + "; kept on disk for next time. " + prompts_caption(model, (roles[0].prompt, roles[1].prompt)))
 
 
@@ -194,10 +191,11 @@ def why(ranking: QueryRanking, query: str, corpus: list[str], settings: Settings
                         format_func=lambda r: f"{r}. {shorten(hits.loc[r - 1, 'text'], 90)}")
     model_col, words_col = st.columns([3, 1])
     with model_col:
-        if model.kind == LATE:
-            late_why(model, query, corpus, int(hits.loc[rank - 1, "index"]), key="ret_why")
+        views = views_of(model)
+        if views.hit_why is not None:
+            views.hit_why(model, query, corpus, int(hits.loc[rank - 1, "index"]), key="ret_why")
         else:
-            explanation_panel(model, settings, query, hits.loc[rank - 1, "text"], key="ret_why", sides=roles)
+            views.explain(model, settings, query, hits.loc[rank - 1, "text"], key="ret_why", sides=roles)
     with words_col:
         _words(corpus, query, int(hits.loc[rank - 1, "index"]))
 

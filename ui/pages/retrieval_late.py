@@ -9,13 +9,13 @@ import streamlit as st
 
 from core.analysis.late.alignment import Alignment, align
 from core.analysis.late.matches import hit_alignments, matches_line, matches_table
-from core.analysis.late.search import query_tokens
+from core.analysis.late.search import query_tokens, stored_sentence
 from core.analysis.ranking import SCORE_NAMES, QueryRanking, hits_ranking
 from core.analysis.search import Hits
 from core.data.datasets import DatasetError, DatasetInfo, LateDataset
 from core.encoding.late.matrix import TokenMatrix
 from core.encoding.late.tokens import TokenVectors
-from core.models.catalog import LATE
+from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.models.sources import availability
 from core.plots.labels import shorten
@@ -78,6 +78,16 @@ def matches_panel(alignment: Alignment, *, key: str) -> None:
     csv_download(table, "token_matches.csv", index=False, key=f"{key}_csv")
 
 
+def late_corpus_caption(model: LoadedModel, corpus: list[str]) -> str | None:
+    """Retrieval's sentence on the corpus once its token vectors are stored (None before)."""
+    matrix = encoded_corpus(model, corpus)
+    if matrix is None:
+        return None
+    return (f"{len(corpus):,} texts encoded as documents with {model.model_id}: {stored_sentence(matrix)}; kept on "
+            "disk for next time. The query is encoded by the model's encode_query and scored against every text by its "
+            f"{SCORE_NAMES[model.late_pipeline.similarity]}, exact.")
+
+
 def late_why(model: LoadedModel, query: str, corpus: list[str], hit: int, *, key: str) -> None:
     matrix = encoded_corpus(model, corpus)
     if matrix is not None:
@@ -92,7 +102,7 @@ def _dataset_query(dataset: LateDataset, query: str) -> tuple[TokenVectors, str,
     if (manifest is not None and availability(manifest.settings.model_id).available
             and ready_or_download(manifest.settings.model_id, key="ret_dataset_model")):
         model = cached_model(manifest.settings.model_id, "auto")
-        if model.kind == LATE:
+        if kind_of(model).token_vectors:
             st.caption(f"The query is encoded as the dataset's documents were: {model.model_id}'s encode_query (the "
                        "sidebar's model is not used here).")
             return query_tokens(model, query), model.late_pipeline.similarity, special_tokens(model)

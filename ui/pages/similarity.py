@@ -9,8 +9,7 @@ from typing import NamedTuple
 import numpy as np
 import streamlit as st
 
-from core.analysis.similarity import Metric, TextSimilarity, matrix_frame, text_similarity
-from core.analysis.terms import sparse_similarity
+from core.analysis.similarity import Metric, TextSimilarity, matrix_frame
 from core.kinds import kind_of
 from core.models.catalog import UNTRAINED_ID
 from core.models.loading import LoadedModel
@@ -48,9 +47,8 @@ def compared(model: LoadedModel, texts: Sequence[str], settings: Settings, look:
     """The texts compared under one configuration (with a progress bar; a sparse model by its own similarity), and
     what was cut, said once."""
     with progress_bar(f"Encoding with {model.model_id}") as progress:
-        result = (sparse_similarity(model, texts, settings, reorder=look.reorder, progress=progress)
-                  if model.kind == "sparse" else
-                  text_similarity(model, texts, settings, metric=look.metric, reorder=look.reorder, progress=progress))
+        result = kind_of(model).similarity(model, texts, settings, metric=look.metric, reorder=look.reorder,
+                                           progress=progress).found
     if not say_cuts:
         return result
     for notice in result.embeddings.notices:

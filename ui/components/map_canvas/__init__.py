@@ -9,15 +9,17 @@ its column. A selection comes back as row numbers; a hover asks for that one row
 
 The contract with the browser is `CanvasData` below (what the canvas is sent) and the two states it sets, named by
 the `on_…_change` callbacks: `selection` (the selected row numbers) and `hover` (a trigger: the row whose text it
-asks for). Its JavaScript side is frontend/src/contract.js (the MapData typedef)."""
+asks for). The rows Python keeps selected go the other way as a column of their own, which the canvas takes when its
+points are new. Its JavaScript side is frontend/src/contract.js (the MapData typedef)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TypedDict
 
+import numpy as np
 import streamlit as st
 
 from core.plots.map_canvas import CanvasView, CanvasViewData, blob, blob_key
@@ -42,6 +44,7 @@ class CanvasData(CanvasViewData):
     hover: HoverText | None  # the row the canvas last asked for, answered for this view only
     answered: int  # counts Python's answers to selections: the canvas draws a selection once this changes
     element: str  # the map's key: the browser keeps one canvas per key when Streamlit mounts the element again
+    selected: str | None  # the content key of the rows Python keeps selected (uint32), taken when the points are new
 
 
 @lru_cache(maxsize=1)
@@ -58,9 +61,10 @@ def _bundle() -> bytes:
 
 
 def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str],
-               on_selection: Callable[[list[int]], None]) -> None:
+               on_selection: Callable[[list[int]], None], selected: Sequence[int] = ()) -> None:
     """Draw `canvas`. `hover_text(row)` is what hovering that row shows; `on_selection(rows)` runs (before the
-    rerun) when the user clicks, boxes or lassoes points, or clears the selection."""
+    rerun) when the user clicks, boxes or lassoes points, or clears the selection; `selected`, the rows Python keeps
+    selected, are selected on the canvas when its points are new (another corpus, sample or order)."""
     try:
         code = _bundle()
     except FileNotFoundError as err:
@@ -74,7 +78,7 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
         if row is not None:  # the answer holds for this view only: another colouring says other things
             st.session_state[hovered_now] = canvas.key, HoverText(row=int(row), text=hover_text(int(row)))
 
-    def selected() -> None:
+    def chose() -> None:
         on_selection(sorted(int(i) for i in st.session_state[key].selection or []))
         st.session_state[selected_now] = True
         st.session_state[answered] = st.session_state.get(answered, 0) + 1  # tells the canvas its answer is here
@@ -86,11 +90,13 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
     def drawn() -> None:
         if st.session_state.pop(selected_now, False):
             st.rerun()
-        for name, data in {"code": code, **canvas.blobs}.items():
+        rows = {"selected": blob(np.asarray(selected, dtype="<u4").tobytes())} if len(selected) else {}
+        for name, data in {"code": code, **canvas.blobs, **rows}.items():
             component(key=f"{key}_{name}", data=data, height=0)
         view, hover = st.session_state.get(hovered_now, (None, None))
         sent = CanvasData(**canvas.view, code=blob_key(code), hover=hover if view == canvas.key else None,
-                          answered=st.session_state.get(answered, 0), element=key)
-        component(key=key, data=sent, on_hover_change=hovered, on_selection_change=selected)
+                          answered=st.session_state.get(answered, 0), element=key,
+                          selected=blob_key(rows["selected"]) if rows else None)
+        component(key=key, data=sent, on_hover_change=hovered, on_selection_change=chose)
 
     drawn()

@@ -32,7 +32,7 @@ from ui.components.compare import configuration_b, describe
 from ui.components.downloads import csv_download
 from ui.components.map_canvas import map_canvas
 from ui.pages.map.projection import ALIGNMENT, compared
-from ui.pages.map.tools import movers_panel, remember_selection, selection_panel
+from ui.pages.map.tools import movers_panel, remember_selection, selected_points, selection_panel
 from ui.state.persist import kept
 from ui.work.background import agreement_job, job_status, map_space_job, waiting
 from ui.work.cache import trust_of
@@ -54,7 +54,7 @@ def single_view(frame: pd.DataFrame, space: np.ndarray, projection: Projection, 
     trust_metrics(report, facts[2:])
     canvas = canvas_view(projection.coords, colouring, label=title, highlight=highlight, query=mark, labels=labels)
     map_canvas(canvas, key="map_canvas", hover_text=lambda row: hover_line(row, texts[row], colouring),
-               on_selection=remember_selection(frame[ROW_ID].tolist()))
+               on_selection=remember_selection(frame[ROW_ID].tolist()), selected=selected_points(frame))
     st.caption(f"{title}. Each point is one text, coloured by {colouring.title}; hover for its text. Drag to pan, "
                "scroll to zoom (finer cluster labels appear as you zoom in), click a point or use Box or Lasso to "
                "select; the legend hides and shows categories. Only closeness means something: the axes have no "
@@ -144,7 +144,7 @@ def compare_view(frame: pd.DataFrame, a_stored: MapSpace, space: np.ndarray, pro
                                  highlight=highlight, height=560, link="map_compare")
             map_canvas(canvas, key=f"map_compare_{side}", hover_text=lambda row: hover_line(row, texts[row],
                                                                                           colouring),
-                       on_selection=remember_selection(frame[ROW_ID].tolist()))
+                       on_selection=remember_selection(frame[ROW_ID].tolist()), selected=selected_points(frame))
     alignment = ALIGNMENT.get(projection.method, ALIGNMENT["PCA"])
     st.caption(f"The same {len(texts):,} texts mapped with {projection.method} under two configurations, "
                f"{alignment} so that movement means something; point #i is the same text in both (hover shows the "

@@ -7348,32 +7348,33 @@ var Aa = class {
 		this.root.querySelector("[data-action=reset]").addEventListener("click", () => this.fitView(!0)), this.root.querySelector("[data-action=clear]").addEventListener("click", () => this.plot?.deselect());
 	}
 	async update(e) {
-		let { hover: t, answered: n, labels: r, ...i } = e;
+		let { hover: t, answered: n, labels: r, selected: i, ...a } = e;
 		this.answerArrived(n);
-		let a = JSON.stringify(i);
-		if (this.plot && a === this.drawnJson) {
+		let o = JSON.stringify(a);
+		if (this.plot && o === this.drawnJson) {
 			let n = JSON.stringify(r) !== JSON.stringify(this.data.labels);
 			this.data = e, this.hoverAnswered(t), n && this.paintOverlay();
 			return;
 		}
-		let o = performance.now();
+		let s = performance.now();
 		this.data = e, this.hoverTexts.clear(), this.stage.style.height = `${e.height}px`, this.canvas.setAttribute("aria-label", e.label);
-		let [s, c, l] = await Promise.all([
+		let [c, l, u, d] = await Promise.all([
 			e.positions,
 			e.codes,
-			e.highlight
+			e.highlight,
+			e.selected
 		].map((e) => e ? this.columns.blob(e) : null));
 		if (this.data !== e) return;
-		let u = await Na;
+		let f = await Na;
 		if (await this.drawing, this.data !== e) return;
 		this.plot || this.createPlot();
-		let d = this.decode(e.n, s, c);
-		this.style(e, l), this.legend.show(e.legend, e.palette), d && this.fitView(!1), this.drawing = this.plot.draw(this.points, {
+		let p = this.decode(e.n, c, l);
+		p && "selected" in e && (clearTimeout(this.pending?.timer), this.pending = null, this.selected = d ? Array.from(new Uint32Array(d)) : []), this.style(e, u), this.legend.show(e.legend, e.palette), p && this.fitView(!1), this.drawing = this.plot.draw(this.points, {
 			zDataType: "categorical",
 			wDataType: "categorical",
-			spatialIndex: u,
-			preventFilterReset: !d
-		}), await this.drawing, this.data === e && (this.drawnJson = a, this.restore(t), this.recordDraw(e, o), this.joinLink(e.link));
+			spatialIndex: f,
+			preventFilterReset: !p
+		}), await this.drawing, this.data === e && (this.drawnJson = o, this.restore(t), this.recordDraw(e, s), this.joinLink(e.link));
 	}
 	answerArrived(e) {
 		this.pending && e !== this.answered && requestAnimationFrame(() => setTimeout(() => this.drawSelection())), this.answered = e;
@@ -7408,7 +7409,7 @@ var Aa = class {
 		});
 	}
 	restore(e) {
-		this.applyFilter(), this.selected.length && this.plot.select(this.selected, { preventEvent: !0 }), e && this.hoverTexts.set(e.row, e.text), this.hovered = -1, this.hoverPick(), this.paintOverlay();
+		this.applyFilter(), this.selected.length ? this.plot.select(this.selected, { preventEvent: !0 }) : this.plot.deselect({ preventEvent: !0 }), e && this.hoverTexts.set(e.row, e.text), this.hovered = -1, this.hoverPick(), this.paintOverlay();
 		let { n: t, highlight: n, highlighted: r } = this.data, i = n ? `, ${r.toLocaleString("en")} highlighted` : "";
 		this.status.textContent = `${t.toLocaleString("en")} points${i}`;
 	}

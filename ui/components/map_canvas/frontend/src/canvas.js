@@ -131,7 +131,8 @@ export class MapCanvas {
   /** Show `data` (MapData, contract.js): redrawn when its view changed, else only its hover text and labels taken
    * (labels are the overlay's: a notebook sends them after the first frame). */
   async update(data) {
-    const { hover, answered, labels, ...view } = data;
+    // a host that keeps its selection in Python (Streamlit) sends it as a column, taken when the points are new
+    const { hover, answered, labels, selected: _selected, ...view } = data;
     this.answerArrived(answered);
     const viewJson = JSON.stringify(view);
     if (this.plot && viewJson === this.drawnJson) {
@@ -146,14 +147,21 @@ export class MapCanvas {
     this.hoverTexts.clear(); // they were the view before's: another colouring or other points say other things
     this.stage.style.height = `${data.height}px`;
     this.canvas.setAttribute("aria-label", data.label);
-    const [positions, codes, highlight] = await Promise.all(
-      [data.positions, data.codes, data.highlight].map((key) => (key ? this.columns.blob(key) : null)));
+    const [positions, codes, highlight, selected] = await Promise.all(
+      [data.positions, data.codes, data.highlight, data.selected].map((key) => (key ? this.columns.blob(key) : null)));
     if (this.data !== data) return; // a newer view arrived while these columns were on their way
     const spatialIndex = await NO_INDEX;
     await this.drawing; // regl-scatterplot refuses a draw while one is under way: one at a time, the newest
     if (this.data !== data) return;
     if (!this.plot) this.createPlot();
     const moved = this.decode(data.n, positions, codes);
+    // New points (another corpus, sample or order): the rows Python keeps selected (by row id) are selected here, not
+    // the rows that were selected on the points before. The same points keep the selection made on them.
+    if (moved && "selected" in data) {
+      clearTimeout(this.pending?.timer);
+      this.pending = null;
+      this.selected = selected ? Array.from(new Uint32Array(selected)) : [];
+    }
     this.style(data, highlight);
     this.legend.show(data.legend, data.palette);
     if (moved) this.fitView(false); // the camera first, so new points come up fitted in one frame, not two
@@ -223,6 +231,7 @@ export class MapCanvas {
   restore(hover) {
     this.applyFilter();
     if (this.selected.length) this.plot.select(this.selected, { preventEvent: true });
+    else this.plot.deselect({ preventEvent: true });
     if (hover) this.hoverTexts.set(hover.row, hover.text);
     this.hovered = -1;
     this.hoverPick(); // the point under the pointer now, and its text for this view

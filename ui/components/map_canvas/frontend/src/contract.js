@@ -28,6 +28,8 @@
  * @property {{row: number, text: string}|null} hover the text of the row last asked for, for this view
  * @property {number} answered counts Python's answers to selections
  * @property {string} element the map's key in Python: an element Streamlit mounts again shows the same canvas
+ * @property {string|null} selected key of the rows Python keeps selected (uint32, little-endian), or null for none:
+ *   taken when the points are new
  */
 
 /**
