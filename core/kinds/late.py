@@ -117,8 +117,8 @@ class Late(Kind):
 
         self._own_metric(model, metric)
         found = late_text_similarity(model, texts, reorder=reorder, progress=progress)
-        return Scores(found.matrix, found.order, "dot", self.score_title(model), "rows are queries, columns documents",
-                      found)
+        title = "MaxSim" if self.score_name(model) == "maxsim" else "MeanMaxSim"
+        return Scores(found.matrix, found.order, "dot", title, "rows are queries, columns documents", found)
 
     def why(self, model: LoadedModel, a: str, b: str, settings: Settings, layer: int | None) -> Why:
         """The MaxSim alignment of `a` as a query for `b` as a document."""
@@ -132,10 +132,6 @@ class Late(Kind):
         figure = alignment_figure(explained, query_name="query (A)", document_name="document (B)")
         return Why(float(scores(model, [query], [document])[0, 0]), figure, {"alignment": figure},
                    alignment_table(explained), explained)
-
-    def score_title(self, model: LoadedModel) -> str:
-        """Its own similarity as a sentence names it: MaxSim or MeanMaxSim."""
-        return "MaxSim" if self.score_name(model) == "maxsim" else "MeanMaxSim"
 
     def corpus_work(self, model: LoadedModel, count: int, settings: Settings) -> str:
         return f"Encoding {count:,} texts as {_side(settings)}s with {model.model_id}"
