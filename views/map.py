@@ -24,6 +24,7 @@ from ui.kinds import views_of
 from ui.pages.map.corpus import MapCorpus, map_corpus
 from ui.pages.map.inputs import CLUSTERS, DENSITY, MapInputs, map_inputs, projection_inputs
 from ui.pages.map.projection import colouring_of, projected
+from ui.pages.map.tags import tag_selection, tags_panel, with_tags
 from ui.pages.map.tools import (
     cluster_panel,
     cluster_table,
@@ -73,6 +74,7 @@ def main() -> None:
                        help="Removes the direction all texts share, so the map shows what sets them apart.")
     if corpus is None:
         return
+    corpus = with_tags(corpus)
     frame, raw = _sample(corpus, params.seed)
     with colour_col:
         chosen = map_inputs(corpus, len(frame), width)
@@ -146,7 +148,7 @@ def _map(settings: Settings, model: LoadedModel, corpus: MapCorpus, points: Poin
         title = f"{projection.method} of " + (f"the vectors in {corpus.files}" if corpus.files else
                                                describe(settings, model))
         single_view(points.frame, points.space, projection, report, colouring, found[0] if found else None, title,
-                    highlight, labels)
+                    highlight, labels, lambda row_ids: tag_selection(corpus, row_ids))
     if clustered:
         cluster_panel(cluster_table(texts, colouring.values))
     if found is not None:
@@ -154,6 +156,7 @@ def _map(settings: Settings, model: LoadedModel, corpus: MapCorpus, points: Poin
         if corpus.dataset is not None:  # from the stored vectors, never the spherized ones
             full_set_neighbours(corpus.dataset, points.raw[chosen.row] if chosen.row is not None else
                                 query_point(model, query, settings, points.stored), chosen.top, len(points.frame))
+    tags_panel(corpus, points.frame, projection.coords)
 
 
 def _highlight(texts: list[str], chosen: MapInputs) -> np.ndarray | None:

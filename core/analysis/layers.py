@@ -137,14 +137,15 @@ def baseline_band(all_states: Sequence[TokenStates], *, samples: int = 500, seed
 
 
 def sentence_vectors_by_layer(model: LoadedModel, texts: Sequence[str], *, pooling: Pooling,
-                              max_length: int | None = None, prompt: str = "",
+                              max_length: int | None = None, prompt: str = "", layers: Sequence[int] | None = None,
                               progress: Progress | None = None) -> np.ndarray:
-    """Pooled vectors of every text at every layer, (layers + 1, texts, dims), from one forward pass.
+    """Pooled vectors of every text at every layer (or at `layers`), (layers, texts, dims), from one forward pass.
 
     Every layer is treated alike: "default" means the model's pooling and Normalize module, without the modules
     that the encoder applies at the last layer only (a Dense head may change the width). A dense model's: each kind
     says what its vector of a layer is (core.kinds, `vectors_by_layer`)."""
-    pooled = pooled_layers(model, texts, pooling=pooling, max_length=max_length, prompt=prompt, progress=progress)
+    pooled = pooled_layers(model, texts, pooling=pooling, layers=layers, max_length=max_length, prompt=prompt,
+                           progress=progress)
     return np.stack([after_pooling(model, vectors, pooling=pooling, last_layer=False)
                      for vectors in pooled.vectors])
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 ROW_ID = "row_id"
@@ -54,3 +56,17 @@ def positions_of(row_ids: Sequence[str], wanted: Iterable[str]) -> list[int]:
     """Where each wanted row is among `row_ids`, in their order there; rows not among them are left out."""
     asked = set(wanted)
     return [i for i, row in enumerate(row_ids) if row in asked]
+
+
+@dataclass(frozen=True)
+class Distinct:
+    """Each distinct text once, first seen first, and for each row the place of its text among them."""
+
+    texts: list[str]
+    rows: np.ndarray
+
+
+def distinct(texts: Sequence[str]) -> Distinct:
+    place: dict[str, int] = {}
+    rows = np.fromiter((place.setdefault(text, len(place)) for text in texts), dtype=np.int64, count=len(texts))
+    return Distinct(list(place), rows)

@@ -108,6 +108,8 @@ class Kind:
     # after the transformer, in the Model page's modules table
     modules_sentence: ClassVar[str] = "how its token vectors become one vector (from the folder's modules.json)"
     layer_vectors: ClassVar[str] = ""  # what Layers' sentence drift compares, where not a pooling's vectors
+    # what a probe or a comparison of two sets reads of each text, where not each layer's pooled vector
+    layered_note: ClassVar[str] = ""
     sts_texts: ClassVar[str] = "sentences"  # what Evaluation's STS embeds
     pair_names: ClassVar[tuple[str, str]] = ("Text A", "Text B")  # the two texts a "why" explains, as pickers name them
     sts_note: ClassVar[str] = ""  # said after the STS correlation, where the kind reads a pair its own way
@@ -175,6 +177,17 @@ class Kind:
         """Each text's vector at every layer, (layers + 1, texts, dims), from one forward pass, each layer treated
         alike; None where the kind has no sentence vector at its layers."""
         return None
+
+    def layered_vectors(self, model: LoadedModel, texts: Sequence[str], settings: Settings,
+                        layers: Sequence[int] | None = None,
+                        progress: Progress | None = None) -> dict[int, np.ndarray | sp.csr_matrix]:
+        """One vector a text at each layer that has one (all of them, or `layers`), from one pass: what a probe of
+        what each layer knows reads. A kind without a sentence vector at its layers gives its output alone, as
+        `text_vectors` (`layered_note` says so), and refuses other layers in one sentence."""
+        last = model.num_layers
+        if layers is not None and list(layers) != [last]:
+            raise ValueError(f"{model.model_id} is {self.article}: {self.layered_note} Leave the layers out.")
+        return {last: self.text_vectors(model, texts, settings)}
 
     def drift(self, model: LoadedModel, states: Sequence[TokenStates], chosen: Sequence[Word | None], *, pooling: str,
               max_length: int | None = None) -> Drift:

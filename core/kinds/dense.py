@@ -71,11 +71,21 @@ class Dense(Kind):
         return encode_with(model, [query], settings).vectors
 
     def vectors_by_layer(self, model: LoadedModel, texts: Sequence[str], *, pooling: str, max_length: int | None = None,
-                      prompt: str = "", progress: Progress | None = None) -> np.ndarray:
+                         prompt: str = "", progress: Progress | None = None) -> np.ndarray:
         from core.analysis.layers import sentence_vectors_by_layer
 
         return sentence_vectors_by_layer(model, texts, pooling=pooling, max_length=max_length, prompt=prompt,
                                          progress=progress)
+
+    def layered_vectors(self, model: LoadedModel, texts: Sequence[str], settings: Settings,
+                        layers: Sequence[int] | None = None, progress: Progress | None = None) -> dict[int, np.ndarray]:
+        """Each layer's pooled vectors (the settings' pooling, token limit and prompt), every layer treated alike."""
+        from core.analysis.layers import sentence_vectors_by_layer
+
+        chosen = list(range(model.num_layers + 1)) if layers is None else [checked_layer(model, k) for k in layers]
+        return dict(zip(chosen, sentence_vectors_by_layer(model, texts, pooling=settings.pooling,
+                                                          max_length=settings.max_length, prompt=settings.prompt,
+                                                          layers=chosen, progress=progress)))
 
     def ranker(self, model: LoadedModel, query: str, corpus: np.ndarray, settings: Settings, depth: int) -> Ranker:
         """By the cosine: the query's vector and the corpus's, scaled to unit length."""

@@ -45,6 +45,8 @@ class Late(Kind):
                         "token) (from the folder's modules.json)")
     sts_texts = "pairs (sentence 1 as a query, sentence 2 as a document)"
     pair_names = ("Text A (the query: a row)", "Text B (the document: a column)")
+    layered_note = ("it is probed on the mean of each text's token vectors as a document, its output: it keeps no "
+                    "sentence vector at its layers.")
     sts_note = (" A late-interaction score is not symmetric: sentence 1 is read as the query (encode_query) and "
                 "sentence 2 as the document (encode_document), as retrieval reads a query and a text.")
     hits_rule = ("A MaxSim score adds up each query token's best match, so it has no fixed scale: every hit of the top "

@@ -43,6 +43,8 @@ class Sparse(Kind):
     layer_vectors = "SPLADE vectors of each layer"
     positive_only = True
     hits_rule = "A sparse model's hits are the texts that share a term with the query."
+    layered_note = ("it is probed on its CSR rows, its output: a sparse model has no pooled sentence vector at its "
+                    "other layers to compare.")
     uncompared = ("{model} is a sparse model: its vectors are {dimensions:,} wide and mostly zero, and CKA and "
                   "Procrustes compare dense spaces; compare two dense models (or one dense model's layers or "
                   "poolings).")

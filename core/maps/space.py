@@ -13,6 +13,7 @@ import scipy.sparse as sp
 
 from core.analysis.map.clusters import spherize
 from core.analysis.map.sparse_space import SparseReduction, reduce_sparse
+from core.data.rows import distinct
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.prompts import with_role
 from core.kinds import kind_of
@@ -31,20 +32,6 @@ class MapSpace:
     def place(self, row: np.ndarray | sp.csr_matrix) -> np.ndarray:
         """One vector of the model's own space (a row of `text_vectors`' kind) in this one."""
         return self.reduction.place(row)[0] if self.reduction is not None else np.asarray(row)[0]
-
-
-@dataclass(frozen=True)
-class Distinct:
-    """Each distinct text once, first seen first, and for each row the place of its text among them."""
-
-    texts: list[str]
-    rows: np.ndarray
-
-
-def distinct(texts: Sequence[str]) -> Distinct:
-    place: dict[str, int] = {}
-    rows = np.fromiter((place.setdefault(text, len(place)) for text in texts), dtype=np.int64, count=len(texts))
-    return Distinct(list(place), rows)
 
 
 def as_space(found: np.ndarray | sp.csr_matrix, rows: np.ndarray | None = None) -> MapSpace:

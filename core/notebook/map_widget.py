@@ -28,6 +28,7 @@ import traitlets
 
 from core.analysis.map.clusters import matching
 from core.analysis.map.projection import ProjectionParams
+from core.data.labels import TagStore, corpus_key, labelled_table, tag_name
 from core.data.rows import ROW_ID, positions_of
 from core.maps.build import HEIGHT, MapPoints, build_map, map_points
 from core.maps.checks import check_coords, check_labels, check_projectable, coordinate, map_method, map_texts
@@ -88,8 +89,9 @@ class MapWidget(anywidget.AnyWidget):
     as you zoom in), click a point or draw a Box or Lasso to select, hide categories in the legend.
 
     `selection`: the selected rows as a DataFrame (index `row`; columns row_id, text, label, x, y), empty at first;
-    assign row numbers, row ids, a boolean mask or a DataFrame of rows to select from Python. `highlight(find)`: the
-    Map page's "Highlight texts containing". To react to a selection made in the browser, observe the `selected` trait:
+    assign row numbers, row ids, a boolean mask or a DataFrame of rows to select from Python. `tag(name)` names the
+    selection, and `tags` is every row with a true/false column per tag. `highlight(find)`: the Map page's "Highlight
+    texts containing". To react to a selection made in the browser, observe the `selected` trait:
     `widget.observe(callback, names="selected")`."""
 
     _esm = BUNDLE
@@ -149,6 +151,22 @@ class MapWidget(anywidget.AnyWidget):
                            title=title or f"{method} of {len(listed):,} vectors",
                            label=None if labels is None else "label")
         return cls(noted(points), height=height)
+
+    @property
+    def tags(self) -> pd.DataFrame:
+        """The map's rows (row_id, text, label, …) with one true/false `tag_<name>` column per tag of its corpus, and
+        x, y: the tags kept by row id in the cache folder, as the Map page keeps them (the same corpus, there or in
+        another notebook, has the same tags)."""
+        points = self._points
+        return labelled_table(points.frame, TagStore().tags(corpus_key(points.row_ids)), points.coords)
+
+    def tag(self, name: str) -> int:
+        """Tag the rows selected now with `name` (a new tag, or more rows for one; a text may carry several tags),
+        kept as the Map page keeps tags; returns how many of the map's rows carry it. Raises core.data.labels.TagError
+        with one sentence for an empty name or an empty selection."""
+        ids = self._points.row_ids
+        state = TagStore().tag(corpus_key(ids), name, [ids[i] for i in np.asarray(self.selected, np.int64)])
+        return len(state.tags[tag_name(name)] & set(ids))
 
     @property
     def selection(self) -> pd.DataFrame:

@@ -33,6 +33,7 @@ from core.analysis.rerank import Reranked, rerank_hits
 from core.analysis.rerank_attribution import RerankExplanation, explain_with_checks
 from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import Dataset, LateDataset
+from core.data.rows import distinct
 from core.data.stsb import MAP_SAMPLE_SIZE, Split, load_stsb, stsb_corpus, stsb_sample
 from core.deployment import load_config
 from core.encoding.late.cache import late_key
@@ -52,7 +53,7 @@ from core.evaluation.sts import PairRows
 from core.hashing import array_digest, texts_digest
 from core.jobs import JOBS, Job, Progress
 from core.kinds import kind_of
-from core.maps.space import MapSpace, distinct, documents, model_space
+from core.maps.space import MapSpace, documents, model_space
 from core.models.catalog import DEFAULT_MODEL_ID, UNTRAINED_ID
 from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker

@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 from sklearn.decomposition import TruncatedSVD
 
+from core.data.rows import distinct
 from core.kinds import kind_of
-from core.maps.space import distinct, model_space, query_point
+from core.maps.space import model_space, query_point
 from core.models.loading import load_model
 from core.models.packages import packaged_minilm_folder
 from core.settings import Settings

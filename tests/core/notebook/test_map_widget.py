@@ -323,3 +323,19 @@ def test_the_zoom_labels_come_once_the_browser_asks_for_them_after_its_first_fra
         x, y = (np.array([label["x"], label["y"]]) - shift) / scale
         assert FRAME["x"].min() < x < FRAME["x"].max() and FRAME["y"].min() < y < FRAME["y"].max()
         assert set(label["text"].split(", ")) <= set(" ".join(FRAME["text"]).split())
+
+
+def test_the_selection_tagged_in_one_widget_is_a_column_of_every_map_of_that_corpus():
+    widget = MapWidget.from_frame(FRAME, label="topic")
+    widget.selection = [4, 17, 250]
+    assert widget.tag("widget pets") == 3
+    widget.selection = [17, 18]
+    assert widget.tag("widget pets") == 4  # more rows for the same tag
+    again = MapWidget.from_frame(FRAME.iloc[::-1], label="topic")  # the same rows in another order
+    tags = again.tags
+    assert list(tags.columns) == ["row_id", "text", "label", "tag_widget pets", "x", "y"]
+    assert set(tags.loc[tags["tag_widget pets"], "text"]) == set(FRAME["text"].iloc[[4, 17, 18, 250]])
+    np.testing.assert_array_equal(tags[["x", "y"]].to_numpy(), FRAME[["x", "y"]].to_numpy()[::-1])
+    widget.selection = []
+    with pytest.raises(ValueError, match="Nothing is selected"):
+        widget.tag("widget pets")

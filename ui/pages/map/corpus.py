@@ -4,6 +4,7 @@ page's texts, a vectors file or a listed dataset."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -12,6 +13,7 @@ import streamlit as st
 from core.analysis.map.projection import FIT_POINTS, MAX_POINTS
 from core.data.corpus import CorpusError, labelled_corpus, lines
 from core.data.datasets import Dataset, DatasetError, DatasetInfo, dataset_sample
+from core.data.labels import corpus_key
 from core.data.rows import ROW_ID, with_row_ids
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample
 from core.data.uploads import column, text_columns
@@ -44,6 +46,17 @@ class MapCorpus:
     vectors: np.ndarray | None = None
     files: str = ""  # the vectors' file names, for the map's title
     dataset: Dataset | None = None  # the whole dataset the points are a sample of
+    known_key: str | None = None  # `key`, where it was worked out once for the corpus (a file read once)
+
+    @cached_property
+    def key(self) -> str:
+        """What the corpus's tags are kept under (core.data.labels): its rows whatever their order; a dataset's, its
+        name and version."""
+        if self.known_key is not None:
+            return self.known_key
+        if self.dataset is not None:
+            return corpus_key([f"dataset {self.dataset.info.name} {self.dataset.info.version}"])
+        return corpus_key(self.frame[ROW_ID].tolist())
 
 
 def _vector_corpus() -> MapCorpus | None:
@@ -55,14 +68,14 @@ def _vector_corpus() -> MapCorpus | None:
         return None
     ids = tuple(file.file_id for file in files)
     if st.session_state.get(READ_FILES, (None,))[0] != ids:  # read once per upload, not on every rerun
-        st.session_state[READ_FILES] = ids, read_vector_files([(file.name, file.getvalue()) for file in files])
-    found = st.session_state[READ_FILES][1]
-    frame = with_row_ids(pd.concat([pd.DataFrame({"text": found.texts}), found.metadata.reset_index(drop=True)],
-                                   axis=1))
+        found = read_vector_files([(file.name, file.getvalue()) for file in files])
+        frame = with_row_ids(pd.concat([pd.DataFrame({"text": found.texts}), found.metadata.reset_index(drop=True)],
+                                       axis=1))
+        st.session_state[READ_FILES] = ids, found, frame, corpus_key(frame[ROW_ID].tolist())
+    _, found, frame, key = st.session_state[READ_FILES]
     st.caption(f"{len(frame):,} vectors of {found.vectors.shape[1]} dimensions, as the file gives them: no model "
                "embeds these texts.")
-    return MapCorpus(frame, _labels(frame), found.vectors,
-                     " + ".join(file.name for file in files))
+    return MapCorpus(frame, _labels(frame), found.vectors, " + ".join(file.name for file in files), known_key=key)
 
 
 def _dataset_corpus(info: DatasetInfo) -> MapCorpus:

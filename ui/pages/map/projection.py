@@ -14,6 +14,7 @@ from core.analysis.map.projection import (
     Projection,
     ProjectionParams,
 )
+from core.data.labels import TAG_PREFIX
 from core.jobs import Job
 from core.maps.build import colour
 from core.plots.map import (
@@ -22,6 +23,7 @@ from core.plots.map import (
     numbers,
 )
 from ui.pages.map.inputs import DENSITY, LENGTH, OVERLAP, MapInputs
+from ui.pages.map.tags import tag_labels
 from ui.work.background import aligned_job, density_job, job_status, projection_job, waiting
 from ui.work.cache import clusters_of, projection_of
 
@@ -76,8 +78,10 @@ def colouring_of(chosen: MapInputs, frame: pd.DataFrame, extra: dict[str, str], 
                  coords: np.ndarray, seed: int, overlap: np.ndarray) -> Colouring:
     choice = chosen.colour
     if choice in extra:
-        coloured = colour(frame[extra[choice]].tolist(), vectors, name=choice, k=chosen.k, seed=seed,
-                          clusters=clusters_of)
+        column = extra[choice]
+        labels = (tag_labels(frame[column], column.removeprefix(TAG_PREFIX)) if column.startswith(TAG_PREFIX)
+                  else frame[column].tolist())
+        coloured = colour(labels, vectors, name=choice, k=chosen.k, seed=seed, clusters=clusters_of)
         if coloured.note:  # the user's column name is shown as code, never as markdown
             st.info(coloured.note)
         return coloured.colouring

@@ -42,7 +42,9 @@ def selected_points(frame: pd.DataFrame) -> list[int]:
     return positions_of(frame[ROW_ID].tolist(), st.session_state.get(SELECTED_ROWS, []))
 
 
-def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray) -> None:
+def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray,
+                    tag: Callable[[list[str]], None]) -> None:
+    """The selected rows with their nearest texts and keywords, and `tag(row_ids)` to name them."""
     chosen = selected_points(frame)
     st.subheader("Selected points")
     if not chosen:
@@ -60,6 +62,7 @@ def selection_panel(frame: pd.DataFrame, vectors: np.ndarray, coords: np.ndarray
                + ": each with its labels and its nearest other text in the full space. Keywords: the selection's "
                  "words weighed against the other texts' (class-based TF-IDF).")
     csv_download(table, "map-selection.csv", index=False, key="map_selection_csv")
+    tag(frame[ROW_ID].to_numpy()[chosen].tolist())
     if len(chosen) > LISTED:
         csv_download(frame.iloc[chosen].assign(**{"#": chosen}), "map-selection-all.csv",
                      f"Download all {len(chosen):,} selected texts (CSV)", index=False, key="map_selection_all_csv")

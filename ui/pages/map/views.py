@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -40,7 +41,8 @@ from ui.work.cache import trust_of
 
 def single_view(frame: pd.DataFrame, space: np.ndarray, projection: Projection, report: Trust,
                 colouring: Colouring, mark: QueryMark | None, title: str, highlight: np.ndarray | None,
-                labels: list[MapLabel]) -> None:
+                labels: list[MapLabel], tag: Callable[[list[str]], None]) -> None:
+    """The map with its facts, trust and selection; `tag(row_ids)` offers to tag the selected rows."""
     texts = frame["text"].tolist()
     facts = st.columns(4)
     facts[0].metric("Points", f"{len(texts):,}")
@@ -75,7 +77,7 @@ def single_view(frame: pd.DataFrame, space: np.ndarray, projection: Projection, 
         csv_download(pd.DataFrame({"kept": list(counts), "points": list(counts.values())}), "map-trust.csv",
                      index=False, key="map_trust_csv")
     with selection_col:
-        selection_panel(frame, space, projection.coords)
+        selection_panel(frame, space, projection.coords, tag)
 
 
 def trust_metrics(report: Trust, slots: list, label: str = "") -> None:

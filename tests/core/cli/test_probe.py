@@ -1,0 +1,108 @@
+"""`python -m core probe`: each layer's row equals the probe written out apart (tests/probing.py) on that layer's
+pooled vectors computed here from the network's hidden states; the keys of --json; every bad input one line on
+stderr with exit status 2; a sparse model probed on its output alone, and said so."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+
+from core.cli import main
+from core.data.stsb import stsb_sample
+from core.models.packages import packaged_minilm_folder
+from tests.probing import nested_cv
+
+SIZE = 150
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    sample = stsb_sample(SIZE, seed=5).rename(columns={"text": "sentence"})
+    path = tmp_path_factory.mktemp("probe") / "genres.csv"
+    sample.to_csv(path, index=False)
+    return path, sample
+
+
+def mean_pooled(texts: list[str], layer: int) -> np.ndarray:
+    """MiniLM's hidden states of `layer`, mean-pooled over each text's tokens, by transformers alone."""
+    from transformers import AutoModel, AutoTokenizer
+
+    folder = str(packaged_minilm_folder())
+    tokenizer, network = AutoTokenizer.from_pretrained(folder), AutoModel.from_pretrained(folder)
+    encoded = tokenizer(texts, padding=True, truncation=True, max_length=256, return_tensors="pt")
+    with torch.no_grad():
+        states = network(**encoded, output_hidden_states=True).hidden_states[layer]
+    mask = encoded["attention_mask"].unsqueeze(-1).float()
+    return ((states * mask).sum(1) / mask.sum(1)).numpy()
+
+
+def test_each_layers_row_is_the_probe_of_that_layers_pooled_vectors(table, capsys):
+    path, sample = table
+    assert main(["probe", "--model", "all-MiniLM-L6-v2", "--device", "cpu", "--input", str(path), "--text-column",
+                 "sentence", "--label-column", "genre", "--layers", "0,3", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert set(found) == {"layers", "majority", "classes", "n", "folds", "seed"}
+    assert found["n"] == SIZE and found["folds"] == 5 and found["seed"] == 0
+    assert found["classes"] == list(dict.fromkeys(sample["genre"]))
+    assert found["majority"] == pytest.approx(sample["genre"].value_counts().max() / SIZE)
+    assert [row["layer"] for row in found["layers"]] == [0, 3]
+    codes = np.asarray([found["classes"].index(g) for g in sample["genre"]])
+    for row in found["layers"]:
+        assert set(row) == {"layer", "accuracy", "accuracy_low", "accuracy_high", "macro_f1", "control_accuracy",
+                            "selectivity", "tfidf_accuracy", "mdl_bits", "uniform_bits", "compression"}
+        expected, _ = nested_cv(mean_pooled(sample["sentence"].tolist(), row["layer"]), codes)
+        assert row["accuracy"] == pytest.approx(np.mean(expected), abs=1e-9)
+        assert row["uniform_bits"] == pytest.approx(SIZE * np.log2(3))
+
+
+def test_the_table_has_a_row_per_layer_and_the_facts_below(table, capsys):
+    path, _ = table
+    assert main(["probe", "--model", "paraphrase-MiniLM-L3-v2", "--device", "cpu", "--input", str(path),
+                 "--text-column", "sentence", "--label-column", "genre"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["layer", "accuracy", "accuracy_low"]
+    assert [line.split()[0] for line in lines[1:5]] == ["0", "1", "2", "3"]
+    assert lines[5].startswith("majority ") and "folds 5 · seed 0" in lines[5]
+
+
+@pytest.mark.parametrize("rows, options, said", [
+    (None, ["--label-column", "topic"], "There is no column 'topic'"),
+    ({"text": [f"t{i}" for i in range(12)], "label": ["a"] * 12}, [], "there is one class, “a”"),
+    ({"text": [f"t{i}" for i in range(12)], "label": ["a"] * 9 + ["b"] * 3}, [], "“b” has 3"),
+    ({"text": [], "label": []}, [], "holds no texts"),
+    (None, ["--layers", "9"], "Layer 9 does not exist: all-MiniLM-L6-v2 has layers 0 to 6."),
+])
+def test_bad_input_is_one_line_with_status_2(table, tmp_path, capsys, rows, options, said):
+    path, _ = table
+    if rows is not None:
+        path = tmp_path / "in.csv"
+        pd.DataFrame(rows).to_csv(path, index=False)
+    options = options if "--label-column" in options else ["--label-column", "genre" if rows is None else "label",
+                                                           *options]
+    column = ["--text-column", "sentence"] if rows is None else []
+    assert main(["probe", "--model", "all-MiniLM-L6-v2", "--device", "cpu", "--input", str(path), *column,
+                 *options]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and said in err, err
+
+
+def test_a_reranker_is_refused_in_one_line_with_status_2(table, reranker_folder, capsys):
+    path, _ = table
+    assert main(["probe", "--model", str(reranker_folder), "--input", str(path), "--text-column", "sentence",
+                 "--label-column", "genre"]) == 2
+    err = capsys.readouterr().err
+    assert "is a reranker" in err and err.count("\n") == 1
+
+
+def test_a_sparse_model_is_probed_on_its_output_and_says_so(table, sparse_folders, capsys):
+    path, _ = table
+    folder = str(sparse_folders["splade"])
+    assert main(["probe", "--model", folder, "--input", str(path), "--text-column", "sentence", "--label-column",
+                 "genre", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert len(json.loads(captured.out)["layers"]) == 1 and "probed on its CSR rows" in captured.err
+    assert main(["probe", "--model", folder, "--input", str(path), "--text-column", "sentence", "--label-column",
+                 "genre", "--layers", "0"]) == 2
+    assert "Leave the layers out" in capsys.readouterr().err

@@ -1,0 +1,70 @@
+"""Tags on the Map page (AppTest): the selection named, the map coloured by the tag, the tag a column of every table,
+renamed, undone and removed, and kept by row id when the same corpus comes back in another order."""
+
+import hashlib
+
+from tests.canvases import canvas
+from tests.conftest import app_test
+
+PAGE = "views/map.py"
+ROWS = [(f"Sentence {i} is about {('music', 'food', 'weather')[i % 3]}.", ("music", "food", "weather")[i % 3])
+        for i in range(15)]
+
+
+def digest_id(text: str) -> str:
+    return f"{hashlib.blake2b(text.encode(), digest_size=8).hexdigest()}:0"
+
+
+def upload(at, rows):
+    content = "text,topic\n" + "".join(f"{text},{topic}\n" for text, topic in rows)
+    at.radio(key="map_source").set_value("upload").run()
+    at.file_uploader(key="map_upload").upload("tagged.csv", content.encode(), "text/csv").run()
+    at.selectbox(key="map_label_col").set_value("topic").run()
+    assert not at.exception and not at.error
+    return at
+
+
+def tagged_texts(at, name: str) -> set[str]:
+    table = next(frame.value for frame in at.dataframe if "nearest text" in frame.value.columns)
+    return set(table.loc[table[f"tag_{name}"], "text"])
+
+
+def test_a_selection_is_tagged_coloured_by_and_kept_when_the_corpus_comes_back_in_another_order():
+    at = upload(app_test(PAGE), ROWS)
+    chosen = [ROWS[1][0], ROWS[4][0], ROWS[9][0]]
+    at.session_state["map_selected"] = [digest_id(text) for text in chosen]
+    at.run()
+    at.text_input(key="map_tag_name").input("picked")
+    at.button(key="map_tag_button").click().run()
+    assert not at.exception and any("tagged 3 row(s) “picked”" in s.value for s in at.success)
+    assert tagged_texts(at, "picked") == set(chosen)
+    at.selectbox(key="map_colour").set_value("tag: picked").run()
+    assert canvas(at).legend() == {"picked": 3, "untagged": len(ROWS) - 3}
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Download the rows with labels and tags (CSV)" in labels
+
+    at.session_state["map_selected"] = []
+    at = upload(at, ROWS[::-1])  # the same corpus, its rows in the opposite order
+    at.session_state["map_selected"] = [digest_id(text) for text in chosen[:2]]
+    at.run()
+    assert tagged_texts(at, "picked") == set(chosen[:2])  # the rows listed are tagged, by row id
+    drawn = canvas(at)
+    assert drawn.legend() == {"picked": 3, "untagged": len(ROWS) - 3}
+
+
+def test_a_tag_is_renamed_undone_and_removed_and_a_bad_name_is_one_sentence():
+    at = upload(app_test(PAGE), ROWS[:9])
+    at.session_state["map_selected"] = [digest_id(ROWS[0][0])]
+    at.run()
+    at.button(key="map_tag_button").click().run()
+    assert at.error[0].value.startswith("A tag needs a name")
+    at.text_input(key="map_tag_name").input("first")
+    at.button(key="map_tag_button").click().run()
+    at.text_input(key="map_tag_new_name").input("renamed")
+    at.button(key="map_tag_rename").click().run()
+    assert not at.exception and tagged_texts(at, "renamed") == {ROWS[0][0]}
+    at.button(key="map_tag_undo").click().run()
+    assert tagged_texts(at, "first") == {ROWS[0][0]}
+    at.button(key="map_tag_remove").click().run()
+    table = next(frame.value for frame in at.dataframe if "nearest text" in frame.value.columns)
+    assert not any(str(column).startswith("tag_") for column in table.columns)
