@@ -93,3 +93,19 @@ def online_bits(x: np.ndarray, y: np.ndarray, classes: int, *, c: float, seed: i
             p = full[np.arange(len(coded)), y[coded]]
         bits += -np.log2((start * p + 1) / (start + classes)).sum()
     return float(bits)
+
+
+def mean_pooled(texts: list[str], layer: int) -> np.ndarray:
+    """MiniLM's hidden states of `layer`, mean-pooled over each text's tokens, by transformers alone."""
+    import torch
+    from transformers import AutoModel, AutoTokenizer
+
+    from core.models.packages import packaged_minilm_folder
+
+    folder = str(packaged_minilm_folder())
+    tokenizer, network = AutoTokenizer.from_pretrained(folder), AutoModel.from_pretrained(folder)
+    encoded = tokenizer(texts, padding=True, truncation=True, max_length=256, return_tensors="pt")
+    with torch.no_grad():
+        states = network(**encoded, output_hidden_states=True).hidden_states[layer]
+    mask = encoded["attention_mask"].unsqueeze(-1).float()
+    return ((states * mask).sum(1) / mask.sum(1)).numpy()

@@ -10,18 +10,23 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from joblib import Parallel, delayed
+from sklearn.preprocessing import normalize
 
+from core.analysis.concepts import Direction, concept_direction, group_mask, mislabelled
 from core.analysis.probes import (
     OUTER_FOLDS,
     SEED,
     CrossValidated,
     Labels,
     LayerProbe,
+    Matrix,
     checked_labels,
     probe_layer,
     words_probe,
 )
+from core.analysis.search import top_k
 from core.data.rows import distinct
 from core.encoding.encoder import Progress
 from core.encoding.prompts import with_role
@@ -33,6 +38,7 @@ COLUMNS = ["layer", "accuracy", "accuracy_low", "accuracy_high", "macro_f1", "co
            "tfidf_accuracy", "mdl_bits", "uniform_bits", "compression"]
 WORKERS = 2  # processes the layers' probes share out (this machine's cores)
 WRONG = 10  # texts the probe gets wrong, listed
+NEIGHBOURS = 3  # nearest texts listed beside a possible mislabel
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,7 @@ class ProbeReport:
     layers: list[LayerProbe]
     words: CrossValidated
     note: str  # where the kind probes its output alone, why ("" for a model probed at every layer)
+    vectors: dict[int, Matrix]  # each layer's vector of each text
     seed: int = SEED
 
     def frame(self) -> pd.DataFrame:
@@ -85,6 +92,60 @@ class ProbeReport:
                              "probe says": names[predicted[rows]], "probability": confidence[rows]})
 
 
+    def mislabels(self, number: int, neighbours: int = NEIGHBOURS) -> pd.DataFrame:
+        """The texts cleanlab's confident learning finds mislabelled from the layer's out-of-fold probabilities, least
+        self-confident first: the text, its label, the class the probe gives it, the probability of its own label, and
+        its nearest texts in the layer's space with their labels."""
+        found = self.layer(number).probe
+        rows = mislabelled(self.labels.codes, found.probabilities)
+        names = np.asarray(self.labels.names, dtype=object)
+        unit = normalize(self.vectors[number])
+        near = top_k(unit[rows], unit, neighbours, exclude=[{int(i)} for i in rows]).indices if len(rows) else \
+            np.zeros((0, neighbours), dtype=np.int64)
+        return pd.DataFrame({
+            "row": rows, "text": [self.texts[i] for i in rows], "label": names[self.labels.codes[rows]],
+            "probe says": names[found.predicted[rows]],
+            "probability of its label": found.probabilities[rows, self.labels.codes[rows]],
+            "nearest texts": [" | ".join(f"{self.texts[j]} ({names[self.labels.codes[j]]})" for j in row if j >= 0)
+                              for row in near]})
+
+    def direction(self, number: int, first: str, second: str | None = None) -> Direction:
+        """The direction of the texts labelled `first` against those labelled `second` (None: every other text) in
+        the layer's space (`label_direction`)."""
+        names = np.asarray(self.labels.names, dtype=object)[self.labels.codes].tolist()
+        return label_direction(self.vectors[number], names, first, second, seed=self.seed)
+
+
+def label_direction(vectors: Matrix, labels: Sequence[str], first: str, second: str | None = None, *,
+                    seed: int = SEED) -> Direction:
+    """The direction of the texts labelled `first` against `second`'s (None: every other text), tested against random
+    directions (core.analysis.concepts); ValueError with one sentence for a label no text has, a group too small, or
+    a sparse model's vocabulary-wide rows."""
+    for name in (first, *([second] if second is not None else [])):
+        if name not in labels:
+            raise ValueError(f"No text is labelled “{name}”; the labels are: {', '.join(dict.fromkeys(labels))}.")
+    if sp.issparse(vectors):
+        raise ValueError("A direction is a weight vector over dense dimensions; a sparse model's rows are as wide as "
+                         "its vocabulary: use a dense model's layers for one.")
+    kept, inside = group_mask(labels, first, second)
+    return concept_direction(np.asarray(vectors), kept, inside, seed=seed)
+
+
+def texts_direction(model: LoadedModel, texts: Sequence[str], labels: Sequence[object], settings: Settings, first: str,
+                    second: str | None = None, *, layer: int | None = None) -> Direction:
+    """`label_direction` of the texts' vectors at `layer` (by default the last: its output, for a kind probed on it),
+    encoded as documents."""
+    listed = list(texts)
+    if len(labels) != len(listed):
+        raise ValueError(f"There are {len(labels):,} labels and {len(listed):,} texts: give one label per text.")
+    kind = kind_of(model)
+    kind.check_embeds(model)
+    unique = distinct(listed)
+    chosen = model.num_layers if layer is None else layer
+    found = kind.layered_vectors(model, unique.texts, with_role(settings, model.pipeline, "document"), [chosen])
+    return label_direction(found[chosen][unique.rows], [str(label) for label in labels], first, second)
+
+
 def probe_texts(model: LoadedModel, texts: Sequence[str], labels: Sequence[object], settings: Settings, *,
                 layers: Sequence[int] | None = None, seed: int = SEED, workers: int = WORKERS,
                 progress: Progress | None = None) -> ProbeReport:
@@ -100,8 +161,9 @@ def probe_texts(model: LoadedModel, texts: Sequence[str], labels: Sequence[objec
     unique = distinct(listed)
     found = kind.layered_vectors(model, unique.texts, with_role(settings, model.pipeline, "document"), layers,
                                  progress=progress)
-    tasks = [delayed(probe_layer)(layer, vectors[unique.rows], checked, seed=seed) for layer, vectors in found.items()]
+    tasks = [delayed(probe_layer)(layer, rows[unique.rows], checked, seed=seed) for layer, rows in found.items()]
     tasks.append(delayed(words_probe)(listed, checked, seed=seed))
     done = Parallel(n_jobs=min(workers, len(tasks)))(tasks)
     probes = [result for result in done if isinstance(result, LayerProbe)]
-    return ProbeReport(listed, checked, probes, done[-1], kind.layered_note, seed)
+    vectors = {layer: rows[unique.rows] for layer, rows in found.items()}
+    return ProbeReport(listed, checked, probes, done[-1], kind.layered_note, vectors, seed)

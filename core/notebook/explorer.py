@@ -32,6 +32,7 @@ from core.encoding.prompts import resolve_prompt, role_prompts, with_role
 from core.encoding.sparse import SparseEmbeddings
 from core.evaluation.compared_models import dense_only
 from core.evaluation.metrics import shown_name
+from core.evaluation.probing import probe_texts, texts_direction
 from core.evaluation.retrieval import build_task, evaluate_embeddings
 from core.kinds import Kind, Why, kind_of
 from core.kinds.titles import configuration_title
@@ -42,6 +43,7 @@ from core.models.loading import LoadedModel, load_model
 from core.plots.heatmap import similarity_heatmap
 from core.plots.labels import shorten
 from core.plots.layers import layer_curves, pair_colour
+from core.plots.probes import direction_figure, probe_figure
 from core.settings import Settings
 
 if TYPE_CHECKING:
@@ -267,6 +269,34 @@ class Explorer:
                           k=overlap_k(len(listed)) if k is None else k)
         return dict(found.record())
 
+    def probe(self, texts: Texts, labels: Sequence[object], *, layers: Sequence[int] | None = None) -> Probed:
+        """What each layer knows about `labels` (one per text; at least 2 classes of at least 5 texts each), as the
+        Layers page's "What each layer knows" and `python -m core probe` measure it (core.evaluation.probing): one
+        row per layer (accuracy with its 95% interval, macro-F1, the control task and selectivity, the words'
+        TF-IDF accuracy, the online codelength and compression). `.figure` is the page's figure; `.report` has the
+        rest (`confusion(layer)`, `wrong(layer)`, `mislabels(layer)`, `direction(layer, a, b)`)."""
+        report = probe_texts(self.model, _listed(texts), labels, self.settings, layers=layers)
+        rows = Probed(report.frame())
+        rows.report = report
+        rows.figure = probe_figure(report.frame(), report.labels.majority,
+                                   title=f"What each layer knows, {configuration_title(self.settings, self.model)}")
+        return rows
+
+    def direction(self, texts: Texts, labels: Sequence[object], a: str, b: str | None = None, *,
+                  layer: int | None = None) -> pd.DataFrame:
+        """Each text's score along the direction of the texts labelled `a` against those labelled `b` (None: every
+        other text) at `layer` (by default the last), highest first: columns text, label, score. `.attrs` holds the
+        groups' separation along it (Cohen's d, out of fold), the p-value against 100 random directions and the
+        figure."""
+        listed = _listed(texts)
+        found = texts_direction(self.model, listed, labels, self.settings, a, b, layer=layer)
+        names = [str(label) for label in labels]
+        table = pd.DataFrame({"text": listed, "label": names, "score": found.scores})
+        table = table.sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
+        table.attrs = {"separation": found.separation, "p_value": found.p_value,
+                       "figure": direction_figure(found.scores, names, listed, first=a, second=b or f"not {a}")}
+        return table
+
     def map(self, texts: Texts, *, labels: Sequence[object] | None = None, method: str = "PCA",
             query: str | None = None, seed: int = 0) -> MapWidget:
         """The Map page's map of the texts as a notebook widget (core.notebook.map_widget.MapWidget, an anywidget;
@@ -282,6 +312,16 @@ class Explorer:
         points = model_map(frame, self.model, self.settings, ProjectionParams(chosen, seed=seed),
                            label=None if labels is None else "label", query=query)
         return MapWidget(noted(points))
+
+
+class Probed(pd.DataFrame):
+    """`Explorer.probe`'s rows, a DataFrame with the figure and the report beside them."""
+
+    _metadata = ["figure", "report"]
+
+    @property
+    def _constructor(self) -> type[Probed]:
+        return Probed
 
 
 def _token_curves(drift: Drift, chosen: list[Word | None]) -> go.Figure:

@@ -47,6 +47,7 @@ from core.evaluation.late_variants import (
     unexpanded_queries,
 )
 from core.evaluation.metrics import DEFAULT_KS
+from core.evaluation.probing import ProbeReport, probe_texts
 from core.evaluation.rerank import DEPTHS, RerankSweep, cross_sts, rerank_task
 from core.evaluation.retrieval import RetrievalTask, Scored
 from core.evaluation.sts import PairRows
@@ -247,6 +248,15 @@ def rerank_explanation_job(reranker: LoadedReranker, query: str, text: str,
     return _queued(("rerank-explanation", reranker.fingerprint, query, text, versus),
                    f"Explaining the reranker's score with integrated gradients ({reranker.model_id})",
                    lambda progress: explain_with_checks(reranker, query, text, versus=versus, progress=progress))
+
+
+def probe_job(model: LoadedModel, texts: Sequence[str], labels: Sequence[str], settings: Settings) -> ProbeReport | Job:
+    """What each layer knows about the labels (seconds: a probe, its control and its online code at every layer):
+    the shared background job, its result once done (the queue keeps recent results)."""
+    key = ("probe", model.fingerprint, settings.pooling, settings.max_length, settings.prompt, texts_digest(texts),
+           texts_digest(labels))
+    return _queued(key, f"Probing {len(texts):,} texts at every layer of {model.model_id}",
+                   lambda progress: probe_texts(model, texts, labels, settings, progress=progress))
 
 
 def distill_job(model: LoadedModel, pca_dims: int | None) -> Distilled | Job:

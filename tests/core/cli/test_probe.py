@@ -7,12 +7,10 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-import torch
 
 from core.cli import main
 from core.data.stsb import stsb_sample
-from core.models.packages import packaged_minilm_folder
-from tests.probing import nested_cv
+from tests.probing import mean_pooled, nested_cv
 
 SIZE = 150
 
@@ -23,19 +21,6 @@ def table(tmp_path_factory):
     path = tmp_path_factory.mktemp("probe") / "genres.csv"
     sample.to_csv(path, index=False)
     return path, sample
-
-
-def mean_pooled(texts: list[str], layer: int) -> np.ndarray:
-    """MiniLM's hidden states of `layer`, mean-pooled over each text's tokens, by transformers alone."""
-    from transformers import AutoModel, AutoTokenizer
-
-    folder = str(packaged_minilm_folder())
-    tokenizer, network = AutoTokenizer.from_pretrained(folder), AutoModel.from_pretrained(folder)
-    encoded = tokenizer(texts, padding=True, truncation=True, max_length=256, return_tensors="pt")
-    with torch.no_grad():
-        states = network(**encoded, output_hidden_states=True).hidden_states[layer]
-    mask = encoded["attention_mask"].unsqueeze(-1).float()
-    return ((states * mask).sum(1) / mask.sum(1)).numpy()
 
 
 def test_each_layers_row_is_the_probe_of_that_layers_pooled_vectors(table, capsys):

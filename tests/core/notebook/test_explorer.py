@@ -334,3 +334,29 @@ def test_options_that_do_not_apply_to_the_kind_are_refused_in_its_sentence_by_ke
     with pytest.raises(ValueError) as refused:
         Explorer(str(sparse_folders["splade"]), device="cpu", **options)
     assert str(refused.value) == said
+
+
+def test_probe_gives_the_commands_rows_with_the_pages_figure_and_the_report(explorer):
+    from core.data.stsb import stsb_sample
+    from tests.probing import mean_pooled, nested_cv
+
+    sample = stsb_sample(120, seed=4)
+    rows = explorer.probe(sample["text"].tolist(), sample["genre"].tolist(), layers=[2])
+    assert list(rows.columns)[:3] == ["layer", "accuracy", "accuracy_low"] and rows["layer"].tolist() == [2]
+    codes = np.asarray([list(dict.fromkeys(sample["genre"])).index(g) for g in sample["genre"]])
+    expected, _ = nested_cv(mean_pooled(sample["text"].tolist(), 2), codes)
+    assert rows["accuracy"].iloc[0] == pytest.approx(np.mean(expected), abs=1e-9)
+    assert [trace.name for trace in rows.figure.data][1] == "probe"
+    assert rows.report.confusion(2).to_numpy().sum() == 120
+
+
+def test_direction_scores_every_text_along_the_probe_of_two_labels(explorer):
+    from core.data.stsb import stsb_sample
+
+    sample = stsb_sample(120, seed=4)
+    table = explorer.direction(sample["text"].tolist(), sample["genre"].tolist(), "captions", "news", layer=3)
+    assert len(table) == 120 and table["score"].is_monotonic_decreasing
+    assert (table.head(10)["label"] == "captions").mean() >= 0.8  # the highest scores are captions
+    assert table.attrs["p_value"] < 0.05 and table.attrs["separation"] > 1
+    with pytest.raises(ValueError, match="No text is labelled “sports”"):
+        explorer.direction(sample["text"].tolist(), sample["genre"].tolist(), "sports")

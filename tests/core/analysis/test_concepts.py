@@ -1,0 +1,78 @@
+"""A concept's direction against its definition written out (scikit-learn and numpy), on planted data whose answer is
+known: two groups apart along one axis (the direction finds the axis, and no random direction separates them as
+far), and two groups drawn alike (random directions do as well). Mislabels: labels flipped on purpose are found."""
+
+import numpy as np
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold
+from sklearn.preprocessing import StandardScaler
+
+from core.analysis.concepts import concept_direction, group_mask, mislabelled, separation
+
+RNG = np.random.default_rng(11)
+DIMS = 20
+
+
+def apart(shift: float, n: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    vectors = RNG.normal(size=(2 * n, DIMS))
+    vectors[:n, 0] += shift
+    return vectors, np.arange(2 * n) < n
+
+
+def cohen(scores: np.ndarray, inside: np.ndarray) -> float:
+    a, b = scores[inside], scores[~inside]
+    pooled = np.sqrt(((len(a) - 1) * a.var(ddof=1) + (len(b) - 1) * b.var(ddof=1)) / (len(a) + len(b) - 2))
+    return (a.mean() - b.mean()) / pooled
+
+
+def test_the_direction_is_the_probes_unit_weights_and_its_separation_is_out_of_fold():
+    vectors, inside = apart(3.0)
+    found = concept_direction(vectors, np.ones(len(vectors), bool), inside)
+    scaler = StandardScaler().fit(vectors)
+    weights = LogisticRegression(C=1.0, max_iter=1000).fit(scaler.transform(vectors), inside).coef_[0]
+    weights /= np.linalg.norm(weights)
+    np.testing.assert_allclose(found.scores, scaler.transform(vectors) @ weights, atol=1e-6)
+    assert abs(weights[0]) == max(abs(weights)) > 0.8  # the planted axis
+    held = np.zeros(len(vectors))
+    for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(vectors, inside):
+        fold = StandardScaler().fit(vectors[train])
+        w = LogisticRegression(C=1.0, max_iter=1000).fit(fold.transform(vectors[train]), inside[train]).coef_[0]
+        held[test] = fold.transform(vectors[test]) @ (w / np.linalg.norm(w))
+    assert found.separation == pytest.approx(cohen(held, inside), rel=1e-6) == pytest.approx(separation(held, inside))
+    directions = np.random.default_rng(0).standard_normal((100, DIMS))
+    directions /= np.linalg.norm(directions, axis=1, keepdims=True)
+    np.testing.assert_allclose(found.random, [cohen(scaler.transform(vectors) @ d, inside) for d in directions],
+                               atol=1e-9)
+    assert found.p_value == pytest.approx(1 / 101)
+    high, low = found.ends(5)
+    assert inside[high].all() and not inside[low].any()
+
+
+def test_groups_drawn_alike_are_separated_no_further_than_random_directions():
+    vectors, inside = apart(0.0)
+    found = concept_direction(vectors, np.ones(len(vectors), bool), inside)
+    assert found.p_value > 0.05
+
+
+def test_two_labels_of_three_leave_the_third_out_but_score_it():
+    labels = ["a"] * 30 + ["b"] * 30 + ["c"] * 30
+    kept, inside = group_mask(labels, "a", "b")
+    assert kept.sum() == 60 and inside.sum() == 30 and not inside[60:].any()
+    vectors = RNG.normal(size=(90, DIMS))
+    found = concept_direction(vectors, kept, inside)
+    assert len(found.scores) == 90
+    with pytest.raises(ValueError, match="at least 5 texts in each group"):
+        concept_direction(vectors, kept, np.arange(90) < 3)
+
+
+def test_labels_flipped_on_purpose_are_found_mislabelled_least_sure_first():
+    codes = np.repeat([0, 1, 2], 40)
+    probabilities = np.full((120, 3), 0.02)
+    probabilities[np.arange(120), codes] = 0.96
+    flipped = [3, 50, 101]
+    wrong = {3: 1, 50: 2, 101: 0}
+    for row, given in wrong.items():
+        codes[row] = given
+    found = mislabelled(codes, probabilities)
+    assert sorted(found.tolist()) == flipped
