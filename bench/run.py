@@ -27,6 +27,7 @@ from bench.maps import bench_map_scale, bench_tsne
 from bench.memory import bench_memory
 from bench.notebook_map import bench_notebook_map
 from bench.pages import bench_classroom, bench_first_contact, bench_pages
+from bench.probes import bench_probes
 from bench.rerank import bench_rerank
 from bench.rerank_explanation import bench_rerank_explanation
 from bench.scale import bench_dataset_sessions, bench_index, bench_ray
@@ -42,7 +43,7 @@ SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": benc
             "dataset_sessions": bench_dataset_sessions, "sparse": bench_sparse, "rerank": bench_rerank,
             "rerank_explanation": bench_rerank_explanation,
             "late": bench_late, "layer_cka": bench_layer_cka, "overlap_scale": bench_overlap_scale,
-            "cli_help": bench_cli_help}
+            "cli_help": bench_cli_help, "probes": bench_probes}
 
 
 def main() -> int:

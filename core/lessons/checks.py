@@ -26,6 +26,7 @@ from core.encoding.encoder import Progress, encode, encode_tokens
 from core.encoding.prompts import resolve_prompt
 from core.evaluation.metrics import STS_PRIMARY
 from core.evaluation.precisions import PRECISIONS
+from core.evaluation.probing import probe_texts
 from core.evaluation.rerank import rerank_task
 from core.evaluation.retrieval import (
     RetrievalTask,
@@ -518,6 +519,33 @@ def how_different(ctx: Context) -> Check:
 # checks that read any kind of model as it is, or pick the model of the kind they need themselves; the others pool a
 # model's token vectors into one vector per text, so where pooling does not apply to the sidebar's model's kind (sparse,
 # late interaction) their lessons run on the default dense model, and say so
+def what_each_layer_knows(ctx: Context) -> Check:
+    """The lesson's STS-B sentences probed for their genre at every layer: which layer first beats the words' TF-IDF,
+    and how selectivity moves with depth."""
+    sample = stsb_sample(int(str(ctx.inputs["layers_probe_size"])))
+    report = probe_texts(ctx.model, sample["text"].tolist(), sample["genre"].tolist(), ctx.settings,
+                         progress=ctx.progress)
+    rows = report.frame()
+    words = float(report.words.accuracy.mean())
+    best = rows.loc[rows["accuracy"].idxmax()]
+    beyond = report.first_beyond_words()
+    selective = rows.loc[rows["selectivity"].idxmax()]
+    holds = beyond is not None
+    return Check(holds, f"Genre from each layer of {ctx.model.model_id} on {len(report.texts):,} STS-B "
+                        f"sentences: {best['accuracy']:.1%} at best (layer {int(best['layer'])}), against "
+                        f"{words:.1%} for TF-IDF of the words and {report.labels.majority:.1%} for the majority "
+                        "genre; "
+                        + (f"layer {beyond} is the first whose interval lies above TF-IDF. " if holds else
+                           "no layer's interval lies above TF-IDF. ")
+                        + f"Selectivity (accuracy minus the control task's) runs from "
+                          f"{rows['selectivity'].iloc[0]:.2f} at layer {int(rows['layer'].iloc[0])} to "
+                          f"{rows['selectivity'].iloc[-1]:.2f} at layer {int(rows['layer'].iloc[-1])}, highest at "
+                          f"layer {int(selective['layer'])} ({selective['selectivity']:.2f}).",
+                 {"first layer beyond TF-IDF": -1 if beyond is None else beyond,
+                  "best accuracy": round(float(best["accuracy"]), 4), "tf-idf accuracy": round(words, 4),
+                  "highest selectivity": round(float(selective["selectivity"]), 4)})
+
+
 READS_ANY_KIND = frozenset({"tokenizer", "anatomy", "finetune", "expansion", "who_finds", "rerank", "one_per_token"})
 
 
@@ -531,5 +559,5 @@ CHECKS: dict[str, Callable[[Context], Check]] = {
     "idiom": idiom, "untrained": untrained, "pooling": pooling, "lexical": lexical, "pipeline": pipeline,
     "finetune": finetune, "why": why, "prompts": prompts, "dimensions": dimensions, "quantisation": quantisation,
     "static": static, "expansion": expansion, "who_finds": who_finds, "rerank": rerank, "one_per_token": one_per_token,
-    "how_different": how_different,
+    "how_different": how_different, "what_each_layer_knows": what_each_layer_knows,
 }

@@ -20,6 +20,7 @@ PAIR = ("A man is playing a guitar on stage.", "Someone performs music with an i
 GUITAR = ("A man is playing a guitar.", "Someone performs music on an instrument.", "A man is playing a flute.",
           "An old guitar lies on the floor of an empty room.", "Stocks fell sharply today.")  # a query, then texts
 COMPARED_TEXTS = 500  # STS-B sentences two models are compared on (lesson 21)
+PROBED_TEXTS = 600  # STS-B sentences whose genre each layer is probed for (lesson 22)
 
 
 @dataclass(frozen=True)
@@ -228,4 +229,19 @@ LESSONS: tuple[Lesson, ...] = (
             "Which texts lose their neighbours: short ones, rare words, one genre?"),
            "Set B to the sidebar's own model at layer 0, then at each layer up: where does B start to agree with A? "
            "`python -m core compare --layers` gives every layer at once.", heavy=True),
+    Lesson(22, "What does each layer know?", "At which layer does the model know a sentence's genre better than its "
+           "words do?",
+           "Open Layers' “What each layer knows” on 600 STS-B sentences labelled by genre (news, image captions, "
+           "forums). Read the probe's accuracy by layer against the TF-IDF probe of the words and the control task, "
+           "then the compression below.", "layers",
+           {"layers_tab": "What each layer knows", "layers_probe_source": "stsb", "layers_probe_size": PROBED_TEXTS},
+           "Genre is easy to read from the words (TF-IDF about 90%), yet an early layer's probe already does better, "
+           "with an interval above TF-IDF's; the control task (the labels shuffled) stays far below, so the probes "
+           "read the genre, not memorised vectors. Compression keeps changing where accuracy saturates.",
+           "what_each_layer_knows",
+           ("Why is beating TF-IDF a fairer bar than beating the majority class?",
+            "What does a high control accuracy say about a probe?",
+            "Why does compression fall at the last layer where accuracy barely moves?"),
+           "Upload your own texts with a label column; or tag a region of the Embedding map, download its rows and "
+           "probe the tag_ column here.", heavy=True),
 )

@@ -261,3 +261,17 @@ def test_how_different_measures_the_sidebars_model_against_another_and_against_u
         assert check.numbers[f"{name} neighbour_overlap@10"] == pytest.approx(kept, abs=1e-4)
         assert check.numbers[f"{name} procrustes"] == pytest.approx(scipy_procrustes(own, vectors), abs=1e-4)
     assert f"against {L3_ID}: CKA" in check.finding
+
+
+def test_the_layer_probe_check_reads_the_probes_of_the_lessons_sentences(minilm):
+    from core.data.stsb import stsb_sample
+    from core.evaluation.probing import probe_texts
+
+    inputs = {"layers_probe_size": 200}
+    check = CHECKS["what_each_layer_knows"](Context(minilm, Settings(model_id=minilm.model_id),
+                                                    lambda model_id: load_model(model_id, "cpu"), inputs=inputs))
+    sample = stsb_sample(200)
+    rows = probe_texts(minilm, sample["text"].tolist(), sample["genre"].tolist(), Settings()).frame()
+    assert check.numbers["best accuracy"] == pytest.approx(rows["accuracy"].max(), abs=1e-4)
+    assert check.holds == (check.numbers["first layer beyond TF-IDF"] >= 0)
+    assert "Selectivity (accuracy minus the control task's)" in check.finding
