@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("project", help="map a vectors file or a dataset folder (or, with --model, a file "
                                                    "of texts) to 2-D (PCA, t-SNE or UMAP) into a .csv or .parquet of "
                                                    "row ids, texts and projection_x, projection_y (Embedding Atlas's "
-                                                   "columns); kept on disk with the map's projections, so neither "
+                                                   "columns), with a tag_<name> column per tag the Map page keeps for "
+                                                   "those rows; kept on disk with the map's projections, so neither "
                                                    "computes it twice")
     parser.add_argument("--input", type=Path, nargs="+", required=True,
                         help="a .parquet file with a vector column (as `embed` writes), a .npy file and a .txt file "
@@ -82,11 +83,12 @@ def _parquet_rows(data: bytes) -> int | None:
         return None
 
 
-def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame, np.ndarray | None]:
-    """Texts, vectors and metadata of the input files, or of the one dataset folder given (with its rows' numbers:
-    their ids)."""
+def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame, np.ndarray | None, str | None]:
+    """Texts, vectors and metadata of the input files, or of the one dataset folder given (with its rows' numbers,
+    their ids, and the key its tags are kept under)."""
     from core.data.corpus import NoTexts
     from core.data.datasets import DatasetError, dataset_sample, open_dataset
+    from core.data.labels import dataset_key
     from core.data.vectors import TEXT_COLUMN, read_vector_files
 
     if len(paths) == 1 and paths[0].is_dir():
@@ -97,9 +99,10 @@ def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame, np.
         if not len(dataset.vectors):
             raise NoTexts(paths[0])
         rows, frame, vectors = dataset_sample(dataset, len(dataset.vectors))
-        return frame[TEXT_COLUMN].tolist(), vectors, frame.drop(columns=[TEXT_COLUMN]), rows
+        return (frame[TEXT_COLUMN].tolist(), vectors, frame.drop(columns=[TEXT_COLUMN]), rows,
+                dataset_key(dataset.info.name, dataset.info.version))
     corpus = read_vector_files([_read(path) for path in paths])
-    return corpus.texts, corpus.vectors, corpus.metadata.reset_index(drop=True), None
+    return corpus.texts, corpus.vectors, corpus.metadata.reset_index(drop=True), None, None
 
 
 def _on_ray(args: argparse.Namespace, vectors: np.ndarray) -> Projection:
@@ -150,7 +153,7 @@ def _embedded(args: argparse.Namespace) -> MapPoints:
     return model_map(frame.rename(columns={"label": label}) if label else frame, model, settings, params, label=label)
 
 
-def _given(args: argparse.Namespace) -> MapPoints:
+def _given(args: argparse.Namespace) -> tuple[MapPoints, str | None]:
     """The vectors of the input files (or dataset folder) mapped, here or on Ray."""
     import pandas as pd
 
@@ -158,7 +161,7 @@ def _given(args: argparse.Namespace) -> MapPoints:
     from core.data.rows import with_row_ids
     from core.maps.build import map_points
 
-    texts, vectors, metadata, numbers = _corpus(args.input)
+    texts, vectors, metadata, numbers, key = _corpus(args.input)
     if args.label_column is not None and args.label_column not in metadata.columns:
         raise ValueError(f"There is no column '{args.label_column}' beside the vectors; the columns found are: "
                          f"{', '.join(map(str, metadata.columns)) or 'none'}.")
@@ -166,20 +169,22 @@ def _given(args: argparse.Namespace) -> MapPoints:
                   cached_project(vectors, method=args.method, perplexity=args.perplexity, neighbours=args.neighbours,
                                  min_dist=args.min_dist, seed=args.seed))
     frame = with_row_ids(pd.concat([pd.DataFrame({"text": texts}), metadata], axis=1), numbers=numbers)
-    return map_points(frame, vectors, projection, title=f"{args.method} of {len(frame):,} points", seed=args.seed)
+    return map_points(frame, vectors, projection, title=f"{args.method} of {len(frame):,} points", seed=args.seed), key
 
 
 def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from core.analysis.map.projection import trust
+    from core.data.labels import TagStore, corpus_key, tag_columns
     from core.data.rows import ROW_ID
 
-    points = _embedded(args) if args.model is not None else _given(args)
+    points, key = (_embedded(args), None) if args.model is not None else _given(args)
     frame = points.frame
+    tags = TagStore().tags(key or corpus_key(points.row_ids))  # the tags the Map page keeps for these rows
     table = pd.concat([frame[[ROW_ID, "text"]],
                        pd.DataFrame({"projection_x": points.coords[:, 0], "projection_y": points.coords[:, 1]}),
-                       frame.drop(columns=[ROW_ID, "text"])], axis=1)
+                       frame.drop(columns=[ROW_ID, "text"]), tag_columns(points.row_ids, tags)], axis=1)
     if args.output.suffix.lower() == ".parquet":
         table.to_parquet(args.output, index=False)
     else:

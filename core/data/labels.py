@@ -36,6 +36,11 @@ def corpus_key(row_ids: Iterable[str]) -> str:
     return hashlib.blake2b("\0".join(sorted(row_ids)).encode("utf-8"), digest_size=20, person=b"rows").hexdigest()
 
 
+def dataset_key(name: str, version: str) -> str:
+    """A dataset folder's corpus: its name and version (its rows are numbered within that version)."""
+    return corpus_key([f"dataset {name} {version}"])
+
+
 def tag_name(name: str) -> str:
     """A tag's name, trimmed; TagError where it is empty or too long."""
     cleaned = " ".join(name.split())

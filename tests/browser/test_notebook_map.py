@@ -2,7 +2,8 @@
 widget's points drawn where the coordinates put them, a hover answered with the row's text, a lasso drawn with the
 mouse, and Python's selection (read back from the kernel) exactly the
 rows whose drawn positions lie inside it; a highlight set from Python seen in the pixels; the observer the notebook
-registered fired; axe-core on the widget's output."""
+registered fired; axe-core on the widget's output; and the lassoed rows tagged, that tag kept across a kernel
+restart."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from tests.browser.canvas import (
     wait_drawn,
 )
 from tests.browser.harness import ROOT, SHOTS
-from tests.browser.jupyter import faults, open_notebook, run_all, run_python, start_lab
+from tests.browser.jupyter import PANEL, faults, open_notebook, run_all, run_python, start_lab
 from tests.extras import extra_module
 
 pytestmark = pytest.mark.browser
@@ -146,6 +147,14 @@ def test_the_example_notebook_draws_its_map_and_a_lasso_selects_those_rows_in_py
 
     found = widget_violations(page)
     assert not found, f"axe-core found {len(found)} WCAG 2 A/AA violation(s):\n{describe(found)}"
+
+    # the lassoed rows tagged from Python are that tag's column of m.tags, and still are after the kernel restarts
+    run_python(page, f"m.selection = {sorted(got)}; m.tag('lassoed')")
+    tagged = "m.tags.index[m.tags['tag_lassoed']].tolist()"
+    assert set(python_value(page, tagged)) == got
+    page.evaluate(f"async () => {{ {PANEL} await panel.sessionContext.session.kernel.restart(); }}")
+    run_all(page)
+    assert set(python_value(page, tagged)) == got
 
 
 CLIENT_LEFT_LOG = """[I 2026-11-27 15:25:22.224 ServerApp] Kernel shutdown: 4235d18f

@@ -68,3 +68,15 @@ def test_a_tag_is_renamed_undone_and_removed_and_a_bad_name_is_one_sentence():
     at.button(key="map_tag_remove").click().run()
     table = next(frame.value for frame in at.dataframe if "nearest text" in frame.value.columns)
     assert not any(str(column).startswith("tag_") for column in table.columns)
+
+
+def test_the_map_is_coloured_by_each_texts_score_along_the_direction_between_two_genres():
+    at = app_test(PAGE)
+    at.number_input(key="map_size").set_value(300).run()
+    at.selectbox(key="map_colour").set_value("a direction between two labels").run()
+    at.selectbox(key="map_direction_first").set_value("captions").run()
+    at.selectbox(key="map_direction_second").set_value("news").run()
+    assert not at.exception and not at.error
+    drawn = canvas(at)
+    assert "scale" in drawn.view["legend"] and drawn.view["legend"]["title"] == "news → captions"
+    assert any("p = 0.010 against 100 seeded random directions" in c.value for c in at.caption)

@@ -127,7 +127,8 @@ def test_project_writes_the_maps_coordinates_and_reads_a_projection_the_app_stor
     table = pd.read_csv(tmp_path / "pca.csv")
     assert table.columns.tolist() == ["row_id", "text", "projection_x", "projection_y", "side"]
     assert table["text"].tolist() == texts
-    assert table["row_id"].tolist() == [hashlib.blake2b(t.encode(), digest_size=8).hexdigest() + ":0" for t in texts]
+    ids = [hashlib.blake2b(t.encode(), digest_size=8).hexdigest() + ":0" for t in texts]
+    assert table["row_id"].tolist() == ids
     expected = PCA(n_components=2, svd_solver="full").fit_transform(vectors.astype(np.float64))
     np.testing.assert_allclose(table[["projection_x", "projection_y"]].to_numpy(), expected, atol=1e-5)
     assert "neighbours kept" in capsys.readouterr().err
@@ -137,6 +138,12 @@ def test_project_writes_the_maps_coordinates_and_reads_a_projection_the_app_stor
                  "--perplexity", "5", "--seed", "2"]) == 0
     back = pd.read_parquet(tmp_path / "tsne.parquet")[["projection_x", "projection_y"]].to_numpy()
     np.testing.assert_array_equal(back, stored.coords)
+    from core.data.labels import TagStore, corpus_key
+
+    TagStore().tag(corpus_key(ids[::-1]), "picked", [ids[3], ids[7]])  # as the Map page tags these rows
+    assert main(["project", "--input", str(source), "--output", str(tmp_path / "tagged.csv")]) == 0
+    tagged = pd.read_csv(tmp_path / "tagged.csv")
+    assert tagged["tag_picked"].tolist() == [i in (3, 7) for i in range(40)]
 
 
 def test_project_maps_every_row_of_a_dataset_folder_as_the_map_does(tmp_path, capsys):

@@ -13,7 +13,7 @@ import streamlit as st
 from core.analysis.map.projection import FIT_POINTS, MAX_POINTS
 from core.data.corpus import CorpusError, labelled_corpus, lines
 from core.data.datasets import Dataset, DatasetError, DatasetInfo, dataset_sample
-from core.data.labels import corpus_key
+from core.data.labels import corpus_key, dataset_key
 from core.data.rows import ROW_ID, with_row_ids
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample
 from core.data.uploads import column, text_columns
@@ -55,7 +55,7 @@ class MapCorpus:
         if self.known_key is not None:
             return self.known_key
         if self.dataset is not None:
-            return corpus_key([f"dataset {self.dataset.info.name} {self.dataset.info.version}"])
+            return dataset_key(self.dataset.info.name, self.dataset.info.version)
         return corpus_key(self.frame[ROW_ID].tolist())
 
 

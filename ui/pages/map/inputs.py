@@ -16,7 +16,8 @@ from ui.state.persist import kept
 
 CLUSTERS, LENGTH, OVERLAP = "k-means clusters", "text length", "neighbour overlap"
 DENSITY = "HDBSCAN clusters of the map"
-COLOURINGS = (CLUSTERS, DENSITY, LENGTH, OVERLAP)
+DIRECTION = "a direction between two labels"
+COLOURINGS = (CLUSTERS, DENSITY, LENGTH, OVERLAP, DIRECTION)
 DEFAULT_QUERY = "A man is playing a guitar on stage."
 FILE_TEXT, TYPED = "A text of the file", "Typed, embedded by the sidebar's model"
 LISTED_ROWS = 2_000  # a vectors file with more texts takes its query by number
@@ -65,9 +66,9 @@ def map_inputs(corpus: MapCorpus, count: int, dims: int) -> MapInputs:
     options = [*corpus.colourings, *COLOURINGS]
     colour = kept(st.selectbox, "Colour by", key="map_colour", url=True, default=options[0], options=options,
                   must_be_option=True,
-                  help="A label of the data, k-means clusters of the full vectors, HDBSCAN clusters of the map's "
-                       "dense areas, the text's length in characters, or how many of a point's neighbours the map "
-                       "kept.")
+                  help="A label of the data or a tag, k-means clusters of the full vectors, HDBSCAN clusters of the "
+                       "map's dense areas, the text's length in characters, how many of a point's neighbours the map "
+                       "kept, or each text's score along the direction from one label to another.")
     left, right = st.columns(2)
     k = kept(left.number_input, "Clusters (k)", key="map_k", url=True, default=8, min_value=2, max_value=40,
              help="How many k-means clusters.")

@@ -14,7 +14,6 @@ from core.analysis.map.projection import (
     Projection,
     ProjectionParams,
 )
-from core.data.labels import TAG_PREFIX
 from core.jobs import Job
 from core.maps.build import colour
 from core.plots.map import (
@@ -22,8 +21,9 @@ from core.plots.map import (
     density_categories,
     numbers,
 )
-from ui.pages.map.inputs import DENSITY, LENGTH, OVERLAP, MapInputs
-from ui.pages.map.tags import tag_labels
+from ui.pages.map.direction import direction_colouring
+from ui.pages.map.inputs import DENSITY, DIRECTION, LENGTH, OVERLAP, MapInputs
+from ui.pages.map.tags import column_labels
 from ui.work.background import aligned_job, density_job, job_status, projection_job, waiting
 from ui.work.cache import clusters_of, projection_of
 
@@ -78,13 +78,15 @@ def colouring_of(chosen: MapInputs, frame: pd.DataFrame, extra: dict[str, str], 
                  coords: np.ndarray, seed: int, overlap: np.ndarray) -> Colouring:
     choice = chosen.colour
     if choice in extra:
-        column = extra[choice]
-        labels = (tag_labels(frame[column], column.removeprefix(TAG_PREFIX)) if column.startswith(TAG_PREFIX)
-                  else frame[column].tolist())
-        coloured = colour(labels, vectors, name=choice, k=chosen.k, seed=seed, clusters=clusters_of)
+        coloured = colour(column_labels(frame, extra[choice]), vectors, name=choice, k=chosen.k, seed=seed,
+                          clusters=clusters_of)
         if coloured.note:  # the user's column name is shown as code, never as markdown
             st.info(coloured.note)
         return coloured.colouring
+    if choice == DIRECTION:
+        found = direction_colouring(frame, extra, vectors, seed)
+        if found is not None:
+            return found
     if choice == LENGTH:
         return numbers(frame["text"].str.len(), title="characters")
     if choice == OVERLAP:

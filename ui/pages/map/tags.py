@@ -43,9 +43,11 @@ def with_tags(corpus: MapCorpus) -> MapCorpus:
                    colourings={**corpus.colourings, **{tag_option(name): f"{TAG_PREFIX}{name}" for name in tags}})
 
 
-def tag_labels(marked: pd.Series, name: str) -> list[str]:
-    """A tag's column as the colours show it: its name where a row carries it, else "untagged"."""
-    return np.where(marked.to_numpy(dtype=bool), name, UNTAGGED).tolist()
+def column_labels(frame: pd.DataFrame, column: str) -> list[str]:
+    """A label column's values as the colours show them; a tag's: its name where a row carries it, else "untagged"."""
+    if column.startswith(TAG_PREFIX):
+        return np.where(frame[column].to_numpy(dtype=bool), column.removeprefix(TAG_PREFIX), UNTAGGED).tolist()
+    return [str(value) for value in frame[column]]
 
 
 def _changed(change) -> None:
