@@ -153,11 +153,11 @@ def assert_top_order(found: Sequence[int], scores: np.ndarray, depth: int | None
         start += len(block)
 
 
-def plain_captum_pair(cross, query: str, text: str, steps: int, *, max_length: int | None = None,
-                      delta: bool = False):
+def plain_captum_pair(cross, query: str, text: str, steps: int, *, max_length: int | None = None):
     """Captum's LayerIntegratedGradients of a CrossEncoder's first logit over its word embeddings, called plainly as
-    a user would write it (the baseline: every non-special token padded; with `delta`, Captum's convergence delta
-    too): each token's attribution (summed over the embedding's dimensions), the encoded pair and the baseline ids."""
+    a user would write it (the baseline: every non-special token padded): each token's attribution (summed over the
+    embedding's dimensions), the encoded pair, the baseline ids and Captum's own convergence delta (the attributions'
+    sum minus the logit's change from the baseline)."""
     import torch
     from captum.attr import LayerIntegratedGradients
 
@@ -172,8 +172,7 @@ def plain_captum_pair(cross, query: str, text: str, steps: int, *, max_length: i
         return network(input_ids=input_ids, attention_mask=encoded["attention_mask"].expand(n, -1),
                        token_type_ids=encoded["token_type_ids"].expand(n, -1)).logits[:, 0]
 
-    found = LayerIntegratedGradients(forward, network.get_input_embeddings()).attribute(
-        encoded["input_ids"], baselines=baseline, n_steps=steps, return_convergence_delta=delta)
-    attributions = found[0] if delta else found
-    return attributions[0].sum(-1).detach().numpy(), encoded, baseline
+    attributions, delta = LayerIntegratedGradients(forward, network.get_input_embeddings()).attribute(
+        encoded["input_ids"], baselines=baseline, n_steps=steps, return_convergence_delta=True)
+    return attributions[0].sum(-1).detach().numpy(), encoded, baseline, float(delta[0])
 

@@ -307,8 +307,9 @@ def deletion_check(reranker: LoadedReranker, explained: RerankAttribution, *, or
 class RerankComparison:
     """Why `first` scores above (or below) `second` for one query: the attributions of the difference of their logits
     are first's attributions and minus second's. The query's tokens, read in both, carry the difference of their two
-    attributions where both inputs kept the same query tokens; the rest of the difference is the two baselines'
-    (they differ only in length) and the two gaps."""
+    attributions where both inputs kept the same query tokens. Each side's attributions sum to its logit minus its
+    baseline's plus its gap, so the frame's sum is the logits' difference, minus the baselines' difference (they
+    differ only in length), plus the gaps' difference: ΔL − ΔB + ΔG."""
 
     first: RerankAttribution
     second: RerankAttribution

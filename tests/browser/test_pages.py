@@ -6,7 +6,16 @@ import pytest
 
 from tests import stsb_counts
 from tests.browser.canvas import map_state, wait_drawn
-from tests.browser.harness import check_and_shoot, choose, fill, open_page, plot_data, wait_for_idle
+from tests.browser.harness import (
+    SHOTS,
+    check_and_shoot,
+    choose,
+    fill,
+    open_page,
+    plot_data,
+    start_server,
+    wait_for_idle,
+)
 
 pytestmark = pytest.mark.browser
 LONG = 600  # seconds: the first visit embeds the 7,977 STS-B corpus texts on a shared CPU
@@ -30,6 +39,19 @@ def test_home_shows_the_model_facts_and_follows_the_sidebar(page, server):
                            ".includes('paraphrase-MiniLM-L3-v2')")
     assert "model=paraphrase-MiniLM-L3-v2" in page.url
     check_and_shoot(page, "home", chart=False)
+
+
+def test_the_served_app_runs_numpys_blas_on_one_thread(page):
+    """Read from the running server process: it says in its log what its BLAS runs on once a session has started it.
+    The server is started with two BLAS threads asked for (as this machine's two cores give OpenBLAS unless a test run
+    asks for one), so only the app's own setting brings them to one."""
+    app = start_server(SHOTS / "server-threads.log", env={"OMP_NUM_THREADS": "2", "OPENBLAS_NUM_THREADS": "2"})
+    try:
+        open_page(page, app, "")
+        said = [line for line in app.log().splitlines() if line.startswith("Serving many sessions: BLAS threads ")]
+    finally:
+        app.stop()
+    assert said and all(pool.split()[-1] == "1" for pool in said[0].split("threads ", 1)[1].split(", "))
 
 
 def test_similarity_redraws_the_heatmap_for_edited_texts(page, server):

@@ -4,6 +4,7 @@ that first contact with Similarity, Retrieval, Evaluation or the map is instant.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Hashable, Sequence
 from contextlib import nullcontext
@@ -60,7 +61,7 @@ from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker
 from core.progress import progress_text
 from core.settings import Settings
-from core.threads import one_blas_thread
+from core.threads import blas_threads, one_blas_thread
 from core.training.distill import Distilled, distill_static
 from ui.work.cache import agreement_of, cached_model, density_of, exact_index_of, projection_of, space_of
 from ui.work.progress import encode_corpus
@@ -322,8 +323,9 @@ def _warm_first_visits(model: LoadedModel, progress: Progress) -> None:
 
 @st.cache_resource(show_spinner=False)
 def serve_many_sessions() -> None:
-    """Once a server process starts: its thread pools set for many sessions at once."""
+    """Once a server process starts: its thread pools set for many sessions at once, and said in its log."""
     one_blas_thread()
+    print(f"Serving many sessions: BLAS threads {blas_threads()}", file=sys.stderr, flush=True)
 
 
 @st.cache_resource(show_spinner=False)

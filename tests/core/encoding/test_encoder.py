@@ -199,3 +199,34 @@ def test_a_batch_is_padded_as_the_tokenizers_own_pad_pads_it(minilm, side):
     assert padded.keys() == reordered.keys()
     for key, value in reordered.items():
         assert torch.equal(padded[key], value), key
+
+
+LONG = " ".join(["The quick brown fox jumps over the lazy dog near the river bank."] * 12)  # about 170 tokens
+
+
+def test_kept_token_states_are_those_of_their_own_token_limit_and_prompt(minilm):
+    """A text's token states are kept per limit and prompt: after the whole text, a cut at 32 tokens is the network's
+    own at 32 (transformers alone), and after a prompt the plain text keeps no prompt."""
+    from transformers import AutoModel, AutoTokenizer
+
+    folder = str(packaged_minilm_folder())
+    tokenizer, network = AutoTokenizer.from_pretrained(folder), AutoModel.from_pretrained(folder)
+    whole = encode_tokens(minilm, [LONG])[0]
+    cut = encode_tokens(minilm, [LONG], max_length=32)[0]
+    encoded = tokenizer([LONG], truncation=True, max_length=32, return_tensors="pt")
+    with torch.no_grad():
+        states = torch.stack(network(**encoded, output_hidden_states=True).hidden_states)[:, 0].numpy()
+    assert len(whole.tokens) > 100 and len(cut.tokens) == 32 and cut.truncated
+    np.testing.assert_allclose(cut.states, states, atol=1e-4)
+    prompted = encode_tokens(minilm, ["A man plays."], prompt="query: ")[0]
+    plain = encode_tokens(minilm, ["A man plays."])[0]
+    assert prompted.tokens[1:3] == ["query", ":"] and "query" not in plain.tokens
+
+
+def test_pooled_vectors_after_a_longer_limit_are_sentence_transformers_at_32_tokens(minilm):
+    from sentence_transformers import SentenceTransformer
+
+    encode(minilm, [LONG])
+    reference = SentenceTransformer(str(packaged_minilm_folder()), device="cpu")
+    reference.max_seq_length = 32
+    np.testing.assert_allclose(encode(minilm, [LONG], max_length=32).vectors, reference.encode([LONG]), atol=1e-5)

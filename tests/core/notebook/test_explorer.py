@@ -183,6 +183,37 @@ def test_search_ranks_as_numpy_ranks_sentence_transformers_vectors(explorer, ref
     np.testing.assert_allclose(found["score"], scores[best], atol=1e-5)
 
 
+@pytest.fixture(scope="module")
+def prompted_dense(tmp_path_factory):
+    from tests.modern import embeddinggemma
+
+    return embeddinggemma(tmp_path_factory.mktemp("prompted") / "gemma")
+
+
+def test_a_prompted_models_search_reads_the_query_as_a_query_and_the_corpus_as_documents(prompted_dense,
+                                                                                          sparse_folders):
+    """Its query and document prompts differ, so reading either side the other way round changes the scores."""
+    corpus = [text for text in TEXTS if text]
+    dense = SentenceTransformer(str(prompted_dense), device="cpu")
+    query = dense.encode_query(["guitar music"])[0].astype(np.float64)
+    documents = dense.encode_document(corpus).astype(np.float64)
+    scores = documents @ query / (np.linalg.norm(documents, axis=1) * np.linalg.norm(query))
+    found = Explorer(str(prompted_dense), device="cpu").search("guitar music", corpus, k=len(corpus))
+    expected = np.argsort(-scores, kind="stable")
+    assert found["text"].tolist() == [corpus[i] for i in expected]
+    np.testing.assert_allclose(found["score"], scores[expected], atol=1e-5)
+
+    folder = str(sparse_folders["splade-prompted"])
+    sparse = SparseEncoder(folder, device="cpu")
+    rows = sparse.encode_document(corpus, convert_to_sparse_tensor=True).to_dense().numpy().astype(np.float64)
+    asked = sparse.encode_query(["guitar music"], convert_to_sparse_tensor=True).to_dense().numpy()[0]
+    cosines = rows @ asked / (np.linalg.norm(rows, axis=1) * np.linalg.norm(asked))  # its similarity: cosine
+    hits = Explorer(folder, device="cpu").search("guitar music", corpus, k=len(corpus))
+    by_text = dict(zip(corpus, cosines))
+    np.testing.assert_allclose(hits["score"], [by_text[text] for text in hits["text"]], atol=1e-5)
+    assert hits["score"].is_monotonic_decreasing and set(hits["text"]) == {t for t in corpus if by_text[t] > 0}
+
+
 def test_recall_equals_information_retrieval_evaluator(explorer, reference):
     corpus = [text for text in TEXTS if text]
     relevant = {"Someone plays guitar.": ["A man is playing a guitar.", "A man plays the guitar on stage."],

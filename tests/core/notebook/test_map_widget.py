@@ -191,6 +191,32 @@ def test_a_highlight_sends_its_bitmask_and_clears():
     assert widget.highlight(None) == N and widget.view["highlight"] is None and widget.highlight_bits == b""
 
 
+def lit_rows(widget) -> list[int]:
+    """The rows the highlight column sent to the browser lights."""
+    bits = columns(widget)["highlight_bits"]
+    return np.flatnonzero(np.unpackbits(np.frombuffer(bits[KEY:], np.uint8), bitorder="little")[:N]).tolist()
+
+
+MIXED = FRAME.assign(text=[f"Text {i} " + ("Guitar" if i % 10 == 3 else "GUITARS" if i % 10 == 7 else "other")
+                           for i in range(N)])
+
+
+@pytest.mark.parametrize("find, regex", [("guitar", False), ("GuItAr", False), ("guit.r$", True), ("t 1[0-9] ", True)])
+def test_a_highlight_lights_exactly_the_rows_pandas_finds_whatever_their_case(find, regex):
+    widget = MapWidget.from_frame(MIXED)
+    expected = np.flatnonzero(MIXED["text"].str.contains(find, case=False, regex=regex)).tolist()
+    assert widget.highlight(find, regex=regex) == len(expected) > 0
+    assert lit_rows(widget) == expected
+
+
+def test_a_highlight_of_rows_or_a_mask_lights_exactly_those_rows():
+    widget = MapWidget.from_frame(FRAME)
+    assert widget.highlight([0, 17, 299]) == 3 and lit_rows(widget) == [0, 17, 299]
+    mask = np.zeros(N, dtype=bool)
+    mask[[5, 6, 250]] = True
+    assert widget.highlight(mask) == 3 and lit_rows(widget) == [5, 6, 250]
+
+
 def test_explorer_map_is_the_pca_of_the_models_vectors_with_the_query_among_its_nearest():
     from sentence_transformers import SentenceTransformer
 
