@@ -19,7 +19,7 @@ from ui.components.map_canvas import map_canvas
 n = int(st.query_params.get("n", "1500"))
 # a resource, not data: read only, so never copied on a rerun (1,000,000 texts took a fifth of a second to copy)
 coords, texts, labels = st.cache_resource(max_entries=2)(layout)(n, st.query_params.get("layout", "grid"))
-if st.checkbox("Reverse the rows"):
+if st.session_state.get("reverse"):  # its checkbox is drawn below the maps, so the maps keep their place on the page
     coords, texts, labels = coords[::-1], texts[::-1], labels[::-1]
 kept = st.session_state.get("selected_texts", set())
 rows = [i for i, text in enumerate(texts) if text in kept] if kept else []
@@ -37,5 +37,6 @@ for key, xy in maps.items():
                        height=500 if len(maps) > 1 else 720, labels=zoom_labels, query=query)
     map_canvas(view, key=key, hover_text=lambda row: texts[row], on_selection=lambda chosen: st.session_state.update(
         selected=chosen, selected_texts={texts[row] for row in chosen}), selected=rows)
+st.checkbox("Reverse the rows", key="reverse")
 selected = st.session_state.get("selected", [])
 st.text(f"Selected {len(selected):,}: {' '.join(map(str, selected[:2000]))}")

@@ -40,16 +40,16 @@ def test_a_lasso_tagged_on_the_map_is_its_column_in_the_csv_and_outlasts_a_resta
     try:
         open_map(page, app.url)
         page.locator(MAP).get_by_role("button", name="Lasso", exact=True).click()
+        box = page.locator(f"{MAP} canvas.points").bounding_box()
+        xy = screen_positions(page)  # where the points were when the lasso was drawn round them
         drag(page, LASSO)
         page.get_by_text("Tag name").wait_for()
-        xy = screen_positions(page)
         fill(page, "Tag name", "lassoed")
         wait_for_idle(page, 120)
         page.get_by_role("button", name="Tag the selection").click()
         page.get_by_text("tagged", exact=False).filter(has_text="“lassoed”").first.wait_for()
         wait_for_idle(page, 120)
         table = downloaded(page)
-        box = page.locator(f"{MAP} canvas.points").bounding_box()
         shape = Path([(box["x"] + fx * box["width"], box["y"] + fy * box["height"]) for fx, fy in LASSO])
         # 3 px inside the edge and 3 px outside it: a point on the edge may go either way
         inside, near = sorted((set(np.flatnonzero(shape.contains_points(xy, radius=r)).tolist()) for r in (-3, 3)),

@@ -91,12 +91,15 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
         if st.session_state.pop(selected_now, False):
             st.rerun()
         rows = {"selected": blob(np.asarray(selected, dtype="<u4").tobytes())} if len(selected) else {}
-        for name, data in {"code": code, **canvas.blobs, **rows}.items():
-            component(key=f"{key}_{name}", data=data, height=0)
         view, hover = st.session_state.get(hovered_now, (None, None))
         sent = CanvasData(**canvas.view, code=blob_key(code), hover=hover if view == canvas.key else None,
                           answered=st.session_state.get(answered, 0), element=key,
                           selected=blob_key(rows["selected"]) if rows else None)
-        component(key=key, data=sent, on_hover_change=hovered, on_selection_change=chose)
+        # no gap between the columns' elements (each of no height): one that comes or goes (a highlight, a selection)
+        # does not move the map on the page
+        with st.container(gap=None):
+            for name, data in {"code": code, **canvas.blobs, **rows}.items():
+                component(key=f"{key}_{name}", data=data, height=0)
+            component(key=key, data=sent, on_hover_change=hovered, on_selection_change=chose)
 
     drawn()
