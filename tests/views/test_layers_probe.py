@@ -88,3 +88,21 @@ def test_labels_that_cannot_be_probed_are_one_sentence():
     at.file_uploader(key="layers_probe_upload").upload("one.csv", ("text,label\n" + rows).encode(), "text/csv").run()
     assert not at.exception
     assert at.error[0].value.startswith("A probe tells classes apart, and there is one class, “only”")
+
+
+@pytest.mark.parametrize("kind, said", [("sparse", "probed on its CSR rows, its output"),
+                                        ("late interaction", "probed on the mean of each text's token vectors")])
+def test_a_sparse_or_late_interaction_model_is_probed_on_its_output_and_says_so(sparse_folders, late_folders, kind,
+                                                                                 said):
+    from tests.conftest import app_test_on_model
+
+    folder = sparse_folders["splade"] if kind == "sparse" else late_folders["colbert"]
+    at = app_test_on_model(str(folder), PAGE)
+    at.session_state["layers_tab"] = "What each layer knows"
+    at.run()
+    at.number_input(key="layers_probe_size").set_value(60).run()
+    assert JOBS.wait_idle(600)
+    at.run()
+    assert not at.exception and not at.error
+    assert any(said in box.value for box in at.info)
+    assert len(figure(at, "layers_probe_figure").data[1].x) == 1  # one layer: the output
