@@ -351,7 +351,8 @@ def test_the_zoom_labels_come_once_the_browser_asks_for_them_after_its_first_fra
         assert set(label["text"].split(", ")) <= set(" ".join(FRAME["text"]).split())
 
 
-def test_the_selection_tagged_in_one_widget_is_a_column_of_every_map_of_that_corpus():
+def test_the_selection_tagged_in_one_widget_is_a_column_of_every_map_of_that_corpus(tmp_path, monkeypatch):
+    monkeypatch.setenv("EXPLORER_CACHE_DIR", str(tmp_path))  # a tag store of this test's own
     widget = MapWidget.from_frame(FRAME, label="topic")
     widget.selection = [4, 17, 250]
     assert widget.tag("widget pets") == 3
