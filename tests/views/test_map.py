@@ -1,4 +1,3 @@
-import hashlib
 
 import numpy as np
 import pytest
@@ -9,6 +8,7 @@ from core.plots.map import MAX_CATEGORIES
 from tests.canvases import canvas
 from tests.conftest import CATALOG_DENSE, app_test
 from tests.figures import figure
+from tests.row_ids import digest_id
 from tests.views.download_asked import assert_download_offered
 
 PAGE = "views/map.py"
@@ -26,7 +26,7 @@ def query_table(at):
 def row_ids(at) -> list[str]:
     """The ids of the rows of the STS-B sample on the map, in its order: each text's digest (they are distinct)."""
     texts = stsb_sample(int(at.number_input(key="map_size").value))["text"]
-    return [hashlib.blake2b(text.encode(), digest_size=8).hexdigest() + ":0" for text in texts]
+    return [digest_id(text) for text in texts]
 
 
 def metrics(at) -> dict[str, str]:

@@ -2,7 +2,6 @@
 of the same texts to the same coordinates (each read back as that host gives them: the page's canvas, the widget's
 own points, the command's file), and the Map page keeps a selection and every row by its row id."""
 
-import hashlib
 import json
 
 import numpy as np
@@ -14,14 +13,12 @@ from core.plots.map_canvas import canvas_points
 from tests.canvases import canvas
 from tests.conftest import app_test
 from tests.extras import extra_module
+from tests.row_ids import digest_id
+from tests.views.map_upload import upload_topics
 
 PAGE = "views/map.py"
 SIZE = 300
 QUERY = "A man is playing a guitar on stage."  # the page's default query
-
-
-def digest_id(text: str, place: int = 0) -> str:
-    return f"{hashlib.blake2b(text.encode(), digest_size=8).hexdigest()}:{place}"
 
 
 def canvas_positions(coords: np.ndarray) -> np.ndarray:
@@ -63,15 +60,6 @@ def test_the_map_page_the_widget_and_project_give_the_same_coordinates(tmp_path)
     assert written["genre"].tolist() == widget.selection["label"].tolist() == sample["genre"].tolist()
 
 
-def upload(at, rows: list[tuple[str, str]]):
-    content = "text,topic\n" + "".join(f"{text},{topic}\n" for text, topic in rows)
-    at.radio(key="map_source").set_value("upload").run()
-    at.file_uploader(key="map_upload").upload("texts.csv", content.encode(), "text/csv").run()
-    at.selectbox(key="map_label_col").set_value("topic").run()
-    assert not at.exception and not at.error
-    return at
-
-
 def selected_texts(at) -> list[tuple[str, str]]:
     table = next(frame.value for frame in at.dataframe if "nearest text" in frame.value.columns)
     return list(zip(table["text"], table["label"]))
@@ -82,7 +70,7 @@ ROWS = [(f"Sentence {i} is about {('music', 'food', 'weather')[i % 3]}.", ("musi
 
 
 def test_a_selection_survives_the_corpus_uploaded_again_in_another_order_and_repeated_texts_keep_their_labels():
-    at = upload(app_test(PAGE), ROWS)
+    at = upload_topics(app_test(PAGE), ROWS)
     drawn = canvas(at)
     assert drawn.view["n"] == len(ROWS)  # both rows of the repeated text are points, each with its own label
     assert drawn.legend()["first"] == drawn.legend()["second"] == 1
@@ -91,7 +79,7 @@ def test_a_selection_survives_the_corpus_uploaded_again_in_another_order_and_rep
     at.run()
     assert selected_texts(at) == chosen
 
-    at = upload(at, ROWS[::-1])  # the same file, its rows in the opposite order
+    at = upload_topics(at, ROWS[::-1])  # the same file, its rows in the opposite order
     assert not at.exception
     # the rows are listed in the new order; the repeated text's second row is now the first of the two
     assert selected_texts(at) == [("The same words twice.", "first"), ROWS[7], ROWS[2]]

@@ -1,27 +1,14 @@
 """Tags on the Map page (AppTest): the selection named, the map coloured by the tag, the tag a column of every table,
 renamed, undone and removed, and kept by row id when the same corpus comes back in another order."""
 
-import hashlib
-
 from tests.canvases import canvas
 from tests.conftest import app_test
+from tests.row_ids import digest_id
+from tests.views.map_upload import upload_topics
 
 PAGE = "views/map.py"
 ROWS = [(f"Sentence {i} is about {('music', 'food', 'weather')[i % 3]}.", ("music", "food", "weather")[i % 3])
         for i in range(15)]
-
-
-def digest_id(text: str) -> str:
-    return f"{hashlib.blake2b(text.encode(), digest_size=8).hexdigest()}:0"
-
-
-def upload(at, rows):
-    content = "text,topic\n" + "".join(f"{text},{topic}\n" for text, topic in rows)
-    at.radio(key="map_source").set_value("upload").run()
-    at.file_uploader(key="map_upload").upload("tagged.csv", content.encode(), "text/csv").run()
-    at.selectbox(key="map_label_col").set_value("topic").run()
-    assert not at.exception and not at.error
-    return at
 
 
 def tagged_texts(at, name: str) -> set[str]:
@@ -30,7 +17,7 @@ def tagged_texts(at, name: str) -> set[str]:
 
 
 def test_a_selection_is_tagged_coloured_by_and_kept_when_the_corpus_comes_back_in_another_order():
-    at = upload(app_test(PAGE), ROWS)
+    at = upload_topics(app_test(PAGE), ROWS, "tagged.csv")
     chosen = [ROWS[1][0], ROWS[4][0], ROWS[9][0]]
     at.session_state["map_selected"] = [digest_id(text) for text in chosen]
     at.run()
@@ -44,7 +31,7 @@ def test_a_selection_is_tagged_coloured_by_and_kept_when_the_corpus_comes_back_i
     assert "Download the rows with labels and tags (CSV)" in labels
 
     at.session_state["map_selected"] = []
-    at = upload(at, ROWS[::-1])  # the same corpus, its rows in the opposite order
+    at = upload_topics(at, ROWS[::-1], "tagged.csv")  # the same corpus, its rows in the opposite order
     at.session_state["map_selected"] = [digest_id(text) for text in chosen[:2]]
     at.run()
     assert tagged_texts(at, "picked") == set(chosen[:2])  # the rows listed are tagged, by row id
@@ -53,7 +40,7 @@ def test_a_selection_is_tagged_coloured_by_and_kept_when_the_corpus_comes_back_i
 
 
 def test_a_tag_is_renamed_undone_and_removed_and_a_bad_name_is_one_sentence():
-    at = upload(app_test(PAGE), ROWS[:9])
+    at = upload_topics(app_test(PAGE), ROWS[:9], "tagged.csv")
     at.session_state["map_selected"] = [digest_id(ROWS[0][0])]
     at.run()
     at.button(key="map_tag_button").click().run()

@@ -1,4 +1,3 @@
-import hashlib
 import json
 import subprocess
 import sys
@@ -9,6 +8,7 @@ import pytest
 from core.cli import main
 from core.models.catalog import catalog
 from tests.conftest import ROOT
+from tests.row_ids import digest_id
 
 
 def test_models_json_lists_every_entry_with_availability_and_reason(capsys):
@@ -127,7 +127,7 @@ def test_project_writes_the_maps_coordinates_and_reads_a_projection_the_app_stor
     table = pd.read_csv(tmp_path / "pca.csv")
     assert table.columns.tolist() == ["row_id", "text", "projection_x", "projection_y", "side"]
     assert table["text"].tolist() == texts
-    ids = [hashlib.blake2b(t.encode(), digest_size=8).hexdigest() + ":0" for t in texts]
+    ids = [digest_id(t) for t in texts]
     assert table["row_id"].tolist() == ids
     expected = PCA(n_components=2, svd_solver="full").fit_transform(vectors.astype(np.float64))
     np.testing.assert_allclose(table[["projection_x", "projection_y"]].to_numpy(), expected, atol=1e-5)

@@ -1,10 +1,10 @@
-import hashlib
 
 import pytest
 
 from core.data.corpus import CorpusError, labelled_corpus
 from core.data.stsb import stsb_genres, stsb_sample
 from tests import stsb_counts
+from tests.row_ids import digest
 
 
 def test_stsb_sentences_keep_their_genre_and_are_distinct():
@@ -21,10 +21,6 @@ def test_the_sample_is_seeded_and_in_corpus_order():
     positions = [whole.index(t) for t in sample.text[:50]]
     assert positions == sorted(positions)
     assert len(stsb_sample(10**6)) == len(whole)
-
-
-def digest(text: str) -> str:
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 def test_every_row_keeps_its_own_label_and_an_id_of_its_text_and_place_among_equal_texts():

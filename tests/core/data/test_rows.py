@@ -1,16 +1,12 @@
 """Row ids: a text's blake2b digest (8 bytes, hex) and its place among equal texts; a dataset's row numbers; a table's
 own ids where they name every row once; where rows of given ids are; each distinct text once."""
 
-import hashlib
 
 import pandas as pd
 import pytest
 
 from core.data.rows import distinct, given_row_ids, numbered_row_ids, positions_of, text_row_ids, with_row_ids
-
-
-def digest(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+from tests.row_ids import digest
 
 
 def test_a_text_row_is_its_digest_and_its_place_among_equal_texts():

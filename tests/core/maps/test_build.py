@@ -1,8 +1,6 @@
 """The one map builder: a table of rows and its space in, the points with their row ids, colours and the query's star
 out, checked against scikit-learn's PCA and KMeans computed apart."""
 
-import hashlib
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,14 +10,11 @@ from core.analysis.map.projection import ProjectionParams
 from core.maps.build import build_map, colour, map_points
 from core.maps.space import MapSpace
 from core.plots.map import MAX_CATEGORIES
+from tests.row_ids import digest_id
 
 RNG = np.random.default_rng(3)
 VECTORS = np.concatenate([RNG.normal(loc, 0.3, size=(30, 6)) for loc in (-2.0, 0.0, 2.0)])
 TEXTS = [f"text {i}" for i in range(90)]
-
-
-def digest_id(text: str, place: int = 0) -> str:
-    return f"{hashlib.blake2b(text.encode(), digest_size=8).hexdigest()}:{place}"
 
 
 def same_up_to_sign(found: np.ndarray, expected: np.ndarray, atol: float) -> None:
