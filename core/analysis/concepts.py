@@ -20,6 +20,7 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
 
 RANDOM_DIRECTIONS = 100
 FOLDS = 5
@@ -43,12 +44,10 @@ def _direction(vectors: np.ndarray, inside: np.ndarray) -> tuple[StandardScaler,
 
 @dataclass(frozen=True)
 class Direction:
-    """A concept's direction: every text's score along it, the two groups (`kept`: the texts in either; `inside`:
-    those of the first), their out-of-fold separation, and the separations of random directions it is tested
-    against."""
+    """A concept's direction: every text's score along it, the texts of the first group (`inside`), the groups'
+    out-of-fold separation, and the separations of random directions it is tested against."""
 
     scores: np.ndarray
-    kept: np.ndarray
     inside: np.ndarray
     separation: float
     random: np.ndarray
@@ -65,6 +64,8 @@ class Direction:
         return order[:top], order[::-1][:top]
 
 
+# the fits' BLAS on one thread: on two, a direction of 2,000 texts (384 dimensions) took 0.59 s against 0.06 s
+@threadpool_limits.wrap(limits=1, user_api="blas")
 def concept_direction(vectors: np.ndarray, kept: np.ndarray, inside: np.ndarray, *, random: int = RANDOM_DIRECTIONS,
                       seed: int = SEED) -> Direction:
     """The direction of the `kept` texts `inside` (the first group) against the other kept ones, and every text's score
@@ -80,10 +81,10 @@ def concept_direction(vectors: np.ndarray, kept: np.ndarray, inside: np.ndarray,
         fold_scaler, fold_weights = _direction(groups[train], first[train])
         held[test] = fold_scaler.transform(groups[test]) @ fold_weights
     standardised = scaler.transform(groups)
+    # not scaled to unit length: Cohen's d is the same along a direction at any length
     directions = np.random.default_rng(seed).standard_normal((random, vectors.shape[1]))
-    directions /= np.linalg.norm(directions, axis=1, keepdims=True)
     chance = np.array([separation(standardised @ direction, first) for direction in directions])
-    return Direction(scaler.transform(vectors) @ weights, kept, inside, separation(held, first), chance)
+    return Direction(scaler.transform(vectors) @ weights, inside, separation(held, first), chance)
 
 
 def mislabelled(codes: np.ndarray, probabilities: np.ndarray) -> np.ndarray:

@@ -13,6 +13,7 @@ import pandas as pd
 import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.preprocessing import normalize
+from threadpoolctl import threadpool_limits
 
 from core.analysis.concepts import Direction, concept_direction, group_mask, mislabelled
 from core.analysis.probes import (
@@ -146,6 +147,17 @@ def texts_direction(model: LoadedModel, texts: Sequence[str], labels: Sequence[o
     return label_direction(found[chosen][unique.rows], [str(label) for label in labels], first, second)
 
 
+def shared_out(tasks: list, workers: int = WORKERS) -> list:
+    """joblib's delayed calls run on `workers` threads, each thread's BLAS on one.
+
+    Threads, not processes: scikit-learn's fits spend their time in compiled code that lets go of the GIL (7 layers of
+    2,000 texts: 6.1 s on two threads, 6.6 s on two processes, 9.9 s on one), and a server starts no processes of its
+    own. BLAS on one thread: two threads each running OpenBLAS on two threads spin and wait for each other (the whole
+    probe view of 2,000 texts took 164 s, against 11.3 s so; a server's BLAS is on one thread already, core.threads)."""
+    with threadpool_limits(1, user_api="blas"):
+        return Parallel(n_jobs=min(workers, len(tasks)), backend="threading")(tasks)
+
+
 def probe_texts(model: LoadedModel, texts: Sequence[str], labels: Sequence[object], settings: Settings, *,
                 layers: Sequence[int] | None = None, seed: int = SEED, workers: int = WORKERS,
                 progress: Progress | None = None) -> ProbeReport:
@@ -164,9 +176,6 @@ def probe_texts(model: LoadedModel, texts: Sequence[str], labels: Sequence[objec
     vectors = {layer: rows[unique.rows] for layer, rows in found.items()}
     tasks = [delayed(probe_layer)(layer, rows, checked, seed=seed) for layer, rows in vectors.items()]
     tasks.append(delayed(words_probe)(listed, checked, seed=seed))
-    # threads, not processes: scikit-learn's fits spend their time in compiled code that lets go of the GIL (7 layers
-    # of 2,000 texts: 6.1 s on two threads, 6.6 s on two processes, 9.9 s on one), and a server starts no processes
-    # of its own
-    done = Parallel(n_jobs=min(workers, len(tasks)), backend="threading")(tasks)
+    done = shared_out(tasks, workers)
     probes = [result for result in done if isinstance(result, LayerProbe)]
     return ProbeReport(listed, checked, probes, done[-1], kind.layered_note, vectors, seed)

@@ -47,6 +47,8 @@ def test_the_direction_is_the_probes_unit_weights_and_its_separation_is_out_of_f
     assert found.p_value == pytest.approx(1 / 101)
     high, low = found.ends(5)
     assert inside[high].all() and not inside[low].any()
+    assert high.tolist() == np.argsort(found.scores)[::-1][:5].tolist()
+    assert low.tolist() == np.argsort(found.scores)[:5].tolist()
 
 
 def test_groups_drawn_alike_are_separated_no_further_than_random_directions():
@@ -64,6 +66,26 @@ def test_two_labels_of_three_leave_the_third_out_but_score_it():
     assert len(found.scores) == 90
     with pytest.raises(ValueError, match="at least 5 texts in each group"):
         concept_direction(vectors, kept, np.arange(90) < 3)
+
+
+@pytest.mark.parametrize("first, second, refused", [(3, 30, "not 3 and 30"), (30, 4, "not 30 and 4"), (5, 5, None)])
+def test_each_group_needs_a_text_in_each_fold(first, second, refused):
+    vectors = RNG.normal(size=(first + second, DIMS))
+    inside = np.arange(first + second) < first
+    if refused is None:
+        assert len(concept_direction(vectors, np.ones(len(inside), bool), inside).scores) == first + second
+    else:
+        with pytest.raises(ValueError, match=refused):
+            concept_direction(vectors, np.ones(len(inside), bool), inside)
+
+
+def test_a_label_against_the_rest_keeps_every_text():
+    kept, inside = group_mask(["a", "b", "c", "a"], "a", None)
+    assert kept.tolist() == [True] * 4 and inside.tolist() == [True, False, False, True]
+
+
+def test_groups_that_do_not_spread_are_not_separated():
+    assert separation(np.ones(10), np.arange(10) < 5) == 0.0
 
 
 def test_labels_flipped_on_purpose_are_found_mislabelled_least_sure_first():

@@ -76,6 +76,8 @@ def test_the_online_codelength_is_the_code_written_out_block_by_block(genres):
 def test_a_layers_record_holds_what_the_command_prints(genres):
     _, vectors, labels = genres
     found = probe_layer(6, vectors, labels).record()
+    assert set(found) == {"layer", "accuracy", "accuracy_low", "accuracy_high", "macro_f1", "control_accuracy",
+                          "selectivity", "mdl_bits", "uniform_bits", "compression"}
     assert found["layer"] == 6 and found["selectivity"] == pytest.approx(found["accuracy"]
                                                                          - found["control_accuracy"])
     assert found["accuracy_low"] <= found["accuracy"] <= found["accuracy_high"]
@@ -86,8 +88,14 @@ def test_a_layers_record_holds_what_the_command_prints(genres):
     (["a"] * 10, "there is one class, “a”: give labels of at least 2 classes"),
     (["a"] * 10 + ["b"] * 4, "Each class needs at least 5 texts (one in each of the 5 folds): “b” has 4"),
     ([], "there is no label: give labels"),
+    ([c for c in "abcde" for _ in range(4)] + ["f"] * 5,
+     "“a” has 4, “b” has 4, “c” has 4, …; add texts to those classes or leave them out."),
 ])
 def test_labels_that_cannot_be_probed_are_one_sentence(labels, said):
     with pytest.raises(ValueError, match=re.escape(said)) as refused:
         checked_labels(labels)
     assert "\n" not in str(refused.value)
+
+
+def test_five_texts_a_class_are_enough():
+    assert np.bincount(checked_labels(["a"] * 5 + ["b"] * 5).codes).tolist() == [5, 5]

@@ -8,7 +8,7 @@ import json
 import pandas as pd
 import pytest
 
-from core.data.labels import TagError, TagStore, corpus_key, labelled_table, tag_columns, tags_from_table
+from core.data.labels import TagError, TagStore, corpus_key, labelled_table, tag_columns, tag_name, tags_from_table
 from core.data.rows import text_row_ids
 
 TEXTS = ["a cat", "a dog", "a cat", "stocks fell"]
@@ -79,3 +79,14 @@ def test_an_export_has_a_true_false_column_per_tag_and_reads_back_to_the_same_ta
     assert tags_from_table(written) == tags
     with pytest.raises(TagError, match="no row_id column"):
         tags_from_table(written.drop(columns=["row_id"]))
+
+
+def test_a_tag_column_edited_in_a_spreadsheet_reads_true_1_and_yes_as_tagged():
+    table = pd.DataFrame({"row_id": IDS, "tag_pets": ["TRUE", "1", "yes", "no"], "tag_none": ["0", "false", "", "No"]})
+    assert tags_from_table(table) == {"pets": frozenset(IDS[:3]), "none": frozenset()}
+
+
+def test_a_name_of_60_characters_is_kept_and_one_of_61_refused():
+    assert tag_name("n" * 60) == "n" * 60
+    with pytest.raises(TagError, match="at most 60 characters, not 61"):
+        tag_name("n" * 61)

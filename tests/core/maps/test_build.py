@@ -4,9 +4,10 @@ out, checked against scikit-learn's PCA and KMeans computed apart."""
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
 
-from core.analysis.map.projection import ProjectionParams
+from core.analysis.map.projection import Projection, ProjectionParams, project
 from core.maps.build import build_map, colour, map_points
 from core.maps.space import MapSpace
 from core.plots.map import MAX_CATEGORIES
@@ -55,6 +56,7 @@ def test_a_map_is_the_pca_of_its_space_with_the_query_at_its_projection():
     np.testing.assert_allclose(points.query.position, pca.transform(query[None])[0] * signs, atol=1e-8)
     cosines = VECTORS @ query / np.linalg.norm(VECTORS, axis=1) / np.linalg.norm(query)
     assert list(points.query.neighbours) == np.argsort(-cosines)[:3].tolist()
+    assert points.query.text == "near the first group"
     assert points.colouring.title == "group" and points.row_ids == [digest_id(t) for t in TEXTS]
 
 
@@ -68,3 +70,20 @@ def test_a_table_that_names_its_own_rows_keeps_them():
 def test_row_ids_that_do_not_name_each_row_once_are_made_from_the_texts(ids):
     frame = pd.DataFrame({"row_id": ids, "text": ["b", "a"]})
     assert map_points(frame, np.eye(2), np.eye(2), title="two").row_ids == [digest_id("b"), digest_id("a")]
+
+
+@pytest.mark.parametrize("params", [ProjectionParams("t-SNE", perplexity=5.0, seed=2),
+                                    ProjectionParams("UMAP", neighbours=5, min_dist=0.5, seed=2)])
+def test_a_map_is_projected_with_every_parameter_it_is_given(params):
+    points = build_map(pd.DataFrame({"text": TEXTS}), MapSpace(VECTORS), params, title="a map")
+    np.testing.assert_allclose(points.coords, project(VECTORS, **params.options()).coords, atol=1e-6)
+    assert points.title == points.canvas().view["label"] == "a map"
+
+
+def test_unlabelled_points_are_coloured_by_k_means_with_the_maps_seed_and_say_where_the_projection_was_fitted():
+    noise = RNG.normal(size=(90, 6))
+    fitted = Projection(noise[:, :2], "UMAP", {"fitted_on": 40})
+    points = map_points(pd.DataFrame({"text": TEXTS}), noise, fitted, title="noise", k=4, seed=7)
+    assert points.clusters.tolist() == KMeans(n_clusters=4, n_init="auto", random_state=7).fit(noise).labels_.tolist()
+    assert points.fitted_on == 40 and map_points(pd.DataFrame({"text": TEXTS}), noise, noise[:, :2],
+                                                 title="noise").fitted_on is None
