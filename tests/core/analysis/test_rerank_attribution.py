@@ -200,9 +200,13 @@ def test_the_verdict_says_when_an_explanation_is_no_better_than_random():
 def test_the_difference_of_two_texts_is_split_over_both_inputs(steep_folder):
     """The frame's attributions sum to each side's (logit − baseline + gap), first's minus second's: with few steps on
     the bent network the gaps are large, so the identity's sign is seen."""
-    compared = compare_texts(load_reranker(str(steep_folder), "cpu"), QUERY, TEXT, OTHER, steps=4)
+    seen = []
+    compared = compare_texts(load_reranker(str(steep_folder), "cpu"), QUERY, TEXT, OTHER, steps=4,
+                             progress=lambda done, total: seen.append((done, total)))
     assert isinstance(compared, RerankComparison) and compared.same_query
+    assert seen == [(1, 2), (2, 2)] and compared.first.steps == compared.second.steps == 4
     frame = compared.frame()
+    assert list(frame.columns) == ["part", "position", "token", "attribution"]
     tolerance = 1e-5 * abs(compared.logit_difference)
     assert abs(compared.gap) > 100 * tolerance
     total = frame["attribution"].sum() + compared.baseline_difference - compared.gap
@@ -216,9 +220,33 @@ def test_the_difference_of_two_texts_is_split_over_both_inputs(steep_folder):
 
 def test_the_pages_bundle_has_the_pair_its_check_and_the_comparison(reranker):
     seen = []
-    bundle = explain_with_checks(reranker, QUERY, TEXT, versus=OTHER, progress=lambda done, total: seen.append(done))
-    assert seen == [1, 2, 3] and bundle.versus is not None and bundle.versus.second.text == OTHER
-    assert explain_with_checks(reranker, QUERY, TEXT).versus is None
+    bundle = explain_with_checks(reranker, QUERY, TEXT, versus=OTHER,
+                                 progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 3), (2, 3), (3, 3)] and bundle.versus is not None and bundle.versus.second.text == OTHER
+    alone = explain_rerank(reranker, QUERY, TEXT)
+    np.testing.assert_allclose(bundle.pair.attributions, alone.attributions, atol=1e-6)
+    np.testing.assert_allclose(bundle.versus.first.attributions, alone.attributions, atol=1e-6)
+    np.testing.assert_allclose(bundle.deletion.attributed, deletion_check(reranker, alone).attributed, atol=1e-6)
+    seen.clear()
+    assert explain_with_checks(reranker, QUERY, TEXT, progress=lambda done, total: seen.append((done, total))
+                               ).versus is None
+    assert seen == [(1, 2), (2, 2)]
+
+
+def test_two_steps_and_one_random_order_are_the_least_taken(reranker):
+    assert explain_rerank(reranker, QUERY, TEXT, steps=2).steps == 2
+    assert explain_rerank(reranker, QUERY, TEXT, max_steps=2).steps == 2
+    with pytest.raises(ValueError, match="at least 2 steps, not 1"):
+        explain_rerank(reranker, QUERY, TEXT, steps=1)
+    with pytest.raises(ValueError, match="must be at least 2, not 1"):
+        explain_rerank(reranker, QUERY, TEXT, max_steps=1)
+    explained = explain_rerank(reranker, QUERY, TEXT, steps=2)
+    deletion = deletion_check(reranker, explained, orders=1)
+    assert deletion.random.shape == (1, len(explained.positions("text")) + 1)
+    assert list(deletion.frame().columns) == ["tokens removed", "most attributed first", "random orders (mean)",
+                                              "random order 1"]
+    with pytest.raises(ValueError, match="at least one random order, not 0"):
+        deletion_check(reranker, explained, orders=0)
 
 
 def test_a_reranker_that_gives_several_scores_a_pair_is_refused_in_one_sentence(tiny_bert_folder, tmp_path):

@@ -271,6 +271,36 @@ def test_vectors_and_texts_open_a_map_projected_as_the_map_page_does():
     widget = MapWidget.from_vectors(vectors, [f"t{i}" for i in range(60)], labels=["a", "b"] * 30)
     widget.selection = range(60)
     same_up_to_sign(widget.selection[["x", "y"]].to_numpy(), PCA(n_components=2).fit_transform(vectors), atol=1e-8)
+    assert widget.view["label"] == "PCA of 60 vectors" and widget.view["legend"]["title"] == "label"
+    assert widget.selection["label"].tolist() == ["a", "b"] * 30
+
+
+def test_vectors_are_projected_by_the_method_and_seed_asked():
+    from core.analysis.map.projection import project
+
+    vectors = RNG.normal(size=(100, 5))
+    widget = MapWidget.from_vectors(vectors, [f"t{i}" for i in range(100)], method="t-SNE", seed=3, title="mine")
+    widget.selection = range(100)
+    expected = project(vectors, method="t-SNE", seed=3).coords
+    np.testing.assert_allclose(widget.selection[["x", "y"]].to_numpy(), expected, atol=1e-6)
+    assert widget.view["label"] == "mine" and widget.view["legend"]["title"] == "cluster"
+
+
+def test_row_zero_is_selected_and_hovered_like_any_other_and_the_title_says_the_rows():
+    widget = MapWidget.from_frame(FRAME.assign(row_id=[f"r{i}" for i in range(N)]))
+    wire = wired(widget)
+    from_browser(widget, [0])
+    assert widget.selection.index.tolist() == [0] and widget.selection["row_id"].tolist() == ["r0"]
+    widget.selection = ["r0", "r5"]
+    assert widget.selection.index.tolist() == [0, 5]
+    widget._handle_msg({"content": {"data": {"method": "custom", "content": {"hover": 0}}}, "buffers": []})
+    assert wire.sent[-1][0]["content"]["hover"]["row"] == 0
+    assert widget.view["label"] == f"{N} points of a DataFrame"
+
+
+def test_a_highlight_is_literal_text_unless_a_pattern_is_asked():
+    widget = MapWidget.from_frame(FRAME.assign(text=["a.c" if i == 4 else "abc" for i in range(N)]))
+    assert widget.highlight("a.c") == 1 and lit_rows(widget) == [4]
 
 
 def test_too_many_labels_for_a_legend_are_coloured_by_clusters_but_kept_in_the_selection():
