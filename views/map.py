@@ -14,7 +14,7 @@ from core.data.corpus import CorpusError
 from core.data.sampling import sample_indices
 from core.hashing import texts_digest
 from core.kinds import kind_of
-from core.maps.build import query_mark
+from core.maps.build import map_title, query_mark
 from core.maps.space import MapSpace, query_point
 from core.models.loading import LoadedModel
 from core.settings import Settings
@@ -24,7 +24,7 @@ from ui.kinds import views_of
 from ui.pages.map.corpus import MapCorpus, map_corpus
 from ui.pages.map.inputs import CLUSTERS, DENSITY, MapInputs, map_inputs, projection_inputs
 from ui.pages.map.projection import colouring_of, projected
-from ui.pages.map.tags import tag_selection, tags_panel, with_tags
+from ui.pages.map.tags import store, tag_selection, tags_panel, with_tags
 from ui.pages.map.tools import (
     cluster_panel,
     cluster_table,
@@ -145,10 +145,10 @@ def _map(settings: Settings, model: LoadedModel, corpus: MapCorpus, points: Poin
         compared = compare_view(points.frame, points.stored, points.space, projection, colouring, params,
                                 (settings, model), query, chosen.top, centred, highlight)
     if not compared:
-        title = f"{projection.method} of " + (f"the vectors in {corpus.files}" if corpus.files else
-                                               describe(settings, model))
+        title = (f"{projection.method} of the vectors in {corpus.files}" if corpus.files else
+                 map_title(projection.method, len(points.frame), describe(settings, model)))
         single_view(points.frame, points.space, projection, report, colouring, found[0] if found else None, title,
-                    highlight, labels, lambda row_ids: tag_selection(corpus, row_ids))
+                    highlight, labels, lambda row_ids: tag_selection(corpus, row_ids), store().tags(corpus.key))
     if clustered:
         cluster_panel(cluster_table(texts, colouring.values))
     if found is not None:

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from core.analysis.map.projection import Projection
     from core.maps.build import MapPoints
 
-OUTPUTS = (".csv", ".parquet")  # what `project --output` writes
+SAVED_MAP = ".html"  # the map itself (core/maps/html.py)
+OUTPUTS = (".csv", ".parquet", SAVED_MAP)  # what `project --output` writes
 
 
 def map_output(text: str) -> Path:
@@ -23,7 +24,7 @@ def map_output(text: str) -> Path:
     write."""
     path = Path(text)
     if path.suffix.lower() not in OUTPUTS:
-        raise argparse.ArgumentTypeError(f"project writes {' or '.join(OUTPUTS)}, not "
+        raise argparse.ArgumentTypeError(f"project writes {', '.join(OUTPUTS[:-1])} or {OUTPUTS[-1]}, not "
                                          f"{path.suffix or 'a file without a suffix'}; name the file so")
     return path
 
@@ -33,20 +34,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                                    "of texts) to 2-D (PCA, t-SNE or UMAP) into a .csv or .parquet of "
                                                    "row ids, texts and projection_x, projection_y (Embedding Atlas's "
                                                    "columns), with a tag_<name> column per tag the Map page keeps for "
-                                                   "those rows; kept on disk with the map's projections, so neither "
-                                                   "computes it twice")
+                                                   "those rows, or into a .html file: the map itself, which opens "
+                                                   "anywhere with no server and no network; kept on disk with the "
+                                                   "map's projections, so neither computes it twice")
     parser.add_argument("--input", type=Path, nargs="+", required=True,
                         help="a .parquet file with a vector column (as `embed` writes), a .npy file and a .txt file "
                              "of its texts, the Embedding Projector's vectors.tsv and metadata.tsv, or a dataset "
                              "folder (as `embed --engine ray` writes: every row, its vectors memory-mapped); with "
                              "--model, one file of texts: .txt (one a line), or .csv, .jsonl or .parquet with a text "
                              "column")
-    parser.add_argument("--output", type=map_output, required=True, help=" or ".join(OUTPUTS))
+    parser.add_argument("--output", type=map_output, required=True,
+                        help=f"{', '.join(OUTPUTS[:-1])} (the points) or {OUTPUTS[-1]} (the map as one file)")
     embedded = parser.add_argument_group("Texts embedded here (--model), as the Map page embeds them")
     add_model_options(embedded, required=False)
     add_revision_option(embedded)
     embedded.add_argument("--text-column", default="text", help="the column of the texts")
     embedded.add_argument("--label-column", default=None, help="a column of labels, written beside each row")
+    embedded.add_argument("--query", default=None, help="a text placed on the map as the Map page places its query: "
+                                                        "a star with lines to its nearest texts (drawn in a .html "
+                                                        "map)")
     parser.add_argument("--method", choices=METHODS, default="PCA")
     parser.add_argument("--perplexity", type=float, default=30.0)
     parser.add_argument("--neighbours", type=positive_int, default=15)
@@ -150,7 +156,8 @@ def _embedded(args: argparse.Namespace) -> MapPoints:
     refuse_inapplicable(model, args)
     settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer, device=args.device)
     params = ProjectionParams(args.method, args.perplexity, args.neighbours, args.min_dist, args.seed)
-    return model_map(frame.rename(columns={"label": label}) if label else frame, model, settings, params, label=label)
+    return model_map(frame.rename(columns={"label": label}) if label else frame, model, settings, params, label=label,
+                     query=args.query)
 
 
 def _given(args: argparse.Namespace) -> tuple[MapPoints, str | None]:
@@ -169,7 +176,8 @@ def _given(args: argparse.Namespace) -> tuple[MapPoints, str | None]:
                   cached_project(vectors, method=args.method, perplexity=args.perplexity, neighbours=args.neighbours,
                                  min_dist=args.min_dist, seed=args.seed))
     frame = with_row_ids(pd.concat([pd.DataFrame({"text": texts}), metadata], axis=1), numbers=numbers)
-    return map_points(frame, vectors, projection, title=f"{args.method} of {len(frame):,} points", seed=args.seed), key
+    return map_points(frame, vectors, projection, title=f"{args.method} of {len(frame):,} points", seed=args.seed,
+                      label=args.label_column), key
 
 
 def run(args: argparse.Namespace) -> int:
@@ -179,9 +187,18 @@ def run(args: argparse.Namespace) -> int:
     from core.data.labels import TagStore, corpus_key, tag_columns
     from core.data.rows import ROW_ID
 
+    if args.query is not None and args.model is None:
+        raise ValueError("--query is embedded by the model that embeds the texts: give --model with a file of texts, "
+                         "or leave --query out.")
     points, key = (_embedded(args), None) if args.model is not None else _given(args)
     frame = points.frame
     tags = TagStore().tags(key or corpus_key(points.row_ids))  # the tags the Map page keeps for these rows
+    if args.output.suffix.lower() == SAVED_MAP:
+        from core.maps.html import points_html
+
+        args.output.write_text(points_html(points, tags), encoding="utf-8")
+        print(f"The map of {len(frame):,} points is saved as {args.output}: open it in a browser.", file=sys.stderr)
+        return 0
     table = pd.concat([frame[[ROW_ID, "text"]],
                        pd.DataFrame({"projection_x": points.coords[:, 0], "projection_y": points.coords[:, 1]}),
                        frame.drop(columns=[ROW_ID, "text"]), tag_columns(points.row_ids, tags)], axis=1)

@@ -149,6 +149,11 @@ def build_map(frame: pd.DataFrame, space: MapSpace, params: ProjectionParams, *,
     return map_points(frame, space.vectors, projection, title=title, label=label, k=k, seed=params.seed, query=mark)
 
 
+def map_title(method: str, n: int, configuration: str) -> str:
+    """A model's map's title and accessible name: "PCA of 300 texts, model · mean pooling · layer 6 (last)"."""
+    return f"{method} of {n:,} texts, {configuration}"
+
+
 def model_map(frame: pd.DataFrame, model: LoadedModel, settings: Settings, params: ProjectionParams, *,
               label: str | None = None, query: str | None = None, k: int = CLUSTERS,
               top: int = TOP) -> MapPoints:
@@ -159,5 +164,5 @@ def model_map(frame: pd.DataFrame, model: LoadedModel, settings: Settings, param
     check_projectable(space.vectors)
     asked = query.strip() if query else ""
     placed = (asked, query_point(model, asked, settings, space)) if asked else None
-    title = f"{params.method} of {len(frame):,} texts, {configuration_title(settings, model)}"
+    title = map_title(params.method, len(frame), configuration_title(settings, model))
     return build_map(frame, space, params, title=title, label=label, query=placed, k=k, top=top)

@@ -24,6 +24,7 @@ from core.analysis.map.projection import ProjectionParams
 from core.analysis.ranking import rank_query
 from core.analysis.similarity import Metric, limit_problems
 from core.data.corpus import corpus_texts
+from core.data.rows import ROW_ID
 from core.data.stsb import stsb_corpus
 from core.data.uploads import query_pairs
 from core.deployment import load_config
@@ -301,16 +302,19 @@ class Explorer:
             query: str | None = None, seed: int = 0) -> MapWidget:
         """The Map page's map of the texts as a notebook widget (core.notebook.map_widget.MapWidget, an anywidget;
         the notebook extra, `make notebook-extra`): embedded as documents, projected by `method` ("PCA", "t-SNE" or
-        "UMAP", seeded by `seed`), coloured by `labels` (else by k-means clusters), with `query` as a star and lines
-        to its nearest texts (core.maps.build). Its `selection` is a DataFrame of the rows selected in the browser."""
+        "UMAP", seeded by `seed`), coloured by `labels` (else by k-means clusters; a named Series, such as
+        `df["genre"]`, names the legend), with `query` as a star and lines to its nearest texts (core.maps.build). Its
+        `selection` is a DataFrame of the rows selected in the browser."""
         from core.notebook.map_widget import MapWidget, noted  # anywidget, the notebook extra, only where it is used
 
         listed = map_texts(_listed(texts))
         chosen = map_method(method)
         check_labels(labels, len(listed))
-        frame = pd.DataFrame({"text": listed, **({"label": list(labels)} if labels is not None else {})})
+        named = labels.name if isinstance(labels, pd.Series) else None
+        name = named if isinstance(named, str) and named not in ("text", ROW_ID) else "label"
+        frame = pd.DataFrame({"text": listed, **({name: list(labels)} if labels is not None else {})})
         points = model_map(frame, self.model, self.settings, ProjectionParams(chosen, seed=seed),
-                           label=None if labels is None else "label", query=query)
+                           label=None if labels is None else name, query=query)
         return MapWidget(noted(points))
 
 

@@ -32,6 +32,7 @@ from core.data.labels import TagStore, corpus_key, labelled_table, tag_name
 from core.data.rows import ROW_ID, positions_of
 from core.maps.build import HEIGHT, MapPoints, build_map, map_points
 from core.maps.checks import check_coords, check_labels, check_projectable, coordinate, map_method, map_texts
+from core.maps.html import points_html
 from core.maps.space import MapSpace
 from core.plots.map_canvas import (
     blob_key,
@@ -91,8 +92,8 @@ class MapWidget(anywidget.AnyWidget):
     `selection`: the selected rows as a DataFrame (index `row`; columns row_id, text, label, x, y), empty at first;
     assign row numbers, row ids, a boolean mask or a DataFrame of rows to select from Python. `tag(name)` names the
     selection, and `tags` is every row with a true/false column per tag. `highlight(find)`: the Map page's "Highlight
-    texts containing". To react to a selection made in the browser, observe the `selected` trait:
-    `widget.observe(callback, names="selected")`."""
+    texts containing". `save_html(path)`: the map as one HTML file that opens anywhere. To react to a selection
+    made in the browser, observe the `selected` trait: `widget.observe(callback, names="selected")`."""
 
     _esm = BUNDLE
 
@@ -111,6 +112,7 @@ class MapWidget(anywidget.AnyWidget):
         canvas = points.canvas(height=height)
         super().__init__(view=dict(canvas.view), positions=canvas.blobs["positions"], codes=canvas.blobs["codes"])
         self._points = points
+        self._highlight: np.ndarray | None = None
         self._labelling: threading.Thread | None = None
         self._view_lock = threading.Lock()  # the labels' thread and highlight() both change the view
         self.on_msg(self._message)
@@ -168,6 +170,16 @@ class MapWidget(anywidget.AnyWidget):
         state = TagStore().tag(corpus_key(ids), name, [ids[i] for i in np.asarray(self.selected, np.int64)])
         return len(state.tags[tag_name(name)] & set(ids))
 
+    def save_html(self, path: str | Path) -> Path:
+        """Save the map, as shown (its colours, zoom labels, query star, highlight and its corpus's tags), as one
+        HTML file that opens in any browser with no server and no network; returns its path. Raises
+        core.maps.html.MapFileError above core.maps.html.MAX_POINTS points."""
+        points = self._points
+        saved = Path(path)
+        saved.write_text(points_html(points, TagStore().tags(corpus_key(points.row_ids)), highlight=self._highlight),
+                         encoding="utf-8")
+        return saved
+
     @property
     def selection(self) -> pd.DataFrame:
         """The selected rows: index `row` (the text's number), columns row_id, text, label, x, y (the map's
@@ -196,6 +208,7 @@ class MapWidget(anywidget.AnyWidget):
         count = n if mask is None else int(mask.sum())
         change = {"highlight": blob_key(bits) if bits else None, "highlighted": count,
                   "highlightSize": highlight_size(n, count)}
+        self._highlight = mask
         with self._view_lock, self.hold_sync():
             self.highlight_bits = bits
             self.view = {**self.view, **change}

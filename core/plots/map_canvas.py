@@ -27,6 +27,7 @@ SCALE_STEPS = 200  # codes 0..199 of a number colouring: Viridis in 200 steps
 CATEGORY_ALPHA, GREY_ALPHA, DIMMED_ALPHA = 0.85, 0.5, 0.22
 OTHER_GREY = "#868e96"  # the categories past the legend's MAX_CATEGORIES, darker than noise's grey
 NOT_MEASURED = "not measured"
+HOVER_CHARS = 500  # of a text, shown on hover (frontend/src/file.js: HOVER_CHARS)
 
 
 class LegendItem(TypedDict):
@@ -213,13 +214,18 @@ def highlight_size(n: int, highlighted: int) -> float:
     return max(1.6 * point_size(n), point_size(highlighted))
 
 
-def hover_line(index: int, text: str, colouring: Colouring, *, limit: int = 500) -> str:
+def shown_value(value: object, colouring: Colouring) -> str:
+    """A point's colour value as hovering shows it."""
+    if colouring.categorical:
+        return f"{value}"
+    number = float(value)  # type: ignore[arg-type]
+    return NOT_MEASURED if np.isnan(number) else f"{number:.3g}"
+
+
+def hover_line(index: int, text: str, colouring: Colouring, *, limit: int = HOVER_CHARS) -> str:
     """What hovering point `index` shows: its number, its colour value and its text."""
-    value = colouring.values[index]
-    shown = (f"{value}" if colouring.categorical else
-             NOT_MEASURED if np.isnan(float(value)) else f"{float(value):.3g}")
     body = text if len(text) <= limit else text[:limit - 1] + "…"
-    return f"#{index} · {colouring.title}: {shown}\n{body}"
+    return f"#{index} · {colouring.title}: {shown_value(colouring.values[index], colouring)}\n{body}"
 
 
 def canvas_query(query: QueryMark | None, points: CanvasPoints, coords: np.ndarray) -> Query | None:
@@ -241,6 +247,7 @@ class CanvasView:
 
     blobs: dict[str, bytes]  # positions, codes and (with a highlight) highlight: a content key and the bytes each
     view: CanvasViewData
+    points: CanvasPoints  # how the positions were scaled into the canvas's units
     note: str = ""  # for the caption: what the colours leave out
 
     @cached_property
@@ -267,4 +274,4 @@ def canvas_view(coords: np.ndarray, colouring: Colouring, *, label: str, highlig
         highlightSize=highlight_size(n, highlighted), pointSize=point_size(n), palette=colours.palette,
         dimmed=colours.dimmed, legend=colours.legend, bounds=points.bounds, label=label, height=height,
         labels=canvas_labels(labels, points), query=canvas_query(query, points, coords), link=link)
-    return CanvasView(blobs, view, colours.note)
+    return CanvasView(blobs, view, points, colours.note)

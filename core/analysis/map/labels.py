@@ -2,7 +2,8 @@
 close in. Level 0 is the colouring's clusters when it has them (else k-means of the map); each finer level is
 k-means of the map's positions with three times as many clusters (each k-means, above KEYWORD_TEXTS positions, fitted
 on the keywords' seeded sample, which then places every point: fitted on all of 1,000,000 it took 20 s). A label is its
-cluster's two top keywords (class-based TF-IDF, `cluster_keywords`) at the median position of its points."""
+cluster's two top keywords (class-based TF-IDF, `cluster_keywords`) at the median position of its points; two
+clusters of one level with the same two are told apart by a keyword of their own, or made one label."""
 
 from __future__ import annotations
 
@@ -42,10 +43,36 @@ def _labels_of(coords: np.ndarray, texts: Sequence[str], clusters: np.ndarray, l
     for row in table[table["cluster"] != NOISE].itertuples():
         members = codes == number[row.cluster]
         x, y = np.median(coords[members], axis=0)
-        words = ", ".join(str(row.keywords).split(", ")[:2])
+        words = [word for word in str(row.keywords).split(", ") if word]
         if words:
-            found.append(MapLabel(float(x), float(y), words, level, int(members.sum())))
-    return found
+            found.append((MapLabel(float(x), float(y), ", ".join(words[:2]), level, int(members.sum())), words))
+    return _told_apart(found)
+
+
+def _told_apart(found: list[tuple[MapLabel, list[str]]]) -> list[MapLabel]:
+    """One level's labels, each text once among its clusters': clusters whose two top keywords are the same are
+    named by their first keyword and the first of their own that none of the others has; where one has none, they
+    are one label, at the mean of their places weighed by their sizes."""
+    alike: dict[str, list[tuple[MapLabel, list[str]]]] = {}
+    for label, words in found:
+        alike.setdefault(label.text, []).append((label, words))
+    labels = []
+    for same in alike.values():
+        if len(same) == 1:
+            labels.append(same[0][0])
+            continue
+        renamed = []
+        for i, (label, words) in enumerate(same):
+            others = {word for j, (_, their) in enumerate(same) if j != i for word in their}
+            own = next((word for word in words[2:] if word not in others), None)
+            renamed.append(None if own is None else label._replace(text=f"{words[0]}, {own}"))
+        if all(renamed):
+            labels += [label for label in renamed if label is not None]
+        else:
+            sizes = np.array([label.size for label, _ in same], dtype=np.float64)
+            x, y = np.average([[label.x, label.y] for label, _ in same], axis=0, weights=sizes)
+            labels.append(same[0][0]._replace(x=float(x), y=float(y), size=int(sizes.sum())))
+    return labels
 
 
 def zoom_labels(coords: np.ndarray, texts: Sequence[str], clusters: np.ndarray | None = None, *,

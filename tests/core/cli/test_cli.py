@@ -178,3 +178,42 @@ def test_project_says_in_one_line_what_a_lone_npy_file_needs(tmp_path, capsys):
     assert main(["project", "--input", str(tmp_path / "v.npy"), "--output", str(tmp_path / "o.csv")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_project_refuses_a_suffix_it_does_not_write_naming_those_it_does(tmp_path, capsys):
+    source = tmp_path / "v.npy"
+    np.save(source, np.ones((3, 2), np.float32))
+    with pytest.raises(SystemExit) as stop:
+        main(["project", "--input", str(source), "--output", str(tmp_path / "map.xlsx")])
+    assert stop.value.code == 2
+    assert "project writes .csv, .parquet or .html, not .xlsx" in capsys.readouterr().err
+    assert not (tmp_path / "map.xlsx").exists()
+
+
+def test_project_saves_the_map_as_one_html_file_coloured_by_its_label_column(tmp_path, capsys):
+    import base64
+    import gzip
+    import json
+    import re
+
+    import pandas as pd
+
+    from core.data.vectors import VectorCorpus, to_parquet
+
+    vectors = np.random.default_rng(0).normal(size=(40, 6)).astype(np.float32)
+    texts = [f"text {i}" for i in range(40)]
+    sides = ["a", "b"] * 20
+    source = tmp_path / "in.parquet"
+    source.write_bytes(to_parquet(VectorCorpus(texts, vectors, pd.DataFrame({"side": sides}))))
+    assert main(["project", "--input", str(source), "--label-column", "side", "--output",
+                 str(tmp_path / "map.html")]) == 0
+    assert "saved as" in capsys.readouterr().err
+    data = re.search(r'id="explorer-map-data">(.*?)</script>', (tmp_path / "map.html").read_text(encoding="utf-8"))
+    payload = json.loads(data.group(1))
+    assert json.loads(gzip.decompress(base64.b64decode(payload["texts"]))) == texts
+    assert json.loads(gzip.decompress(base64.b64decode(payload["values"]))) == sides
+    assert payload["valueTitle"] == "side" and payload["view"]["n"] == 40
+
+    assert main(["project", "--input", str(source), "--query", "rain", "--output", str(tmp_path / "q.html")]) == 1
+    assert "--query is embedded by the model that embeds the texts: give --model" in capsys.readouterr().err
+    assert not (tmp_path / "q.html").exists()

@@ -1,6 +1,6 @@
 """The map canvas's JavaScript is committed built (frontend/dist/: map_canvas.js for Streamlit, map_widget.js for a
-notebook), so that neither `make run` nor the notebook needs Node; this checks that both are what the lock file and
-the source build, with one `npm run build`."""
+notebook, map_file.js for a map saved as one HTML file), so that neither `make run` nor the notebook needs Node; this
+checks that all three are what the lock file and the source build, with one `npm run build`."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_the_committed_bundle_is_what_the_lock_file_builds(tmp_path):
         assert done.returncode == 0, f"{' '.join(command)} failed:\n{done.stdout}\n{done.stderr}"
     built, committed = tmp_path / "dist", BUNDLE.parent
     names = sorted(path.name for path in built.iterdir())
-    assert names == ["map_canvas.js", "map_widget.js"]
+    assert names == ["map_canvas.js", "map_file.js", "map_widget.js"]
     assert names == sorted(path.name for path in committed.iterdir()), "dist/ holds other files than the build makes"
     for name in names:
         assert (built / name).read_bytes() == (committed / name).read_bytes(), (

@@ -12,9 +12,11 @@ import streamlit as st
 from core.analysis.map.clusters import spherize
 from core.analysis.map.labels import MapLabel
 from core.analysis.map.projection import Projection, ProjectionParams, Trust, how_placed
+from core.data.labels import Tags
 from core.data.rows import ROW_ID
 from core.jobs import Job
 from core.maps.build import query_mark
+from core.maps.html import file_rows
 from core.maps.space import MapSpace, query_point
 from core.models.loading import LoadedModel
 from core.plots.map import (
@@ -30,7 +32,7 @@ from core.plots.map_canvas import canvas_view, hover_line
 from core.settings import Settings
 from ui.components.agreement import agreement_metrics, layer_cka_panel
 from ui.components.compare import configuration_b, describe
-from ui.components.downloads import csv_download
+from ui.components.downloads import csv_download, map_file_download
 from ui.components.map_canvas import map_canvas
 from ui.pages.map.projection import ALIGNMENT, compared
 from ui.pages.map.tools import movers_panel, remember_selection, selected_points, selection_panel
@@ -41,8 +43,9 @@ from ui.work.cache import trust_of
 
 def single_view(frame: pd.DataFrame, space: np.ndarray, projection: Projection, report: Trust,
                 colouring: Colouring, mark: QueryMark | None, title: str, highlight: np.ndarray | None,
-                labels: list[MapLabel], tag: Callable[[list[str]], None]) -> None:
-    """The map with its facts, trust and selection; `tag(row_ids)` offers to tag the selected rows."""
+                labels: list[MapLabel], tag: Callable[[list[str]], None], tags: Tags) -> None:
+    """The map with its facts, trust and selection; `tag(row_ids)` offers to tag the selected rows, which carry
+    `tags`."""
     texts = frame["text"].tolist()
     facts = st.columns(4)
     facts[0].metric("Points", f"{len(texts):,}")
@@ -63,8 +66,10 @@ def single_view(frame: pd.DataFrame, space: np.ndarray, projection: Projection, 
                f"units, and far-apart clusters may not be far apart in the full space. {how_placed(projection)}"
                + (" The star is the query, with lines to its nearest texts in the full space." if mark else "")
                + (f" {canvas.note}" if canvas.note else ""))
-    csv_download(points_table(frame, projection.coords, colouring, report.overlap), "map-points.csv",
-                 index=False, key="map_points_csv")
+    with st.container(horizontal=True):
+        csv_download(points_table(frame, projection.coords, colouring, report.overlap), "map-points.csv",
+                     index=False, key="map_points_csv")
+        map_file_download(canvas, file_rows(texts, colouring, frame[ROW_ID].tolist()), tags)
     trust_col, selection_col = st.columns([1, 2])
     with trust_col:
         st.plotly_chart(trust_figure(report.overlap, k=report.k), key="map_trust_chart")

@@ -53,3 +53,30 @@ def test_above_keyword_texts_each_levels_k_means_is_fitted_on_a_sample_and_place
     centres = np.array([[0, 0], [10, 0], [0, 10], [10, 10]])
     for label in labels:  # each at the median of points of one topic: within a few spreads of its centre
         assert np.linalg.norm(centres - [label.x, label.y], axis=1).min() < 2
+
+
+def alike_corpus(tails: tuple[str, str]) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """Three clusters of 40: two whose texts share their top words ("guitar playing"), each with its own `tails`
+    word in a few texts, and one about the weather."""
+    rng = np.random.default_rng(3)
+    clusters = np.repeat(["a", "b", "c"], 40)
+    texts = [("rain weather storm today" if c == "c" else f"guitar playing {tails[c == 'b'] if i % 10 == 0 else ''}")
+             for i, c in enumerate(clusters)]
+    coords = np.array([[0, 0], [20, 0], [10, 10]])[np.repeat([0, 1, 2], 40)] + rng.normal(size=(120, 2))
+    return coords, texts, clusters
+
+
+def test_two_clusters_with_the_same_top_keywords_are_told_apart_by_a_keyword_of_their_own():
+    coords, texts, clusters = alike_corpus(("banjo", "cello"))
+    coarse = sorted(label.text for label in zoom_labels(coords, texts, clusters) if label.level == 0)
+    assert coarse == ["guitar, banjo", "guitar, cello", "rain, storm"]
+
+
+def test_two_clusters_with_nothing_of_their_own_are_one_label_at_their_mean_place():
+    coords, texts, clusters = alike_corpus(("banjo", "banjo"))
+    coarse = [label for label in zoom_labels(coords, texts, clusters) if label.level == 0]
+    assert sorted(label.text for label in coarse) == ["guitar, playing", "rain, storm"]
+    (merged,) = [label for label in coarse if label.text == "guitar, playing"]
+    medians = [np.median(coords[clusters == c], axis=0) for c in ("a", "b")]
+    assert merged.size == 80
+    np.testing.assert_allclose([merged.x, merged.y], np.mean(medians, axis=0))

@@ -7514,8 +7514,10 @@ var Aa = class {
 			n,
 			Math.max(4, this.drawnSize() / 2 + 3)
 		]), this.tooltip.textContent = this.hoverTexts.get(e) ?? `#${e} …`, this.tooltip.hidden = !1;
-		let r = this.stage.getBoundingClientRect().width - this.tooltip.getBoundingClientRect().width;
-		this.tooltip.style.left = `${Math.max(0, Math.min(t + 12, r))}px`, this.tooltip.style.top = `${n + 12}px`;
+		let r = this.stage.getBoundingClientRect(), i = this.tooltip.getBoundingClientRect();
+		this.tooltip.style.left = `${Math.max(0, Math.min(t + 12, r.width - i.width))}px`;
+		let a = n + 12;
+		this.tooltip.style.top = `${a + i.height <= r.height ? a : Math.max(0, n - 12 - i.height)}px`;
 	}
 	paintOverlay() {
 		if (!this.plot || !this.data) return;

@@ -373,10 +373,13 @@ export class MapCanvas {
     this.sketch.showRing([sx, sy, Math.max(RING_MIN_RADIUS_PX, this.drawnSize() / 2 + RING_GAP_PX)]);
     this.tooltip.textContent = this.hoverTexts.get(i) ?? `#${i} …`;
     this.tooltip.hidden = false;
-    // kept inside the map: to the point's left near the map's right edge
-    const room = this.stage.getBoundingClientRect().width - this.tooltip.getBoundingClientRect().width;
-    this.tooltip.style.left = `${Math.max(0, Math.min(sx + TOOLTIP_OFFSET_PX, room))}px`;
-    this.tooltip.style.top = `${sy + TOOLTIP_OFFSET_PX}px`;
+    // kept inside the map: to the point's left near the map's right edge, above it near the bottom
+    const stage = this.stage.getBoundingClientRect();
+    const tip = this.tooltip.getBoundingClientRect();
+    this.tooltip.style.left = `${Math.max(0, Math.min(sx + TOOLTIP_OFFSET_PX, stage.width - tip.width))}px`;
+    const below = sy + TOOLTIP_OFFSET_PX;
+    this.tooltip.style.top = `${below + tip.height <= stage.height ? below
+      : Math.max(0, sy - TOOLTIP_OFFSET_PX - tip.height)}px`;
   }
 
   paintOverlay() {
