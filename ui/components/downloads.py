@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 import streamlit as st
 
@@ -18,15 +20,15 @@ def csv_download(frame: pd.DataFrame, file_name: str, label: str = "Download CSV
                        file_name=file_name, mime="text/csv", key=key or f"download-{file_name}")
 
 
-def map_file_download(canvas: CanvasView, rows: FileRows, tags: Tags) -> None:
-    """The map as one HTML file (core.maps.html), written when the button is pressed; a map too large for one file
-    says so instead."""
+def map_file_download(canvas: CanvasView, rows: Callable[[], FileRows], tags: Tags) -> None:
+    """The map as one HTML file (core.maps.html) of `rows()`, both made when the button is pressed, not on every
+    rerun; a map too large for one file says so instead."""
     try:
         check_savable(canvas.view["n"])
     except MapFileError as err:
         st.caption(str(err))
         return
-    st.download_button("Download the map as HTML", lambda: map_html(canvas, rows, tags).encode("utf-8"),
+    st.download_button("Download the map as HTML", lambda: map_html(canvas, rows(), tags).encode("utf-8"),
                        file_name="map.html", mime="text/html", key="map_html",
                        help="One file that opens in any browser with no server and no network: hover, zoom, "
                             "search, select, tag and download the selection as CSV.")

@@ -69,7 +69,7 @@ def single_view(frame: pd.DataFrame, space: np.ndarray, projection: Projection, 
     with st.container(horizontal=True):
         csv_download(points_table(frame, projection.coords, colouring, report.overlap), "map-points.csv",
                      index=False, key="map_points_csv")
-        map_file_download(canvas, file_rows(texts, colouring, frame[ROW_ID].tolist()), tags)
+        map_file_download(canvas, lambda: file_rows(texts, colouring, frame[ROW_ID].tolist()), tags)
     trust_col, selection_col = st.columns([1, 2])
     with trust_col:
         st.plotly_chart(trust_figure(report.overlap, k=report.k), key="map_trust_chart")
