@@ -22,6 +22,7 @@ from bench.encoding import bench_decoder, bench_encoding
 from bench.explanation import bench_explanation
 from bench.late import bench_late
 from bench.map_canvas import bench_map_canvas
+from bench.map_file import bench_map_file
 from bench.map_projection import bench_map_projection
 from bench.maps import bench_map_scale, bench_tsne
 from bench.memory import bench_memory
@@ -32,18 +33,20 @@ from bench.rerank import bench_rerank
 from bench.rerank_explanation import bench_rerank_explanation
 from bench.scale import bench_dataset_sessions, bench_index, bench_ray
 from bench.search import bench_search, bench_sts
+from bench.set_drift import bench_set_drift
 from bench.sparse import bench_sparse
 
 SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": bench_search, "sts": bench_sts,
             "first_contact": bench_first_contact, "classroom": bench_classroom, "pages": bench_pages,
             "tsne": bench_tsne, "map_scale": bench_map_scale, "map_canvas": bench_map_canvas,
+            "map_file": bench_map_file,
             "map_projection": bench_map_projection, "notebook_map": bench_notebook_map,
             "memory": bench_memory, "explanation": bench_explanation,
             "checks": bench_checks, "ray": bench_ray, "index": bench_index,
             "dataset_sessions": bench_dataset_sessions, "sparse": bench_sparse, "rerank": bench_rerank,
             "rerank_explanation": bench_rerank_explanation,
             "late": bench_late, "layer_cka": bench_layer_cka, "overlap_scale": bench_overlap_scale,
-            "cli_help": bench_cli_help, "probes": bench_probes}
+            "cli_help": bench_cli_help, "probes": bench_probes, "set_drift": bench_set_drift}
 
 
 def main() -> int:

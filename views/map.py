@@ -24,6 +24,7 @@ from ui.kinds import views_of
 from ui.pages.map.corpus import MapCorpus, map_corpus
 from ui.pages.map.inputs import CLUSTERS, DENSITY, MapInputs, map_inputs, projection_inputs
 from ui.pages.map.projection import colouring_of, projected
+from ui.pages.map.sets import sets_panel
 from ui.pages.map.tags import store, tag_selection, tags_panel, with_tags
 from ui.pages.map.tools import (
     cluster_panel,
@@ -149,6 +150,8 @@ def _map(settings: Settings, model: LoadedModel, corpus: MapCorpus, points: Poin
                  map_title(projection.method, len(points.frame), describe(settings, model)))
         single_view(points.frame, points.space, projection, report, colouring, found[0] if found else None, title,
                     highlight, labels, lambda row_ids: tag_selection(corpus, row_ids), store().tags(corpus.key))
+    if corpus.sets is not None:  # two sets compared: how far apart, right below their map
+        sets_panel(model, settings, *corpus.sets)
     if clustered:
         cluster_panel(cluster_table(texts, colouring.values))
     if found is not None:

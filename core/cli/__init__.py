@@ -16,7 +16,7 @@ from core.models.catalog import ModelUnavailable
 # (`project` the map's, openTSNE and scikit-learn; `evaluate` and `distill` sentence-transformers' training code),
 # and `embed` needs none of the others'.
 COMMANDS = ("models", "embed", "project", "evaluate", "search", "rerank", "explain", "finetune", "distill",
-            "compare", "probe")
+            "compare", "probe", "drift")
 
 
 class _Parser(argparse.ArgumentParser):

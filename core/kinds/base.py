@@ -108,8 +108,9 @@ class Kind:
     # after the transformer, in the Model page's modules table
     modules_sentence: ClassVar[str] = "how its token vectors become one vector (from the folder's modules.json)"
     layer_vectors: ClassVar[str] = ""  # what Layers' sentence drift compares, where not a pooling's vectors
-    # what a probe or a comparison of two sets reads of each text, where not each layer's pooled vector
+    # what a probe reads of each text, where not each layer's pooled vector
     layered_note: ClassVar[str] = ""
+    sets_note: ClassVar[str] = ""  # what a comparison of two sets reads of each text, where not its pooled vector
     sts_texts: ClassVar[str] = "sentences"  # what Evaluation's STS embeds
     pair_names: ClassVar[tuple[str, str]] = ("Text A", "Text B")  # the two texts a "why" explains, as pickers name them
     sts_note: ClassVar[str] = ""  # said after the STS correlation, where the kind reads a pair its own way

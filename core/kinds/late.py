@@ -47,6 +47,7 @@ class Late(Kind):
     pair_names = ("Text A (the query: a row)", "Text B (the document: a column)")
     layered_note = ("it is probed on the mean of each text's token vectors as a document, its output: it keeps no "
                     "sentence vector at its layers.")
+    sets_note = "its two sets are compared on the mean of each text's token vectors as a document."
     sts_note = (" A late-interaction score is not symmetric: sentence 1 is read as the query (encode_query) and "
                 "sentence 2 as the document (encode_document), as retrieval reads a query and a text.")
     hits_rule = ("A MaxSim score adds up each query token's best match, so it has no fixed scale: every hit of the top "

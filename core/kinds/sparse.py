@@ -45,6 +45,8 @@ class Sparse(Kind):
     hits_rule = "A sparse model's hits are the texts that share a term with the query."
     layered_note = ("it is probed on its CSR rows, its output: a sparse model has no pooled sentence vector at its "
                     "other layers to compare.")
+    sets_note = ("its two sets are compared on its CSR rows, its output, and MMD uses a linear kernel (the dot "
+                 "product) on them.")
     uncompared = ("{model} is a sparse model: its vectors are {dimensions:,} wide and mostly zero, and CKA and "
                   "Procrustes compare dense spaces; compare two dense models (or one dense model's layers or "
                   "poolings).")

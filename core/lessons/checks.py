@@ -20,7 +20,7 @@ from core.analysis.terms import text_terms
 from core.analysis.tokenization import tokenize_text
 from core.data.corpus import lines
 from core.data.examples import EXAMPLES, PARAPHRASE_CLUSTERS
-from core.data.stsb import stsb_sample
+from core.data.stsb import STSB_SETS, stsb_sample, stsb_set
 from core.encoding.embedding_cache import cached_embeddings_with
 from core.encoding.encoder import Progress, encode, encode_tokens
 from core.encoding.prompts import resolve_prompt
@@ -38,6 +38,7 @@ from core.evaluation.retrieval import (
     model_stage,
     paraphrase_task,
 )
+from core.evaluation.set_drift import drift_sets
 from core.evaluation.sts import PairRows, correlation, pair_rows, sts_frame
 from core.evaluation.variants import (
     TRY_INSTRUCTION,
@@ -546,6 +547,25 @@ def what_each_layer_knows(ctx: Context) -> Check:
                   "highest selectivity": round(float(selective["selectivity"]), 4)})
 
 
+def has_drifted(ctx: Context) -> Check:
+    """The lesson's two sets (news against forum texts) compared, and the null case beside them (two random halves of
+    the captions): the first must differ (p < 0.01), the second not (p > 0.05)."""
+    size = int(str(ctx.inputs["map_set_size"]))
+    reference, current = str(ctx.inputs["map_set_reference"]), str(ctx.inputs["map_set_new"])
+    drifted = drift_sets(ctx.model, stsb_set(reference, size), stsb_set(current, size), ctx.settings)
+    null = drift_sets(ctx.model, stsb_set("captions_a", size), stsb_set("captions_b", size), ctx.settings)
+    holds = drifted.mmd.p_value < 0.01 and null.mmd.p_value > 0.05
+    over = drifted.represented(more=True)
+    return Check(holds, f"On {size} texts a set with {ctx.model.model_id}: {STSB_SETS[current]} against "
+                        f"{STSB_SETS[reference]}, AUC "
+                        f"{drifted.separability.auc:.2f} and MMD²'s p = {drifted.mmd.p_value:.3f}"
+                        + (f", the new set over-representing “{over['keywords'].iloc[0]}”" if len(over) else "")
+                        + f"; two random halves of the captions, AUC {null.separability.auc:.2f} and p = "
+                          f"{null.mmd.p_value:.3f}.",
+                 {"drift auc": round(drifted.separability.auc, 4), "drift p": drifted.mmd.p_value,
+                  "null auc": round(null.separability.auc, 4), "null p": null.mmd.p_value})
+
+
 READS_ANY_KIND = frozenset({"tokenizer", "anatomy", "finetune", "expansion", "who_finds", "rerank", "one_per_token"})
 
 
@@ -559,5 +579,5 @@ CHECKS: dict[str, Callable[[Context], Check]] = {
     "idiom": idiom, "untrained": untrained, "pooling": pooling, "lexical": lexical, "pipeline": pipeline,
     "finetune": finetune, "why": why, "prompts": prompts, "dimensions": dimensions, "quantisation": quantisation,
     "static": static, "expansion": expansion, "who_finds": who_finds, "rerank": rerank, "one_per_token": one_per_token,
-    "how_different": how_different, "what_each_layer_knows": what_each_layer_knows,
+    "how_different": how_different, "what_each_layer_knows": what_each_layer_knows, "has_drifted": has_drifted,
 }

@@ -21,6 +21,7 @@ GUITAR = ("A man is playing a guitar.", "Someone performs music on an instrument
           "An old guitar lies on the floor of an empty room.", "Stocks fell sharply today.")  # a query, then texts
 COMPARED_TEXTS = 500  # STS-B sentences two models are compared on (lesson 21)
 PROBED_TEXTS = 600  # STS-B sentences whose genre each layer is probed for (lesson 22)
+DRIFT_TEXTS = 300  # STS-B sentences in each of two sets compared (lesson 23)
 
 
 @dataclass(frozen=True)
@@ -244,4 +245,18 @@ LESSONS: tuple[Lesson, ...] = (
             "Why does compression fall at the last layer where accuracy barely moves?"),
            "Upload your own texts with a label column; or tag a region of the Embedding map, download its rows and "
            "probe the tag_ column here.", heavy=True),
+    Lesson(23, "Has my data drifted?", "Are a new set of texts and a reference set drawn from the same place, and "
+           "if not, where do they differ?",
+           "Open the Embedding map on two sets: STS-B's news as the reference and its forum texts as the new set, "
+           f"{DRIFT_TEXTS} each. Read the domain classifier's AUC and MMD²'s p-value, then the clusters the new set "
+           "over-represents and the new texts farthest from every reference text.", "map",
+           {"map_source": "sets", "map_set_size": DRIFT_TEXTS, "map_set_reference": "news", "map_set_new": "forums"},
+           "News and forum texts part clearly: a classifier tells a text's set with an AUC near 1 and MMD²'s p-value "
+           "is under 0.01, with clusters of forum chatter over-represented. Two random halves of the captions, the "
+           "null case, give an AUC near 0.5 and a large p.", "has_drifted",
+           ("Why does a p-value under 0.01 with an AUC of 0.55 still call for a look at the clusters?",
+            "Which would you trust with 30 texts a set: the AUC or MMD²?"),
+           "Set the reference to “STS-B captions, one random half” and the new set to “the other half”: does "
+           "anything drift? Then upload last month's and this month's texts, or run `python -m core drift`.",
+           heavy=True),
 )

@@ -23,11 +23,11 @@ def read_table(upload: UploadedFile) -> pd.DataFrame:
 
 
 def uploaded_corpus(*, file_key: str, column_key: str, column_label: str = "Text column", hint: str = UPLOAD_HINT,
-                    help: str | None = None) -> tuple[pd.DataFrame, str] | None:
+                    help: str | None = None, label: str = "Corpus file") -> tuple[pd.DataFrame, str] | None:
     """The uploaded table and the text column picked in it; None (after showing `hint`) until a file is uploaded.
 
     Raises `CorpusError` for a file that cannot be read."""
-    upload = st.file_uploader("Corpus file", type=list(UPLOAD_TYPES), key=file_key, help=help)
+    upload = st.file_uploader(label, type=list(UPLOAD_TYPES), key=file_key, help=help)
     if upload is None:
         st.info(hint)
         return None

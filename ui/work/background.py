@@ -32,6 +32,7 @@ from core.analysis.map.projection_cache import (
 )
 from core.analysis.rerank import Reranked, rerank_hits
 from core.analysis.rerank_attribution import RerankExplanation, explain_with_checks
+from core.analysis.set_drift import Separability
 from core.analysis.vector_index import IndexParams, VectorIndex
 from core.data.datasets import Dataset, LateDataset
 from core.data.rows import distinct
@@ -51,6 +52,7 @@ from core.evaluation.metrics import DEFAULT_KS
 from core.evaluation.probing import ProbeReport, probe_texts
 from core.evaluation.rerank import DEPTHS, RerankSweep, cross_sts, rerank_task
 from core.evaluation.retrieval import RetrievalTask, Scored
+from core.evaluation.set_drift import SetDrift, drift_sets, layer_separability
 from core.evaluation.sts import PairRows
 from core.hashing import array_digest, texts_digest
 from core.jobs import JOBS, Job, Progress
@@ -258,6 +260,26 @@ def probe_job(model: LoadedModel, texts: Sequence[str], labels: Sequence[str], s
            texts_digest(labels))
     return _queued(key, f"Probing {len(texts):,} texts at every layer of {model.model_id}",
                    lambda progress: probe_texts(model, texts, labels, settings, progress=progress))
+
+
+def drift_job(model: LoadedModel, reference: Sequence[str], current: Sequence[str],
+              settings: Settings) -> SetDrift | Job:
+    """How far `current` has drifted from `reference` (seconds: both sets encoded, a domain classifier's folds and
+    1,000 permutations): the shared background job, its result once done."""
+    key = ("drift", model.fingerprint, settings.pooling, settings.max_length, settings.prompt,
+           texts_digest(reference), texts_digest(current))
+    return _queued(key, f"Comparing {len(reference):,} reference texts with {len(current):,} new ones",
+                   lambda _: drift_sets(model, reference, current, settings))
+
+
+def layer_drift_job(model: LoadedModel, reference: Sequence[str], current: Sequence[str],
+                    settings: Settings) -> dict[int, Separability] | Job:
+    """The domain classifier at every layer (one encoding pass, a classifier's folds a layer): the shared background
+    job, its result once done."""
+    key = ("layer drift", model.fingerprint, settings.pooling, settings.max_length, settings.prompt,
+           texts_digest(reference), texts_digest(current))
+    return _queued(key, f"Telling the two sets apart at every layer of {model.model_id}",
+                   lambda progress: layer_separability(model, reference, current, settings, progress=progress))
 
 
 def distill_job(model: LoadedModel, pca_dims: int | None) -> Distilled | Job:

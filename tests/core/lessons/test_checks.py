@@ -275,3 +275,16 @@ def test_the_layer_probe_check_reads_the_probes_of_the_lessons_sentences(minilm)
     assert check.numbers["best accuracy"] == pytest.approx(rows["accuracy"].max(), abs=1e-4)
     assert check.holds == (check.numbers["first layer beyond TF-IDF"] >= 0)
     assert "Selectivity (accuracy minus the control task's)" in check.finding
+
+
+def test_the_drift_check_compares_the_lessons_two_sets_and_the_null_halves(minilm):
+    from core.data.stsb import stsb_set
+    from core.evaluation.set_drift import drift_sets
+
+    inputs = {"map_set_size": 100, "map_set_reference": "news", "map_set_new": "forums"}
+    check = CHECKS["has_drifted"](Context(minilm, Settings(model_id=minilm.model_id),
+                                          lambda model_id: load_model(model_id, "cpu"), inputs=inputs))
+    null = drift_sets(minilm, stsb_set("captions_a", 100), stsb_set("captions_b", 100), Settings())
+    assert check.numbers["null p"] == null.mmd.p_value and check.numbers["null auc"] == round(null.separability.auc, 4)
+    assert check.holds == (check.numbers["drift p"] < 0.01 < 0.05 < check.numbers["null p"])
+    assert check.holds and "STS-B forum texts against STS-B news, AUC" in check.finding

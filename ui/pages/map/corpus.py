@@ -1,5 +1,5 @@
 """Which corpus the map shows, with the labels it brings: the built-in sentences, an upload, the Similarity
-page's texts, a vectors file or a listed dataset."""
+page's texts, a vectors file, a listed dataset, or two sets compared (each row's set its label)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ import pandas as pd
 import streamlit as st
 
 from core.analysis.map.projection import FIT_POINTS, MAX_POINTS
+from core.analysis.set_drift import MAX_TEXTS, MIN_TEXTS
 from core.data.corpus import CorpusError, labelled_corpus, lines
 from core.data.datasets import Dataset, DatasetError, DatasetInfo, dataset_sample
 from core.data.labels import corpus_key, dataset_key
 from core.data.rows import ROW_ID, with_row_ids
-from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample
+from core.data.stsb import MAP_SAMPLE_SIZE, STSB_SETS, stsb_genres, stsb_sample, stsb_set
 from core.data.uploads import column, text_columns
 from core.data.vectors import FILES_HINT, VECTOR_FILE_TYPES, read_vector_files
 from ui.components.similarity_texts import similarity_texts
@@ -24,7 +25,11 @@ from ui.state.persist import kept, set_kept
 from ui.work.cache import dataset_of, listed_datasets_now
 
 SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file",
-           "similarity": "Texts of the Similarity page", "vectors": "A vectors file (no model needed)"}
+           "similarity": "Texts of the Similarity page", "vectors": "A vectors file (no model needed)",
+           "sets": "Two sets: has new data drifted?"}
+SET_COLUMN = "set"  # a two-set map's label column: REFERENCE or NEW
+REFERENCE, NEW = "reference", "new"
+UPLOADED = "upload"
 NO_LABEL = "(none)"
 READ_FILES = "map_read_vector_files"  # session key: the uploaded files' ids and the corpus read from them
 
@@ -47,6 +52,7 @@ class MapCorpus:
     files: str = ""  # the vectors' file names, for the map's title
     dataset: Dataset | None = None  # the whole dataset the points are a sample of
     known_key: str | None = None  # `key`, where it was worked out once for the corpus (a file read once)
+    sets: tuple[list[str], list[str]] | None = None  # two sets compared: the reference texts and the new ones
 
     @cached_property
     def key(self) -> str:
@@ -102,6 +108,35 @@ def _labels(frame: pd.DataFrame) -> dict[str, str]:
     return {str(c): str(c) for c in frame.columns if c not in (ROW_ID, "text")}
 
 
+def _one_set(side: str, default: str, size: int) -> list[str] | None:
+    """One of the two sets: built in, or the texts of an uploaded file; None until it is uploaded."""
+    name = "Reference set" if side == REFERENCE else "New set"
+    chosen = kept(st.selectbox, name, key=f"map_set_{side}", url=True, default=default, must_be_option=True,
+                  options=[*STSB_SETS, UPLOADED], format_func=lambda key: STSB_SETS.get(key, "Upload a file"))
+    if chosen != UPLOADED:
+        return stsb_set(chosen, size)
+    uploaded = uploaded_corpus(file_key=f"map_set_{side}_file", column_key=f"map_set_{side}_column",
+                               column_label=f"Text column ({side} set)", label=f"{name} file")
+    if uploaded is None:
+        return None
+    table, text_col = uploaded
+    return [text for text in (value.strip() for value in column(table, text_col)) if text]
+
+
+def _two_sets() -> MapCorpus | None:
+    """Two sets on one map, each row's set its label (`set`: reference or new), with both sets' texts."""
+    size = int(kept(st.number_input, "Texts per set (built in)", key="map_set_size", url=True, default=300,
+                    min_value=MIN_TEXTS, max_value=MAX_TEXTS, step=100,
+                    help=f"A seeded random sample of each built-in set; an uploaded set above {MAX_TEXTS:,} texts is "
+                         f"compared on a seeded sample of {MAX_TEXTS:,}."))
+    reference, current = _one_set(REFERENCE, "news", size), _one_set(NEW, "forums", size)
+    if reference is None or current is None:
+        return None
+    frame = labelled_corpus(reference + current, [REFERENCE] * len(reference) + [NEW] * len(current))
+    return MapCorpus(frame.rename(columns={"label": SET_COLUMN}), {SET_COLUMN: SET_COLUMN},
+                     sets=(reference, current))
+
+
 def map_corpus() -> MapCorpus | None:
     """The corpus to map; None until it is ready. Raises CorpusError for a file that cannot be read."""
     datasets = {f"dataset:{info.name}": info for info in listed_datasets_now()[0]}
@@ -122,6 +157,8 @@ def map_corpus() -> MapCorpus | None:
         return MapCorpus(labelled_corpus(lines(similarity_texts())), {})
     if source == "vectors":
         return _vector_corpus()
+    if source == "sets":
+        return _two_sets()
     uploaded = uploaded_corpus(file_key="map_upload", column_key="map_text_col",
                                help=".txt: one text a line; .csv / .jsonl: pick the text column and, if you like, "
                                     "a label column to colour by.")

@@ -1,0 +1,178 @@
+"""How far a new set of texts has drifted from a reference set, in one space: the numbers of "Compare two sets" (the
+Map page) and `python -m core drift`, on one vector a text for each set.
+
+- **MMD²**, the unbiased estimator (Gretton et al. 2012), with the Gaussian kernel exp(−‖x−y‖² / (2σ²)), σ the
+  median Euclidean distance over all pairs of the two sets together (a linear kernel for a sparse model's rows), and
+  its p-value from seeded permutations of the set labels: the share of permutations whose MMD² is at least the
+  observed one, as alibi-detect's MMDDrift counts it. Every permutation's three block sums come from one matrix
+  product with the kernel matrix.
+- **A domain classifier**: the probe of what each layer knows (core.analysis.probes) predicting the set, scored by its
+  cross-validated ROC AUC with a 95% interval over the folds (0.5: the sets cannot be told apart).
+- **Where and which**: the cosine between the centroids; each new text's cosine distance to its nearest reference text
+  against each reference text's to its nearest other; clusters of both sets together with each set's share of them,
+  a Fisher exact test per cluster and the Benjamini–Hochberg correction; the new texts farthest from every reference
+  text (new topics) and the reference texts farthest from every new one (topics gone)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from scipy import stats
+from sklearn.metrics import roc_auc_score
+from sklearn.metrics.pairwise import euclidean_distances
+from sklearn.preprocessing import normalize
+
+from core.analysis.map.clusters import cluster_keywords
+from core.analysis.probes import SEED, Matrix, cross_validate, outer_folds
+
+PERMUTATIONS = 1000
+MAX_TEXTS = 5000  # texts of a set compared: a larger set is sampled to a seeded MAX_TEXTS
+MIN_TEXTS = 20  # texts a set needs
+TOP = 20  # new topics and topics gone listed
+BATCH = 100  # permutations a matrix product takes at once
+
+
+@dataclass(frozen=True)
+class Mmd:
+    mmd2: float
+    p_value: float
+    permutations: int
+    sigma: float | None  # the Gaussian kernel's; None for the linear kernel
+
+
+def _dense(values: Any) -> np.ndarray:
+    """A product of rows, sparse or not, as a dense float64 array."""
+    return np.asarray(values.toarray() if sp.issparse(values) else values, dtype=np.float64)
+
+
+def median_sigma(pooled: np.ndarray) -> float:
+    """The median Euclidean distance over all pairs of distinct rows."""
+    distances = euclidean_distances(pooled)
+    return float(np.median(distances[np.triu_indices(len(pooled), k=1)]))
+
+
+def kernel_matrix(pooled: Matrix, sigma: float | None) -> np.ndarray:
+    """exp(−‖x−y‖² / (2σ²)) between every two rows; with no σ, the dot product (a sparse model's linear kernel)."""
+    if sigma is None:
+        return _dense(pooled @ pooled.T)
+    squared = euclidean_distances(pooled, squared=True)
+    return np.exp(-squared / (2 * sigma**2))
+
+
+def mmd2_of(kernel: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """The unbiased MMD² of each split of the kernel's rows: `first` (rows, splits) is 1 where a row is in the first
+    set of that split, 0 in the second."""
+    first = np.asarray(first, dtype=np.float64)
+    second = 1.0 - first
+    m, n = first.sum(axis=0), second.sum(axis=0)
+    diagonal = np.diag(kernel)
+    into_first = kernel @ first  # each row's kernel sum over the first set, per split
+    total = kernel.sum(axis=1)[:, None]
+    within_first = (first * into_first).sum(axis=0) - diagonal @ first
+    across = (second * into_first).sum(axis=0)
+    within_second = (second * (total - into_first)).sum(axis=0) - diagonal @ second
+    return within_first / (m * (m - 1)) + within_second / (n * (n - 1)) - 2 * across / (m * n)
+
+
+def mmd_test(a: Matrix, b: Matrix, *, permutations: int = PERMUTATIONS, seed: int = SEED) -> Mmd:
+    """MMD² of the sets `a` and `b` (one vector a row) and its p-value from `permutations` seeded permutations."""
+    rng = np.random.default_rng(seed)
+    sparse = sp.issparse(a)
+    pooled = sp.vstack([a, b]).tocsr() if sparse else np.vstack([a, b]).astype(np.float64)
+    sigma = None if sparse else median_sigma(pooled)
+    kernel = kernel_matrix(pooled, sigma)
+    labels = np.r_[np.ones(a.shape[0]), np.zeros(b.shape[0])]
+    observed = float(mmd2_of(kernel, labels[:, None])[0])
+    permuted = []
+    for start in range(0, permutations, BATCH):
+        count = min(BATCH, permutations - start)
+        permuted.append(mmd2_of(kernel, np.column_stack([rng.permutation(labels) for _ in range(count)])))
+    p_value = float(np.mean(observed <= np.concatenate(permuted))) if permutations else float("nan")
+    return Mmd(observed, p_value, permutations, sigma)
+
+
+@dataclass(frozen=True)
+class Separability:
+    """The domain classifier's cross-validated ROC AUC: each fold's, their mean and its 95% interval."""
+
+    folds: np.ndarray
+
+    @property
+    def auc(self) -> float:
+        return float(self.folds.mean())
+
+    def interval(self) -> tuple[float, float]:
+        count = len(self.folds)
+        half = float(stats.t.ppf(0.975, count - 1) * self.folds.std(ddof=1) / np.sqrt(count))
+        return max(0.0, self.auc - half), min(1.0, self.auc + half)
+
+
+def set_codes(reference: int, current: int) -> np.ndarray:
+    """0 for each reference text, then 1 for each new one."""
+    return np.r_[np.zeros(reference, dtype=np.int64), np.ones(current, dtype=np.int64)]
+
+
+def separability(pooled: Matrix, codes: np.ndarray, *, seed: int = SEED) -> Separability:
+    """The probe (core.analysis.probes) predicting the set, scored on each outer fold by ROC AUC."""
+    found = cross_validate(None, pooled, codes, 2, seed=seed)
+    return Separability(np.array([roc_auc_score(codes[test], found.probabilities[test, 1])
+                                  for _, test in outer_folds(codes, seed)]))
+
+
+def _cosines(a: Matrix, b: Matrix) -> np.ndarray:
+    """The cosine of every row of `a` with every row of `b` (a sparse model's rows kept sparse)."""
+    return _dense(normalize(a) @ normalize(b).T)
+
+
+def centroid_cosine(reference: Matrix, current: Matrix) -> float:
+    a, b = (np.asarray(rows.mean(axis=0), dtype=np.float64).ravel() for rows in (reference, current))
+    return float(a @ b) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-12)
+
+
+@dataclass(frozen=True)
+class Nearest:
+    """Cosine distances to the nearest text: each new text's to the reference set, each reference text's to the rest
+    of the reference set and to the new set."""
+
+    current_to_reference: np.ndarray
+    reference_to_reference: np.ndarray
+    reference_to_current: np.ndarray
+
+
+def nearest(reference: Matrix, current: Matrix) -> Nearest:
+    across = 1.0 - _cosines(current, reference)
+    within = 1.0 - _cosines(reference, reference)
+    np.fill_diagonal(within, np.inf)
+    return Nearest(across.min(axis=1), within.min(axis=1), across.min(axis=0))
+
+
+def cluster_shares(texts: Sequence[str], clusters: np.ndarray, codes: np.ndarray) -> pd.DataFrame:
+    """Per cluster of both sets together: its keywords, each set's share of its texts in it, the new set's share
+    over the reference's, the Fisher exact test's p-value (two-sided) and its Benjamini–Hochberg adjustment; the
+    clusters the new set over-represents most first."""
+    names = [str(name) for name in clusters]
+    keywords = cluster_keywords(texts, names).set_index("cluster")["keywords"]
+    frame = pd.DataFrame({"cluster": names, "current": codes})
+    sizes = np.bincount(codes, minlength=2)
+    rows = []
+    for name, members in frame.groupby("cluster", sort=False)["current"]:
+        inside = np.bincount(members.to_numpy(), minlength=2)
+        table = [[inside[1], sizes[1] - inside[1]], [inside[0], sizes[0] - inside[0]]]
+        rows.append({"cluster": name, "keywords": keywords.get(name, ""), "reference_share": inside[0] / sizes[0],
+                     "current_share": inside[1] / sizes[1], "p_value": float(stats.fisher_exact(table).pvalue)})
+    shares = pd.DataFrame(rows)
+    shares["p_adjusted"] = stats.false_discovery_control(shares["p_value"].to_numpy(), method="bh")
+    shares["ratio"] = shares["current_share"] / shares["reference_share"].where(shares["reference_share"] > 0)
+    return shares.sort_values(["ratio", "current_share"], ascending=False, kind="stable",
+                              na_position="first").reset_index(drop=True)
+
+
+def farthest(distances: np.ndarray, texts: Sequence[str], top: int = TOP) -> pd.DataFrame:
+    """The `top` texts whose nearest text of the other set is farthest, farthest first."""
+    order = np.argsort(-distances, kind="stable")[:top]
+    return pd.DataFrame({"text": [texts[i] for i in order], "distance": distances[order]})

@@ -1,0 +1,119 @@
+"""Two sets in one space (core.analysis.set_drift) against independent computations: MMD² by its double sums over
+pairs, its permutation p-value by a loop over the same seeded permutations, the σ by scipy's pdist, the domain
+classifier's AUC by scikit-learn's own cross_validate with the same folds and grid, nearest texts by scikit-learn's
+NearestNeighbors, and each cluster's Fisher test and Benjamini–Hochberg adjustment written out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy import stats
+from scipy.spatial.distance import pdist
+from sklearn.linear_model import LogisticRegressionCV
+from sklearn.model_selection import StratifiedKFold, cross_validate
+from sklearn.neighbors import NearestNeighbors
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from core.analysis.set_drift import (
+    centroid_cosine,
+    cluster_shares,
+    median_sigma,
+    mmd_test,
+    nearest,
+    separability,
+    set_codes,
+)
+
+
+def mmd2_by_pairs(x: np.ndarray, y: np.ndarray, kernel) -> float:
+    """The unbiased estimator, each sum over pairs written out."""
+    m, n = len(x), len(y)
+    xx = sum(kernel(x[i], x[j]) for i in range(m) for j in range(m) if i != j) / (m * (m - 1))
+    yy = sum(kernel(y[i], y[j]) for i in range(n) for j in range(n) if i != j) / (n * (n - 1))
+    xy = sum(kernel(x[i], y[j]) for i in range(m) for j in range(n)) / (m * n)
+    return xx + yy - 2 * xy
+
+
+def sets(shift: float, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(24, 4)), rng.normal(size=(18, 4)) + shift
+
+
+def test_mmd2_and_its_p_value_equal_the_sums_over_pairs_for_the_same_seeded_permutations():
+    a, b = sets(0.4)
+    pooled = np.vstack([a, b])
+    sigma = float(np.median(pdist(pooled)))
+    gaussian = lambda u, v: np.exp(-np.sum((u - v) ** 2) / (2 * sigma**2))  # noqa: E731
+    found = mmd_test(a, b, permutations=40, seed=3)
+    assert found.sigma == pytest.approx(sigma) == median_sigma(pooled)
+    observed = mmd2_by_pairs(a, b, gaussian)
+    assert found.mmd2 == pytest.approx(observed, rel=1e-10)
+    rng, labels = np.random.default_rng(3), np.r_[np.ones(len(a)), np.zeros(len(b))]
+    permuted = []
+    for _ in range(40):
+        order = rng.permutation(labels).astype(bool)
+        permuted.append(mmd2_by_pairs(pooled[order], pooled[~order], gaussian))
+    assert found.p_value == np.mean(observed <= np.array(permuted))
+    assert found.permutations == 40
+
+
+def test_sets_far_apart_have_a_small_p_and_sets_of_one_distribution_a_large_one():
+    near, far = mmd_test(*sets(0.0, seed=1), seed=0), mmd_test(*sets(2.0, seed=1), seed=0)
+    assert far.p_value < 0.01 < 0.05 < near.p_value and far.mmd2 > near.mmd2
+
+
+def test_sparse_rows_use_a_linear_kernel():
+    a, b = sets(0.5)
+    found = mmd_test(sp.csr_matrix(a), sp.csr_matrix(b), permutations=10, seed=0)
+    assert found.sigma is None
+    assert found.mmd2 == pytest.approx(mmd2_by_pairs(a, b, np.dot), rel=1e-10)
+
+
+def test_the_domain_classifiers_auc_is_scikit_learns_cross_validated_auc_with_the_same_folds_and_grid():
+    rng = np.random.default_rng(2)
+    a, b = rng.normal(size=(40, 6)), rng.normal(size=(35, 6)) + [0.6, 0, 0, 0, 0, 0]
+    pooled, codes = np.vstack([a, b]), set_codes(40, 35)
+    found = separability(pooled, codes, seed=4)
+    probe = make_pipeline(StandardScaler(), LogisticRegressionCV(
+        Cs=[1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0], cv=StratifiedKFold(3, shuffle=True, random_state=4),
+        scoring="accuracy", max_iter=1000, l1_ratios=(0.0,), use_legacy_attributes=False))
+    reference = cross_validate(probe, pooled, codes, cv=StratifiedKFold(5, shuffle=True, random_state=4),
+                               scoring="roc_auc")["test_score"]
+    np.testing.assert_allclose(found.folds, reference, atol=1e-12)
+    low, high = found.interval()
+    half = stats.t.ppf(0.975, 4) * reference.std(ddof=1) / np.sqrt(5)
+    assert (low, high) == pytest.approx((max(0, reference.mean() - half), min(1, reference.mean() + half)))
+
+
+def test_nearest_distances_are_scikit_learns_cosine_neighbours():
+    a, b = sets(0.3)
+    found = nearest(a, b)
+    across = NearestNeighbors(n_neighbors=1, metric="cosine").fit(a).kneighbors(b)[0][:, 0]
+    within = NearestNeighbors(n_neighbors=2, metric="cosine").fit(a).kneighbors(a)[0][:, 1]
+    back = NearestNeighbors(n_neighbors=1, metric="cosine").fit(b).kneighbors(a)[0][:, 0]
+    np.testing.assert_allclose(found.current_to_reference, across, atol=1e-12)
+    np.testing.assert_allclose(found.reference_to_reference, within, atol=1e-12)
+    np.testing.assert_allclose(found.reference_to_current, back, atol=1e-12)
+    assert centroid_cosine(a, b) == pytest.approx(
+        1 - float(pdist([a.mean(axis=0), b.mean(axis=0)], metric="cosine")[0]))
+
+
+def test_each_clusters_shares_fisher_test_and_benjamini_hochberg_adjustment():
+    reference = ["rain today"] * 30 + ["guitar music"] * 10 + ["stock market"] * 10
+    current = ["rain today"] * 10 + ["guitar music"] * 30 + ["stock market"] * 10
+    clusters = np.array([{"rain": 0, "guitar": 1, "stock": 2}[text.split()[0]] for text in reference + current])
+    shares = cluster_shares(reference + current, clusters, set_codes(50, 50)).set_index("cluster")
+    assert shares.index.tolist()[0] == "1"  # the new set over-represents guitar music most
+    raw = {}
+    for cluster, new, old in (("0", 10, 30), ("1", 30, 10), ("2", 10, 10)):
+        assert shares.loc[cluster, "current_share"] == new / 50 and shares.loc[cluster, "reference_share"] == old / 50
+        raw[cluster] = stats.fisher_exact([[new, 50 - new], [old, 50 - old]]).pvalue
+    ordered = sorted(raw, key=raw.get)  # Benjamini–Hochberg: p·m/rank, then the running minimum from the largest
+    scaled = [raw[c] * 3 / (rank + 1) for rank, c in enumerate(ordered)]
+    adjusted = {c: min(min(scaled[rank:]), 1.0) for rank, c in enumerate(ordered)}
+    for cluster in raw:
+        assert shares.loc[cluster, "p_value"] == pytest.approx(raw[cluster])
+        assert shares.loc[cluster, "p_adjusted"] == pytest.approx(adjusted[cluster])
+    assert "guitar" in shares.loc["1", "keywords"]
