@@ -94,21 +94,26 @@ def stsb_sample(size: int, *, seed: int = 0) -> pd.DataFrame:
     return frame.iloc[sample_indices(len(frame), limit=size, seed=seed)].reset_index(drop=True)
 
 
-# Built-in sets for comparing two sets of texts: a genre, or the captions split in two at random (the null case)
+# Built-in sets for comparing two sets of texts: a genre, a split, or the captions split in two at random (the null
+# case)
 STSB_SETS = {"news": "STS-B news", "forums": "STS-B forum texts", "captions": "STS-B captions",
-             "captions_a": "STS-B captions, one random half", "captions_b": "STS-B captions, the other half"}
+             "captions_a": "STS-B captions, one random half", "captions_b": "STS-B captions, the other half",
+             "train": "STS-B's train split", "dev": "STS-B's dev split", "test": "STS-B's test split"}
 
 
 def stsb_set(name: str, size: int, *, seed: int = 0) -> list[str]:
     """A seeded random `size` texts (at most) of one of STSB_SETS; the two halves of the captions never share a
     text."""
-    genres = stsb_genres()
-    genre = name.removesuffix("_a").removesuffix("_b")
-    if name not in STSB_SETS or genre not in set(genres["genre"]):
+    if name not in STSB_SETS:
         raise ValueError(f"There is no built-in set {name!r}; choose one of {', '.join(STSB_SETS)}.")
-    texts = genres.loc[genres["genre"] == genre, "text"].tolist()
-    if genre != name:
-        order = np.random.default_rng(seed).permutation(len(texts))
-        half = order[: len(texts) // 2] if name.endswith("_a") else order[len(texts) // 2:]
-        texts = [texts[i] for i in sorted(half)]
+    if name in SPLITS:
+        texts = stsb_sentences(name)
+    else:
+        genres = stsb_genres()
+        genre = name.removesuffix("_a").removesuffix("_b")
+        texts = genres.loc[genres["genre"] == genre, "text"].tolist()
+        if genre != name:
+            order = np.random.default_rng(seed).permutation(len(texts))
+            half = order[: len(texts) // 2] if name.endswith("_a") else order[len(texts) // 2:]
+            texts = [texts[i] for i in sorted(half)]
     return [texts[i] for i in sample_indices(len(texts), limit=size, seed=seed)]

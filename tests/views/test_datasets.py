@@ -121,3 +121,19 @@ def test_a_file_finished_in_a_listed_folder_appears_on_the_next_rerun(listed, tm
     at.run()
     assert not at.exception and not at.error
     assert any("of the 450 texts of sts" in c.value for c in at.caption)
+
+
+def test_a_listed_dataset_is_one_of_two_sets_compared_on_the_map(listed, embedded):
+    from tests.canvases import canvas
+
+    at = app_test("views/map.py", map_source="sets", map_set_size="100", map_set_reference="dev",
+                  map_set_new="dataset:sts")
+    while JOBS.unfinished():  # the map's vectors, then the comparison
+        assert JOBS.wait_idle(600)
+        at.run()
+    assert not at.exception and not at.error
+    assert canvas(at).legend() == {"new": 100, "reference": 100}
+    texts, _ = embedded
+    sampled = {texts[i] for i in sample_indices(400, limit=100, seed=0)}  # the dataset's seeded sample of 100
+    farthest = next(frame.value for frame in at.dataframe if frame.value.columns.tolist() == ["text", "distance"])
+    assert len(farthest) == 20 and set(farthest["text"]) <= sampled

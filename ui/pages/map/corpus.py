@@ -109,11 +109,22 @@ def _labels(frame: pd.DataFrame) -> dict[str, str]:
 
 
 def _one_set(side: str, default: str, size: int) -> list[str] | None:
-    """One of the two sets: built in, or the texts of an uploaded file; None until it is uploaded."""
+    """One of the two sets: built in, a seeded sample of a listed dataset's texts, or the texts of an uploaded file;
+    None until it is uploaded."""
     name = "Reference set" if side == REFERENCE else "New set"
+    datasets = {f"dataset:{info.name}": info for info in listed_datasets_now()[0]}
+    names = {**STSB_SETS, **{key: f"Dataset: {info.label}" for key, info in datasets.items()},
+             UPLOADED: "Upload a file"}
     chosen = kept(st.selectbox, name, key=f"map_set_{side}", url=True, default=default, must_be_option=True,
-                  options=[*STSB_SETS, UPLOADED], format_func=lambda key: STSB_SETS.get(key, "Upload a file"))
-    if chosen != UPLOADED:
+                  options=list(names), format_func=names.__getitem__)
+    if chosen in datasets:
+        info = datasets[chosen]
+        try:
+            texts = dataset_sample(dataset_of(str(info.folder), info.version), min(size, info.rows))[1]["text"]
+        except (DatasetError, OSError) as err:
+            raise CorpusError(str(err)) from err
+        return texts.tolist()
+    if chosen in STSB_SETS:
         return stsb_set(chosen, size)
     uploaded = uploaded_corpus(file_key=f"map_set_{side}_file", column_key=f"map_set_{side}_column",
                                column_label=f"Text column ({side} set)", label=f"{name} file")
@@ -125,10 +136,10 @@ def _one_set(side: str, default: str, size: int) -> list[str] | None:
 
 def _two_sets() -> MapCorpus | None:
     """Two sets on one map, each row's set its label (`set`: reference or new), with both sets' texts."""
-    size = int(kept(st.number_input, "Texts per set (built in)", key="map_set_size", url=True, default=300,
+    size = int(kept(st.number_input, "Texts per set (built in or a dataset)", key="map_set_size", url=True, default=300,
                     min_value=MIN_TEXTS, max_value=MAX_TEXTS, step=100,
-                    help=f"A seeded random sample of each built-in set; an uploaded set above {MAX_TEXTS:,} texts is "
-                         f"compared on a seeded sample of {MAX_TEXTS:,}."))
+                    help=f"A seeded random sample of each built-in set or dataset; an uploaded set above "
+                         f"{MAX_TEXTS:,} texts is compared on a seeded sample of {MAX_TEXTS:,}."))
     reference, current = _one_set(REFERENCE, "news", size), _one_set(NEW, "forums", size)
     if reference is None or current is None:
         return None

@@ -8,7 +8,7 @@ import streamlit as st
 from core.evaluation.set_drift import SetDrift, check_sets
 from core.kinds import kind_of
 from core.models.loading import LoadedModel
-from core.plots.set_drift import auc_by_layer_figure
+from core.plots.set_drift import auc_by_layer_figure, nearest_figure
 from core.settings import Settings
 from ui.components.downloads import csv_download
 from ui.work.background import drift_job, layer_drift_job, waiting
@@ -68,6 +68,9 @@ def _clusters(report: SetDrift) -> None:
 
 
 def _texts(report: SetDrift) -> None:
+    st.markdown("**Which texts**: new texts far from every reference text are new topics; reference texts far from "
+                "every new text are topics gone.")
+    st.plotly_chart(nearest_figure(report.nearest), key="map_sets_nearest")
     new, gone = st.columns(2)
     for column, frame, title, name in ((new, report.new_topics(), "New texts farthest from every reference text",
                                         "drift-new-topics.csv"),
