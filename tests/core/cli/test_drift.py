@@ -1,7 +1,7 @@
 """`python -m core drift`: STS-B's captions split in two at random cannot be told apart (a large p, an AUC near 0.5)
 and its news against its forum texts can (p < 0.01); MMD² equals the unbiased estimator computed apart on the vectors
 `core embed` writes; --json has the issue's keys; every bad input is one line on stderr with exit status 2; a sparse
-model is compared with a linear kernel and says so."""
+model is compared with a linear kernel and a late-interaction model on its mean token vectors, each saying so."""
 
 from __future__ import annotations
 
@@ -90,11 +90,14 @@ def test_sets_that_cannot_be_compared_are_one_sentence(files, capsys, reference,
     assert said in err and err.startswith("error: ") and err.count("\n") == 1
 
 
-def test_a_reranker_is_refused_and_a_sparse_model_compared_with_a_linear_kernel(files, capsys, reranker_folder,
-                                                                              sparse_folders):
+def test_a_reranker_is_refused_and_sparse_and_late_interaction_models_say_what_they_compare(
+        files, capsys, reranker_folder, sparse_folders, late_folders):
     args = ["--reference", str(files / "captions_30.txt"), "--current", str(files / "news_30.txt")]
     assert main(["drift", "--model", str(reranker_folder), *args]) == 2
     assert "reranker" in capsys.readouterr().err
     assert main(["drift", "--model", str(sparse_folders["splade"]), *args, "--json"]) == 0
     captured = capsys.readouterr()
     assert "MMD uses a linear kernel" in captured.err and set(json.loads(captured.out)) == KEYS
+    assert main(["drift", "--model", str(late_folders["colbert"]), *args, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "the mean of each text's token vectors" in captured.err and set(json.loads(captured.out)) == KEYS
