@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from core.jobs import JOBS
 from core.kinds import KINDS, kind_of
 from tests.conftest import app_test
 
@@ -36,3 +37,22 @@ def test_every_page_opens_with_a_model_of_each_kind(folders, kind):
         at.switch_page(page).run()
         assert not at.exception, (page, [e.value for e in at.exception])
         assert not at.main.error, (page, [e.value for e in at.main.error])
+
+
+LINKED = [(page, {}) for page in PAGES] + [("views/map.py", {"map_source": "sets", "map_set_size": "30"})]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_page_opens_by_a_link_naming_a_model_of_each_kind(folders, kind):
+    """As a shared link opens them (`?model=FOLDER`), the two-set map too: no exception and no error on the page; a
+    reranker's link leaves the pages on the model in use, and the sidebar says it is not loaded."""
+    for page, query in LINKED:
+        at = app_test(page, model=str(folders[kind]), **query)
+        while JOBS.unfinished():  # the two-set map's vectors, then its comparison
+            assert JOBS.wait_idle(600)
+            at.run()
+        assert not at.exception, (page, query, [e.value for e in at.exception])
+        assert not at.main.error, (page, query, [e.value for e in at.main.error])
+        if not kind_of(kind).embeds:  # said once, on the first page (app_test's home run), then this on every page
+            assert any("The model typed above is not loaded" in caption.value for caption in at.sidebar.caption)
