@@ -64,18 +64,17 @@ def kernel_matrix(pooled: Matrix, sigma: float | None) -> np.ndarray:
     return np.exp(-squared / (2 * sigma**2))
 
 
-def mmd2_of(kernel: np.ndarray, first: np.ndarray) -> np.ndarray:
+def mmd2_of(kernel: np.ndarray, first: np.ndarray, totals: np.ndarray, diagonal: np.ndarray) -> np.ndarray:
     """The unbiased MMD² of each split of the kernel's rows: `first` (rows, splits) is 1 where a row is in the first
-    set of that split, 0 in the second."""
+    set of that split, 0 in the second; `totals` is each row's kernel sum and `diagonal` the kernel's diagonal (the
+    same for every split)."""
     first = np.asarray(first, dtype=np.float64)
     second = 1.0 - first
     m, n = first.sum(axis=0), second.sum(axis=0)
-    diagonal = np.diag(kernel)
     into_first = kernel @ first  # each row's kernel sum over the first set, per split
-    total = kernel.sum(axis=1)[:, None]
     within_first = (first * into_first).sum(axis=0) - diagonal @ first
     across = (second * into_first).sum(axis=0)
-    within_second = (second * (total - into_first)).sum(axis=0) - diagonal @ second
+    within_second = (second * (totals[:, None] - into_first)).sum(axis=0) - diagonal @ second
     return within_first / (m * (m - 1)) + within_second / (n * (n - 1)) - 2 * across / (m * n)
 
 
@@ -87,11 +86,13 @@ def mmd_test(a: Matrix, b: Matrix, *, permutations: int = PERMUTATIONS, seed: in
     sigma = None if sparse else median_sigma(pooled)
     kernel = kernel_matrix(pooled, sigma)
     labels = np.r_[np.ones(a.shape[0]), np.zeros(b.shape[0])]
-    observed = float(mmd2_of(kernel, labels[:, None])[0])
+    totals, diagonal = kernel.sum(axis=1), np.diag(kernel).copy()  # read by every split: computed once
+    observed = float(mmd2_of(kernel, labels[:, None], totals, diagonal)[0])
     permuted = []
     for start in range(0, permutations, BATCH):
         count = min(BATCH, permutations - start)
-        permuted.append(mmd2_of(kernel, np.column_stack([rng.permutation(labels) for _ in range(count)])))
+        permuted.append(mmd2_of(kernel, np.column_stack([rng.permutation(labels) for _ in range(count)]), totals,
+                                diagonal))
     p_value = float(np.mean(observed <= np.concatenate(permuted))) if permutations else float("nan")
     return Mmd(observed, p_value, permutations, sigma)
 

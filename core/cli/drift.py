@@ -57,7 +57,6 @@ def run(args: argparse.Namespace) -> int:
         reference, current = _texts(args.reference, args.text_column), _texts(args.current, args.text_column)
         model = load_model(args.model, args.device, args.revision)
         refuse_inapplicable(model, args)
-        kind_of(model).check_embeds(model)
         settings = Settings(model_id=model.model_id, pooling=args.pooling, device=args.device)
         report = drift_sets(model, reference, current, settings)
     except (ValueError, UnicodeDecodeError, NotAnEmbedder) as err:  # the sets, a reranker: one sentence

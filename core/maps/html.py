@@ -26,7 +26,7 @@ from core.data.labels import Tags
 from core.data.rows import text_row_ids
 from core.maps.build import HEIGHT, MapPoints
 from core.plots.map import Colouring
-from core.plots.map_canvas import CanvasView, canvas_view, shown_value
+from core.plots.map_canvas import KEY_CHARS, CanvasView, blob_key, canvas_view, shown_value
 
 BUNDLE = Path(__file__).resolve().parents[2] / "ui" / "components" / "map_canvas" / "frontend" / "dist" / "map_file.js"
 NOT_BUILT = ("The map file's JavaScript (ui/components/map_canvas/frontend/dist/map_file.js) is missing: restore it "
@@ -34,7 +34,6 @@ NOT_BUILT = ("The map file's JavaScript (ui/components/map_canvas/frontend/dist/
              "(Node 20).")
 DATA_ID = "explorer-map-data"  # frontend/src/file.js: DATA_ID
 MAX_POINTS = 1_000_000
-SUFFIX = ".html"
 # Nothing may be fetched: no script, style, font or image from elsewhere, no fetch or XMLHttpRequest, no form.
 # 'unsafe-eval': regl (under regl-scatterplot) compiles its draw commands with Function().
 POLICY = ("default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; "
@@ -107,7 +106,7 @@ def map_html(canvas: CanvasView, rows: FileRows, tags: Tags | None = None) -> st
     place = {row_id: i for i, row_id in enumerate(rows.row_ids)}
     payload = {
         "about": ABOUT,
-        "columns": {data[:32].decode("ascii"): base64.b64encode(data[32:]).decode("ascii")
+        "columns": {blob_key(data): base64.b64encode(data[KEY_CHARS:]).decode("ascii")
                     for data in canvas.blobs.values()},
         "place": {"scale": canvas.points.scale, "centre": list(canvas.points.centre)},
         "rowIds": None if list(rows.row_ids) == text_row_ids(rows.texts) else _zipped(list(rows.row_ids)),
