@@ -7,6 +7,7 @@ import streamlit as st
 from core.lessons.lessons import LESSONS
 from core.lessons.report import lessons_markdown
 from core.settings import layer_used
+from ui.components.downloads import file_download
 from ui.components.sidebar import page
 from ui.pages.lessons import checked_here, lesson_section
 
@@ -24,8 +25,7 @@ def main() -> None:
     described = (f"{model.model_id}, {settings.pooling} pooling, layer "
                  f"{layer_used(settings.layer, model.num_layers)}")
     sheet = lessons_markdown(checked_here(settings, model), model_id=model.model_id, settings=described)
-    st.download_button("Download the lesson sheet (Markdown)", sheet, file_name="lessons.md", mime="text/markdown",
-                       key="les_sheet")
+    file_download("Download the lesson sheet (Markdown)", sheet, "lessons.md", mime="text/markdown", key="les_sheet")
     st.caption("The sheet lists every lesson's question, what was expected and what this model showed, with the "
                "numbers: ready to hand in.")
 

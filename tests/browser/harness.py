@@ -131,6 +131,21 @@ def fill(page, label: str, text: str) -> None:
     field.press("Control+Enter" if field.evaluate("e => e.tagName") == "TEXTAREA" else "Enter")
 
 
+def download(page, button: str, timeout_s: float = 60) -> Path:
+    """Click the app's download button named `button` and return where the browser saved the file; when no file
+    comes, fail saying what the button showed (Streamlit writes a deferred file's failure under it)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        with page.expect_download(timeout=timeout_s * 1000) as info:
+            page.get_by_role("button", name=button).click()
+    except PlaywrightTimeout:
+        shown = page.locator("[data-testid='stDownloadButtonError']").all_inner_texts()
+        raise AssertionError(f"no file came within {timeout_s:.0f} s of a click on {button!r}; the button showed "
+                             f"{shown or 'no error'}") from None
+    return Path(info.value.path())
+
+
 def choose(page, label: str, option: str) -> None:
     """Pick `option` in the select box labelled `label`, as a person does: open it, type, click the option."""
     box = page.get_by_role("combobox", name=label).first

@@ -4,15 +4,13 @@ server restarts, on the same cache folder, the tag is still there."""
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.path import Path
 
 from tests.browser.canvas import MAP, drag, screen_positions, wait_drawn
-from tests.browser.harness import SHOTS, fill, start_server, wait_for_idle
+from tests.browser.harness import SHOTS, download, fill, start_server, wait_for_idle
 
 pytestmark = pytest.mark.browser
 LASSO = [(0.25, 0.2), (0.8, 0.3), (0.55, 0.85), (0.2, 0.65), (0.25, 0.21)]  # fractions of the canvas
@@ -26,9 +24,7 @@ def open_map(page, url: str) -> None:
 
 
 def downloaded(page) -> pd.DataFrame:
-    with page.expect_download() as info:
-        page.get_by_role("button", name=DOWNLOAD).click()
-    return pd.read_csv(io.BytesIO(open(info.value.path(), "rb").read()), dtype={"row_id": str})
+    return pd.read_csv(download(page, DOWNLOAD), dtype={"row_id": str})
 
 
 def test_a_lasso_tagged_on_the_map_is_its_column_in_the_csv_and_outlasts_a_restart(chromium, tmp_path):

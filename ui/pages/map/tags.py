@@ -15,7 +15,7 @@ from core.data.corpus import CorpusError
 from core.data.labels import TAG_PREFIX, TagError, TagStore, labelled_table, tag_columns, tags_from_table
 from core.data.rows import ROW_ID
 from core.data.uploads import read_table
-from ui.components.downloads import csv_download
+from ui.components.downloads import csv_download, file_download
 from ui.pages.map.corpus import MapCorpus
 
 NOTICE = "map_tags_notice"  # session key: what the last change of the tags did, said once after its rerun
@@ -114,8 +114,8 @@ def tags_panel(corpus: MapCorpus, frame: pd.DataFrame, coords: np.ndarray) -> No
     with left:
         csv_download(table, "map-rows.csv", "Download the rows with labels and tags (CSV)", index=False,
                      key="map_rows_csv")
-    right.download_button("Download the rows with labels and tags (Parquet)", lambda: _parquet(table),
-                          "map-rows.parquet", key="map_rows_parquet")
+    file_download("Download the rows with labels and tags (Parquet)", lambda: _parquet(table), "map-rows.parquet",
+                  key="map_rows_parquet", where=right)
     st.caption("Every row drawn: its row_id, text, label columns, one true/false tag_<name> column per tag, and its "
                "place on the map (x, y).")
 

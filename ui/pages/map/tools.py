@@ -19,7 +19,7 @@ from core.data.vectors import VectorCorpus, to_npy, to_parquet, to_projector
 from core.hashing import texts_digest
 from ui.components.agreement import changed_panel
 from ui.components.columns import THREE_DECIMALS
-from ui.components.downloads import csv_download
+from ui.components.downloads import csv_download, file_download
 from ui.work.background import index_job, waiting
 from ui.work.cache import keywords_of, selection_keywords_of, selection_of
 
@@ -105,13 +105,13 @@ def export_panel(frame: pd.DataFrame, vectors: np.ndarray) -> None:
                               frame.drop(columns=["text"]).reset_index(drop=True))
         one, two, three, four = st.columns(4)
         # Each file is written when its button is pressed, not on every rerun of the page.
-        one.download_button(".npy (vectors)", lambda: to_npy(corpus), "vectors.npy", key="map_npy")
-        two.download_button(".parquet (texts, vectors, labels)", lambda: to_parquet(corpus), "vectors.parquet",
-                            key="map_parquet")
-        three.download_button("Projector vectors.tsv", lambda: to_projector(corpus)[0], "vectors.tsv",
-                              key="map_vectors_tsv")
-        four.download_button("Projector metadata.tsv", lambda: to_projector(corpus)[1], "metadata.tsv",
-                             key="map_metadata_tsv")
+        file_download(".npy (vectors)", lambda: to_npy(corpus), "vectors.npy", key="map_npy", where=one)
+        file_download(".parquet (texts, vectors, labels)", lambda: to_parquet(corpus), "vectors.parquet",
+                      key="map_parquet", where=two)
+        file_download("Projector vectors.tsv", lambda: to_projector(corpus)[0], "vectors.tsv",
+                      key="map_vectors_tsv", where=three)
+        file_download("Projector metadata.tsv", lambda: to_projector(corpus)[1], "metadata.tsv",
+                      key="map_metadata_tsv", where=four)
         st.caption("The Parquet file opens in Embedding Atlas (`embedding-atlas vectors.parquet --vector vector`) "
                    "and comes back through this page's vectors-file import; the two TSV files load in the "
                    "TensorFlow Embedding Projector and here.")
