@@ -132,10 +132,14 @@ def fill(page, label: str, text: str) -> None:
 
 
 def download(page, button: str, timeout_s: float = 60) -> Path:
-    """Click the app's download button named `button` and return where the browser saved the file; when no file
-    comes, fail saying what the button showed (Streamlit writes a deferred file's failure under it)."""
+    """Click the app's download button named `button` on an idle page and return where the browser saved the file,
+    checking that the click ran no script (a download is no reason to redraw the page); when no file comes, fail
+    saying what the button showed (Streamlit writes a deferred file's failure under it)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+    page.evaluate("""() => { const app = document.querySelector("[data-testid='stApp']"); window.explorerRuns = 0;
+        new MutationObserver(() => { window.explorerRuns += app.dataset.testScriptState === 'running'; })
+            .observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] }); }""")
     try:
         with page.expect_download(timeout=timeout_s * 1000) as info:
             page.get_by_role("button", name=button).click()
@@ -143,7 +147,10 @@ def download(page, button: str, timeout_s: float = 60) -> Path:
         shown = page.locator("[data-testid='stDownloadButtonError']").all_inner_texts()
         raise AssertionError(f"no file came within {timeout_s:.0f} s of a click on {button!r}; the button showed "
                              f"{shown or 'no error'}") from None
-    return Path(info.value.path())
+    saved = Path(info.value.path())
+    time.sleep(1.0)  # a rerun the click asked for would have begun by now
+    assert page.evaluate("window.explorerRuns") == 0, f"a click on {button!r} reran the page"
+    return saved
 
 
 def choose(page, label: str, option: str) -> None:

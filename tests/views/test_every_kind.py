@@ -9,6 +9,7 @@ import pytest
 
 from core.jobs import JOBS
 from core.kinds import KINDS, kind_of
+from core.models.loading import reranker_refusal
 from tests.conftest import app_test
 
 PAGES = sorted(str(path.relative_to(Path(__file__).parents[2])) for path in
@@ -54,5 +55,7 @@ def test_every_page_opens_by_a_link_naming_a_model_of_each_kind(folders, kind):
             at.run()
         assert not at.exception, (page, query, [e.value for e in at.exception])
         assert not at.main.error, (page, query, [e.value for e in at.main.error])
-        if not kind_of(kind).embeds:  # said once, on the first page (app_test's home run), then this on every page
-            assert any("The model typed above is not loaded" in caption.value for caption in at.sidebar.caption)
+        if not kind_of(kind).embeds:  # the error is said once, on the first page (app_test's home run); the reason
+            # stays beside the typed model on every page
+            said = f"The model typed above is not loaded: {reranker_refusal(str(folders[kind]))} Edit it to try again."
+            assert said in [caption.value for caption in at.sidebar.caption], (page, query)

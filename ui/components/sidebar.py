@@ -75,7 +75,7 @@ def _give_up(model_id: str, reason: str) -> None:
     fallback = _fallback(model_id)
     ss._load_failure = f"Could not load {model_id}: {reason} Still showing {fallback}."
     if model_id == ss.get("sb_custom", "").strip():
-        ss._failed_custom = model_id
+        ss._failed_custom = model_id, reason
     else:
         ss._reset_model = fallback if fallback in {entry.id for entry, _ in cached_catalog()} else DEFAULT_MODEL_ID
 
@@ -99,8 +99,9 @@ def _chosen_model() -> str:
         st.text_input("Other model", key="sb_custom", placeholder="Hugging Face id or local folder",
                       help="Overrides the list while it is filled in. Remote code is never run.")
     custom = ss.get("sb_custom", "").strip()
-    if custom and custom == ss.get("_failed_custom"):
-        st.caption("The model typed above is not loaded (see why above); edit it to try again.")
+    failed, reason = ss.get("_failed_custom", (None, ""))
+    if custom and custom == failed:  # said on every page, as the error above it is said once
+        st.caption(f"The model typed above is not loaded: {reason} Edit it to try again.")
         return chosen
     ss.pop("_failed_custom", None)
     return custom or chosen
