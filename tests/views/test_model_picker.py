@@ -6,7 +6,8 @@ import pytest
 
 from core.deployment import load_config
 from core.jobs import DOWNLOADS
-from core.models.catalog import catalog
+from core.models.catalog import DEFAULT_MODEL_ID, catalog
+from core.models.loading import load_model
 from tests.conftest import CATALOG_RERANKER, app_test
 from tests.views.test_rerank_pages import CORPUS
 from ui.components.rerank import TYPED
@@ -104,3 +105,18 @@ def test_the_late_interaction_models_from_the_hub_are_offered_with_their_kind_si
     assert not at.exception
     assert {"answerai-colbert-small-v1 (late interaction) · 33.4M · 135 MB · Apache-2.0",
             "GTE-ModernColBERT-v1 (late interaction) · 149M · 600 MB · Apache-2.0"} <= set(picker(at))
+
+
+def test_a_link_naming_the_catalogs_reranker_says_why_it_is_not_loaded_and_then_says_it_beside_the_box():
+    """The reranker is not among the sidebar's models; a link naming it once fell back to the default in silence."""
+    with pytest.raises(Exception) as refused:
+        load_model(CATALOG_RERANKER)
+    at = app_test(model=CATALOG_RERANKER)
+    assert not at.exception
+    assert [box.value for box in at.sidebar.error] == [
+        f"Could not load {CATALOG_RERANKER}: {refused.value} Still showing {DEFAULT_MODEL_ID}."]
+    at.switch_page("views/similarity.py").run()
+    assert not at.exception and not at.sidebar.error
+    assert f"The model typed above is not loaded: {refused.value} Edit it to try again." in [
+        caption.value for caption in at.sidebar.caption]
+    assert at.sidebar.selectbox(key="sb_model").value == DEFAULT_MODEL_ID

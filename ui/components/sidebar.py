@@ -6,7 +6,7 @@ import streamlit as st
 
 from core.deployment import load_config
 from core.kinds import kind_of
-from core.models.catalog import DEFAULT_MODEL_ID
+from core.models.catalog import DEFAULT_MODEL_ID, Availability, CatalogEntry
 from core.models.devices import available_devices
 from core.models.download import download_job
 from core.models.loading import LoadedModel
@@ -29,7 +29,7 @@ def _seed_from_url() -> None:
     if "sb_model" in ss:
         return
     wanted = settings_from_query(st.query_params.to_dict())
-    known = [entry.id for entry, _ in cached_catalog()]
+    known = [entry.id for entry, _ in _listed()]  # a link naming a reranker is tried, and says why it is not loaded
     ss.sb_model = wanted.model_id if wanted.model_id in known else DEFAULT_MODEL_ID
     ss.sb_custom = "" if wanted.model_id in known else wanted.model_id
     ss.sb_pooling = wanted.pooling
@@ -85,8 +85,7 @@ def _chosen_model() -> str:
     ss = st.session_state
     if "_reset_model" in ss:
         ss.sb_model = ss.pop("_reset_model")  # before the select box is drawn, so it shows the model in use
-    # a model with no vectors of its own (a reranker) is chosen under Rerank; an entry of no kind says it on loading
-    listed = [(entry, avail) for entry, avail in cached_catalog() if entry.kind is None or kind_of(entry.kind).embeds]
+    listed = _listed()
     labels = {entry.id: entry.listed(avail.available) for entry, avail in listed}
     chosen = st.selectbox("Model", list(labels), format_func=labels.__getitem__, key="sb_model",
                           help="Models from the Hugging Face hub show their parameters, download size and licence; "
@@ -105,6 +104,12 @@ def _chosen_model() -> str:
         return chosen
     ss.pop("_failed_custom", None)
     return custom or chosen
+
+
+def _listed() -> list[tuple[CatalogEntry, Availability]]:
+    """The catalog's models that embed: one with no vectors of its own (a reranker) is chosen under Rerank; an
+    entry of no kind says it on loading."""
+    return [(entry, avail) for entry, avail in cached_catalog() if entry.kind is None or kind_of(entry.kind).embeds]
 
 
 def _hub_models() -> None:
