@@ -144,7 +144,7 @@ def _map(settings: Settings, model: LoadedModel, corpus: MapCorpus, points: Poin
         st.info(kind.not_shown["compare"])
     elif chosen.compare:  # False while B is still to download: A is drawn alone
         compared = compare_view(points.frame, points.stored, points.space, projection, colouring, params,
-                                (settings, model), query, chosen.top, centred, highlight)
+                                (settings, model), query, chosen.top, centred, highlight, store().tags(corpus.key))
     if not compared:
         title = (f"{projection.method} of the vectors in {corpus.files}" if corpus.files else
                  map_title(projection.method, len(points.frame), describe(settings, model)))

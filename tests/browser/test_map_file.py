@@ -207,3 +207,33 @@ def test_a_text_holding_markup_shows_as_text_and_runs_nothing(chromium, tmp_path
         assert made.requests == []
     finally:
         made.close()
+
+
+def _misfit(drawn: np.ndarray, source: np.ndarray) -> float:
+    """How far, in pixels, `drawn` is from the nearest affine image of `source` (a map drawn at another size and
+    zoom is one)."""
+    design = np.column_stack([source, np.ones(len(source))])
+    fitted = design @ np.linalg.lstsq(design, drawn, rcond=None)[0]
+    return float(np.abs(fitted - drawn).max())
+
+
+def test_compare_mode_saves_each_side_as_a_file_of_its_own_map(server, chromium, tmp_path):
+    context = chromium.new_context(viewport=VIEWPORT, accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(300_000)
+    try:
+        page.goto(f"{server.url}/map?map_size={SIZE}&map_method=PCA&map_compare=1")
+        wait_drawn(page, nth=1, timeout_s=300)
+        wait_for_idle(page, 300)
+        a, b = (screen_positions(page, nth) for nth in (0, 1))
+        path = tmp_path / "b.html"
+        path.write_bytes(download(page, "Download B as HTML").read_bytes())
+    finally:
+        context.close()
+    made = Opened(chromium, path)
+    try:
+        drawn = screen_positions(made.page)
+        assert _misfit(drawn, b) < 1.0 < 10 < _misfit(drawn, a)  # B's own map, not A's
+        assert made.requests == []
+    finally:
+        made.close()

@@ -138,6 +138,7 @@ def test_compare_mode_draws_both_configurations_with_the_same_point_numbers(open
     assert len(moved) == 15 and moved["neighbours changed"].between(0, 1).all()
     assert len(left.positions) == len(right.positions) == 300
     assert not np.allclose(left.positions, right.positions)
+    assert {"Download A as HTML", "Download B as HTML"} <= {button.proto.label for button in at.get("download_button")}
 
 
 def layer_means(model, texts: list[str], layer: int) -> np.ndarray:

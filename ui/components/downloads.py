@@ -29,7 +29,9 @@ def csv_download(frame: pd.DataFrame, file_name: str, label: str = "Download CSV
                   mime="text/csv", key=key or f"download-{file_name}")
 
 
-def map_file_download(canvas: CanvasView, rows: Callable[[], FileRows], tags: Tags) -> None:
+def map_file_download(canvas: CanvasView, rows: Callable[[], FileRows], tags: Tags, *,
+                      label: str = "Download the map as HTML", file_name: str = "map.html",
+                      key: str = "map_html") -> None:
     """The map as one HTML file (core.maps.html) of `rows()`, both made when the button is pressed, not on every
     rerun; a map too large for one file says so instead."""
     try:
@@ -37,7 +39,7 @@ def map_file_download(canvas: CanvasView, rows: Callable[[], FileRows], tags: Ta
     except MapFileError as err:
         st.caption(str(err))
         return
-    file_download("Download the map as HTML", lambda: map_html(canvas, rows(), tags).encode("utf-8"), "map.html",
-                  mime="text/html", key="map_html",
+    file_download(label, lambda: map_html(canvas, rows(), tags).encode("utf-8"), file_name,
+                  mime="text/html", key=key,
                   help="One file that opens in any browser with no server and no network: hover, zoom, search, "
                        "select, tag and download the selection as CSV.")

@@ -98,9 +98,9 @@ def trust_metrics(report: Trust, slots: list, label: str = "") -> None:
 
 def compare_view(frame: pd.DataFrame, a_stored: MapSpace, space: np.ndarray, projection: Projection,
                  colouring: Colouring, params: ProjectionParams, a: tuple[Settings, LoadedModel], query: str, top: int,
-                 centred: bool, highlight: np.ndarray | None) -> bool:
-    """A and B side by side (or B's progress while its corpus embeds); False, drawing nothing of A, when B is still to
-    download or cannot load."""
+                 centred: bool, highlight: np.ndarray | None, tags: Tags) -> bool:
+    """A and B side by side, each map downloadable as its own HTML file with the rows' `tags` (or B's progress while
+    its corpus embeds); False, drawing nothing of A, when B is still to download or cannot load."""
     texts = frame["text"].tolist()
     chosen = configuration_b(a[0], prefix="map", default_model=a[0].model_id, default_pooling=a[0].pooling,
                              default_layer="middle",
@@ -152,6 +152,9 @@ def compare_view(frame: pd.DataFrame, a_stored: MapSpace, space: np.ndarray, pro
             map_canvas(canvas, key=f"map_compare_{side}", hover_text=lambda row: hover_line(row, texts[row],
                                                                                           colouring),
                        on_selection=remember_selection(frame[ROW_ID].tolist()), selected=selected_points(frame))
+            map_file_download(canvas, lambda: file_rows(texts, colouring, frame[ROW_ID].tolist()), tags,
+                              label=f"Download {side.upper()} as HTML", file_name=f"map-{side}.html",
+                              key=f"map_html_{side}")
     alignment = ALIGNMENT.get(projection.method, ALIGNMENT["PCA"])
     st.caption(f"The same {len(texts):,} texts mapped with {projection.method} under two configurations, "
                f"{alignment} so that movement means something; point #i is the same text in both (hover shows the "
