@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
@@ -102,3 +103,23 @@ def group_mask(labels: Sequence[str], first: str, second: str | None) -> tuple[n
     given = np.asarray(labels, dtype=object)
     kept = np.ones(len(given), dtype=bool) if second is None else np.isin(given, [first, second])
     return kept, given == first
+
+
+def label_direction(vectors: np.ndarray | sp.csr_matrix, labels: Sequence[str], first: str,
+                    second: str | None = None, *, seed: int = SEED) -> Direction:
+    """The direction of the texts labelled `first` against `second`'s (None: every other text), tested against random
+    directions (concept_direction); ValueError with one sentence for a label no text has, a group too small, or
+    a sparse model's vocabulary-wide rows."""
+    for name in (first, *([second] if second is not None else [])):
+        if name not in labels:
+            raise ValueError(f"No text is labelled “{name}”; the labels are: {', '.join(dict.fromkeys(labels))}.")
+    if sp.issparse(vectors):
+        raise ValueError("A direction is a weight vector over dense dimensions; a sparse model's rows are as wide as "
+                         "its vocabulary: use a dense model's layers for one.")
+    kept, inside = group_mask(labels, first, second)
+    return concept_direction(np.asarray(vectors), kept, inside, seed=seed)
+
+
+def direction_title(first: str, second: str | None) -> str:
+    """What a colour scale along a direction runs over: from `second` (None: every other text) to `first`."""
+    return f"{f'not {first}' if second is None else second} → {first}"

@@ -10,12 +10,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits
 
-from core.analysis.concepts import Direction, concept_direction, group_mask, mislabelled
+from core.analysis.concepts import Direction, label_direction, mislabelled
 from core.analysis.probes import (
     OUTER_FOLDS,
     SEED,
@@ -115,21 +114,6 @@ class ProbeReport:
         the layer's space (`label_direction`)."""
         names = np.asarray(self.labels.names, dtype=object)[self.labels.codes].tolist()
         return label_direction(self.vectors[number], names, first, second, seed=self.seed)
-
-
-def label_direction(vectors: Matrix, labels: Sequence[str], first: str, second: str | None = None, *,
-                    seed: int = SEED) -> Direction:
-    """The direction of the texts labelled `first` against `second`'s (None: every other text), tested against random
-    directions (core.analysis.concepts); ValueError with one sentence for a label no text has, a group too small, or
-    a sparse model's vocabulary-wide rows."""
-    for name in (first, *([second] if second is not None else [])):
-        if name not in labels:
-            raise ValueError(f"No text is labelled “{name}”; the labels are: {', '.join(dict.fromkeys(labels))}.")
-    if sp.issparse(vectors):
-        raise ValueError("A direction is a weight vector over dense dimensions; a sparse model's rows are as wide as "
-                         "its vocabulary: use a dense model's layers for one.")
-    kept, inside = group_mask(labels, first, second)
-    return concept_direction(np.asarray(vectors), kept, inside, seed=seed)
 
 
 def texts_direction(model: LoadedModel, texts: Sequence[str], labels: Sequence[object], settings: Settings, first: str,

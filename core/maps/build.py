@@ -12,6 +12,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from core.analysis.concepts import direction_title, label_direction
 from core.analysis.map.labels import MapLabel, zoom_labels
 from core.analysis.map.projection import PlacedQuery, Projection, ProjectionParams, kmeans_clusters, place_query
 from core.analysis.map.projection_cache import cached_project
@@ -20,7 +21,7 @@ from core.kinds.titles import configuration_title
 from core.maps.checks import check_projectable
 from core.maps.space import MapSpace, model_space, query_point
 from core.models.loading import LoadedModel
-from core.plots.map import Colouring, QueryMark, categories, fits_legend
+from core.plots.map import Colouring, QueryMark, categories, fits_legend, numbers
 from core.plots.map_canvas import CanvasView, canvas_view
 from core.settings import Settings
 
@@ -60,6 +61,16 @@ def colour(labels: Sequence[object] | None, vectors: np.ndarray, *, name: str = 
     return Coloured(categories(found.tolist(), title="cluster"), found, note)
 
 
+def directed(labels: Sequence[object] | None, vectors: np.ndarray, first: str, second: str | None = None, *,
+             seed: int = 0) -> Coloured:
+    """Each point's score along the direction from the texts labelled `second` (None: every other text) to those
+    labelled `first`, as the Map page colours by "a direction between two labels"; ValueError in one sentence."""
+    if labels is None:
+        raise ValueError("A direction runs from one label to another: give the texts' labels too.")
+    found = label_direction(vectors, [str(label) for label in labels], first, second, seed=seed)
+    return Coloured(numbers(found.scores, title=direction_title(first, second)), None)
+
+
 def query_mark(query: str, vector: np.ndarray, space: np.ndarray, projection: Projection, texts: list[str], *,
                top: int = TOP) -> tuple[QueryMark, PlacedQuery]:
     """The query's star (`vector`: its place in the map's space) with lines to its `top` nearest texts there."""
@@ -71,7 +82,9 @@ def query_mark(query: str, vector: np.ndarray, space: np.ndarray, projection: Pr
 class MapPoints:
     """A map: its rows (`row_id`, `text` and label columns), their vectors in the map's space and their 2-D positions,
     the column its colours show (None: k-means clusters of the space), the query's star, the map's accessible name and
-    its seed. The colouring is worked out when it is first asked for (a table of positions needs none)."""
+    its seed; with a `direction` (two of the column's values, the second None for every other text), the colours are
+    each point's score along it. The colouring is worked out when it is first asked for (a table of positions needs
+    none)."""
 
     frame: pd.DataFrame
     space: np.ndarray
@@ -82,6 +95,7 @@ class MapPoints:
     seed: int = 0
     k: int = CLUSTERS
     fitted_on: int | None = None  # where the projection was fitted on a seeded sample and placed the rest: its size
+    direction: tuple[str, str | None] | None = None
 
     @cached_property  # a hover reads one: a column's tolist took 0.08 s at 1,000,000 points
     def texts(self) -> list[str]:
@@ -94,6 +108,8 @@ class MapPoints:
     @cached_property
     def coloured(self) -> Coloured:
         labels = None if self.label is None else self.frame[self.label].tolist()
+        if self.direction is not None:
+            return directed(labels, self.space, *self.direction, seed=self.seed)
         return colour(labels, self.space, name=self.label or "label", k=self.k, seed=self.seed)
 
     @property

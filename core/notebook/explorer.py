@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import numpy as np
@@ -299,12 +300,14 @@ class Explorer:
         return table
 
     def map(self, texts: Texts, *, labels: Sequence[object] | None = None, method: str = "PCA",
-            query: str | None = None, seed: int = 0) -> MapWidget:
+            query: str | None = None, seed: int = 0, direction: str | tuple[str, str] | None = None) -> MapWidget:
         """The Map page's map of the texts as a notebook widget (core.notebook.map_widget.MapWidget, an anywidget;
         the notebook extra, `make notebook-extra`): embedded as documents, projected by `method` ("PCA", "t-SNE" or
         "UMAP", seeded by `seed`), coloured by `labels` (else by k-means clusters; a named Series, such as
         `df["genre"]`, names the legend), with `query` as a star and lines to its nearest texts (core.maps.build). Its
-        `selection` is a DataFrame of the rows selected in the browser."""
+        `selection` is a DataFrame of the rows selected in the browser. With `direction`, one label (against every
+        other text) or two (`(first, second)`: from the second to the first), each point is coloured by its score
+        along the direction between their texts, as the Map page's "a direction between two labels" colours it."""
         from core.notebook.map_widget import MapWidget, noted  # anywidget, the notebook extra, only where it is used
 
         listed = map_texts(_listed(texts))
@@ -315,6 +318,8 @@ class Explorer:
         frame = pd.DataFrame({"text": listed, **({name: list(labels)} if labels is not None else {})})
         points = model_map(frame, self.model, self.settings, ProjectionParams(chosen, seed=seed),
                            label=None if labels is None else name, query=query)
+        if direction is not None:
+            points = replace(points, direction=(direction, None) if isinstance(direction, str) else direction)
         return MapWidget(noted(points))
 
 

@@ -396,3 +396,40 @@ def test_the_selection_tagged_in_one_widget_is_a_column_of_every_map_of_that_cor
     widget.selection = []
     with pytest.raises(ValueError, match="Nothing is selected"):
         widget.tag("widget pets")
+
+
+def test_explorer_map_colours_each_text_by_its_score_along_the_direction_between_two_labels():
+    """As a logistic regression of one genre against the other on the standardised vectors, fitted here, scores
+    them: its unit weight vector is the direction."""
+    from sentence_transformers import SentenceTransformer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+
+    from core.data.stsb import stsb_sample
+    from core.plots.map_canvas import SCALE_STEPS
+
+    sample = stsb_sample(60)
+    texts, genre = sample["text"].tolist(), sample["genre"].to_numpy()
+    explorer = Explorer("all-MiniLM-L6-v2", device="cpu")
+    widget = explorer.map(texts, labels=sample["genre"], direction=("news", "captions"))
+    vectors = SentenceTransformer(str(packaged_minilm_folder()), device="cpu").encode_document(texts)
+    vectors = vectors.astype(np.float64)
+    kept = np.isin(genre, ["news", "captions"])
+    scaler = StandardScaler().fit(vectors[kept])
+    weights = LogisticRegression(C=1.0, max_iter=1000).fit(scaler.transform(vectors[kept]),
+                                                           genre[kept] == "news").coef_[0]
+    scores = scaler.transform(vectors) @ (weights / np.linalg.norm(weights))
+    expected = np.rint((scores - scores.min()) / np.ptp(scores) * (SCALE_STEPS - 1))
+    _, codes = decoded(widget)
+    assert np.abs(codes.astype(int) - expected).max() <= 1
+    legend = widget.view["legend"]
+    assert legend["title"] == "captions → news"
+    assert float(legend["scale"]["min"]) == pytest.approx(scores.min(), rel=1e-2)
+    assert float(legend["scale"]["max"]) == pytest.approx(scores.max(), rel=1e-2)
+
+    alone = explorer.map(texts, labels=sample["genre"], direction="news")
+    assert alone.view["legend"]["title"] == "not news → news"
+    with pytest.raises(ValueError, match="give the texts' labels too"):
+        explorer.map(texts, direction="news")
+    with pytest.raises(ValueError, match="No text is labelled “sports”"):
+        explorer.map(texts, labels=sample["genre"], direction="sports")

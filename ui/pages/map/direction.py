@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.evaluation.probing import label_direction
+from core.analysis.concepts import direction_title, label_direction
 from core.plots.map import Colouring, numbers
 from ui.pages.map.tags import column_labels
 
@@ -29,12 +29,13 @@ def direction_colouring(frame: pd.DataFrame, extra: dict[str, str], vectors: np.
     first = middle.selectbox("From", values, key="map_direction_first")
     second = right.selectbox("Against", [EVERY_OTHER, *(value for value in values if value != first)],
                              key="map_direction_second")
+    other = None if second == EVERY_OTHER else second
     try:
-        found = label_direction(vectors, labels, first, None if second == EVERY_OTHER else second, seed=seed)
+        found = label_direction(vectors, labels, first, other, seed=seed)
     except ValueError as err:
         st.info(f"{err} Coloured by k-means clusters meanwhile.")
         return None
-    against = f"not {first}" if second == EVERY_OTHER else second
+    against = other or f"not {first}"
     st.caption(f"Each point's colour is its score along the direction from “{against}” (low) to “{first}” (high): "
                "the weight vector of a logistic regression of one against the other on the map's standardised "
                f"vectors. The groups' separation along it (Cohen's d of out-of-fold scores) is {found.separation:.2f}; "
@@ -44,4 +45,4 @@ def direction_colouring(frame: pd.DataFrame, extra: dict[str, str], vectors: np.
     with st.expander(f"The {ENDS} texts at each end of the direction"):
         st.dataframe(pd.DataFrame({f"most {first}": [texts[i] for i in high],
                                    f"most {against}": [texts[i] for i in low]}), hide_index=True)
-    return numbers(found.scores, title=f"{against} → {first}")
+    return numbers(found.scores, title=direction_title(first, other))
