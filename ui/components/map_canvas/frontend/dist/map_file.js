@@ -2155,7 +2155,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 				compile: d
 			};
 		}
-		var ca = "xyzw".split(""), la = 5121, ua = 1, da = 2, fa = 0, pa = 1, ma = 2, ha = 3, ga = 4, _a = 5, va = 6, ya = "dither", ba = "blend.enable", xa = "blend.color", Sa = "blend.equation", Ca = "blend.func", wa = "depth.enable", Ta = "depth.func", Ea = "depth.range", Da = "depth.mask", Oa = "colorMask", ka = "cull.enable", Aa = "cull.face", ja = "frontFace", Ma = "lineWidth", Na = "polygonOffset.enable", Pa = "polygonOffset.offset", Fa = "sample.alpha", Ia = "sample.enable", La = "sample.coverage", Ra = "stencil.enable", za = "stencil.mask", Ba = "stencil.func", Va = "stencil.opFront", Ha = "stencil.opBack", Ua = "scissor.enable", Wa = "scissor.box", Ga = "viewport", Ka = "profile", qa = "framebuffer", Ja = "vert", Ya = "frag", Xa = "elements", Za = "primitive", Qa = "count", $a = "offset", $ = "instances", eo = "vao", to = "Width", no = "Height", ro = qa + to, io = qa + no, ao = Ga + to, oo = Ga + no, so = "drawingBuffer", co = so + to, lo = so + no, uo = [
+		var ca = "xyzw".split(""), la = 5121, ua = 1, da = 2, fa = 0, pa = 1, ma = 2, ha = 3, ga = 4, _a = 5, va = 6, ya = "dither", ba = "blend.enable", xa = "blend.color", Sa = "blend.equation", Ca = "blend.func", wa = "depth.enable", Ta = "depth.func", Ea = "depth.range", Da = "depth.mask", Oa = "colorMask", ka = "cull.enable", Aa = "cull.face", ja = "frontFace", Ma = "lineWidth", Na = "polygonOffset.enable", Pa = "polygonOffset.offset", Fa = "sample.alpha", Ia = "sample.enable", La = "sample.coverage", Ra = "stencil.enable", za = "stencil.mask", Ba = "stencil.func", Va = "stencil.opFront", Ha = "stencil.opBack", Ua = "scissor.enable", Wa = "scissor.box", Ga = "viewport", Ka = "profile", qa = "framebuffer", Ja = "vert", Ya = "frag", Xa = "elements", Za = "primitive", $ = "count", Qa = "offset", $a = "instances", eo = "vao", to = "Width", no = "Height", ro = qa + to, io = qa + no, ao = Ga + to, oo = Ga + no, so = "drawingBuffer", co = so + to, lo = so + no, uo = [
 			Ca,
 			Sa,
 			Ba,
@@ -2676,16 +2676,16 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					});
 					return null;
 				}
-				var h = m($a, !0);
+				var h = m(Qa, !0);
 				function g() {
-					if (Qa in n) {
-						var e = n[Qa] | 0;
+					if ($ in n) {
+						var e = n[$] | 0;
 						return i.count = e, K.command(typeof e == "number" && e >= 0, "invalid vertex count", t.commandStr), hs(function() {
 							return e;
 						});
 					}
-					if (Qa in r) {
-						var o = r[Qa];
+					if ($ in r) {
+						var o = r[$];
 						return gs(o, function(e, t) {
 							var n = e.invoke(t, o);
 							return K.optional(function() {
@@ -2726,7 +2726,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					elements: f,
 					primitive: p(),
 					count: g(),
-					instances: m($, !1),
+					instances: m($a, !1),
 					offset: h,
 					vao: c,
 					vaoActive: a,
@@ -3073,9 +3073,9 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 						Ya,
 						Xa,
 						Za,
-						$a,
 						Qa,
 						$,
+						$a,
 						Ka,
 						eo
 					].concat(C);
@@ -3486,7 +3486,7 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					var i = s.count, a, c = t;
 					return i ? ((i.contextDep && r.contextDynamic || i.propDep) && (c = n), a = i.append(e, c), K.optional(function() {
 						i.MISSING && e.assert(t, "false", "missing vertex count"), i.DYNAMIC && e.assert(c, a + ">=0", "missing vertex count");
-					})) : (a = c.def(o, ".", Qa), K.optional(function() {
+					})) : (a = c.def(o, ".", $), K.optional(function() {
 						e.assert(c, a + ">=0", "missing vertex count");
 					})), a;
 				}
@@ -3495,12 +3495,12 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					var a = s[i];
 					return a ? a.contextDep && r.contextDynamic || a.propDep ? a.append(e, n) : a.append(e, t) : t.def(o, ".", i);
 				}
-				var f = d(Za), p = d($a), m = l();
+				var f = d(Za), p = d(Qa), m = l();
 				if (typeof m == "number") {
 					if (m === 0) return;
 				} else n("if(", m, "){"), n.exit("}");
 				var h, g;
-				v && (h = d($), g = e.instancing);
+				v && (h = d($a), g = e.instancing);
 				var _ = u + ".type", y = s.elements && ms(s.elements) && !s.vaoActive;
 				function x() {
 					function e() {
@@ -3637,9 +3637,9 @@ var C = /* @__PURE__ */ c((/* @__PURE__ */ o(((e, t, n) => {
 					}) : r.set(i.next, "." + n, a);
 				}), oe(e, r, t, !0, !0), [
 					Xa,
-					$a,
 					Qa,
 					$,
+					$a,
 					Za
 				].forEach(function(n) {
 					var a = t.draw[n];
@@ -6196,9 +6196,9 @@ var wi = (e, [t, n] = []) => {
 		});
 	}, Za = (e) => {
 		se = Qi(e, un, { allowSegment: !0 });
-	}, Qa = (e) => {
+	}, $ = (e) => {
 		de = Qi(e, cn, { allowSegment: !0 });
-	}, $a = () => o, $ = () => [u.width, u.height], eo = () => l, to = () => Ur, no = () => Wr, ro = () => .5 / Wr, io = () => window.devicePixelRatio, ao = () => kr, oo = () => Ar, so = () => Gr, co = () => Kr, lo = () => .5 / Kr, uo = () => 0, fo = () => Tr || Cr, po = () => Dr, mo = () => .5 / Dr, ho = () => sr, go = () => X.view, _o = () => cr, vo = () => U(r, sr, U(r, X.view, cr)), yo = () => window.devicePixelRatio, bo = () => Mi(Sr, X.scaling[0]) * window.devicePixelRatio, xo = () => X.scaling[0] > 1 ? Math.asinh(Mi(1, X.scaling[0])) / Math.asinh(1) * window.devicePixelRatio : Mi(Sr, X.scaling[0]) * window.devicePixelRatio, So = xo;
+	}, Qa = () => o, $a = () => [u.width, u.height], eo = () => l, to = () => Ur, no = () => Wr, ro = () => .5 / Wr, io = () => window.devicePixelRatio, ao = () => kr, oo = () => Ar, so = () => Gr, co = () => Kr, lo = () => .5 / Kr, uo = () => 0, fo = () => Tr || Cr, po = () => Dr, mo = () => .5 / Dr, ho = () => sr, go = () => X.view, _o = () => cr, vo = () => U(r, sr, U(r, X.view, cr)), yo = () => window.devicePixelRatio, bo = () => Mi(Sr, X.scaling[0]) * window.devicePixelRatio, xo = () => X.scaling[0] > 1 ? Math.asinh(Mi(1, X.scaling[0])) / Math.asinh(1) * window.devicePixelRatio : Mi(Sr, X.scaling[0]) * window.devicePixelRatio, So = xo;
 	Te === "linear" ? So = bo : Te === "constant" && (So = yo);
 	let Co = () => Ye ? Xe.size : lt, wo = () => Ke.length, To = () => wo() > 0 ? xe : 1, Eo = () => wo() > 0 ? Se : 1, Do = () => +(d === "valueZ"), Oo = () => +(d === "valueW"), ko = () => +(ye === "valueZ"), Ao = () => +(ye === "valueW"), jo = () => +(ye === "density"), Mo = () => +(Ce === "valueZ"), No = () => +(Ce === "valueW"), Po = () => +s, Fo = () => d === "valueZ" ? Zr === _t ? L.length - 1 : 1 : Qr === _t ? L.length - 1 : 1, Io = () => ye === "valueZ" ? Zr === _t ? J.length - 1 : 1 : Qr === _t ? J.length - 1 : 1, Lo = () => Ce === "valueZ" ? Zr === _t ? q.length - 1 : 1 : Qr === _t ? q.length - 1 : 1, Ro = (e) => {
 		if (ye !== "density") return 1;
@@ -6242,8 +6242,8 @@ var wi = (e, [t, n] = []) => {
 			size: 2
 		} },
 		uniforms: {
-			antiAliasing: $a,
-			resolution: $,
+			antiAliasing: Qa,
+			resolution: $a,
 			modelViewProjection: vo,
 			devicePixelRatio: io,
 			pointScale: () => So(),
@@ -6903,7 +6903,7 @@ var wi = (e, [t, n] = []) => {
 		if (t === "antiAliasing") return o;
 		if (t === "pixelAligned") return s;
 		if (t === "actionKeyMap") return { ...A };
-	}, Pc = (e = {}) => ze ? Promise.reject(/* @__PURE__ */ Error(rr)) : (Zi(e), (e.backgroundColor !== void 0 || e.background !== void 0) && Ps(e.backgroundColor || e.background), e.backgroundImage !== void 0 && Fs(e.backgroundImage), e.cameraTarget !== void 0 && Rs(e.cameraTarget), e.cameraDistance !== void 0 && Is(e.cameraDistance), e.cameraRotation !== void 0 && Ls(e.cameraRotation), e.cameraView !== void 0 && zs(e.cameraView), e.cameraIsFixed !== void 0 && Bs(e.cameraIsFixed), e.colorBy !== void 0 && Ka(e.colorBy), e.pointColor !== void 0 && Aa(e.pointColor), e.pointColorActive !== void 0 && ja(e.pointColorActive), e.pointColorHover !== void 0 && Ma(e.pointColorHover), e.pointSize !== void 0 && Ra(e.pointSize), e.pointSizeSelected !== void 0 && za(e.pointSizeSelected), e.pointSizeMouseDetection !== void 0 && Sc(e.pointSizeMouseDetection), e.sizeBy !== void 0 && Ja(e.sizeBy), e.pointOrder !== void 0 && Ya(e.pointOrder), e.opacity !== void 0 && Ua(e.opacity), e.showPointConnections !== void 0 && dc(e.showPointConnections), e.pointConnectionColor !== void 0 && pc(e.pointConnectionColor), e.pointConnectionColorActive !== void 0 && mc(e.pointConnectionColorActive), e.pointConnectionColorHover !== void 0 && hc(e.pointConnectionColorHover), e.pointConnectionColorBy !== void 0 && Xa(e.pointConnectionColorBy), e.pointConnectionOpacityBy !== void 0 && Za(e.pointConnectionOpacityBy), e.pointConnectionOpacity !== void 0 && gc(e.pointConnectionOpacity), e.pointConnectionOpacityActive !== void 0 && _c(e.pointConnectionOpacityActive), e.pointConnectionSize !== void 0 && vc(e.pointConnectionSize), e.pointConnectionSizeActive !== void 0 && yc(e.pointConnectionSizeActive), e.pointConnectionSizeBy !== void 0 && Qa(e.pointConnectionSizeBy), e.pointConnectionMaxIntPointsPerSegment !== void 0 && bc(e.pointConnectionMaxIntPointsPerSegment), e.pointConnectionTolerance !== void 0 && xc(e.pointConnectionTolerance), e.pointScaleMode !== void 0 && Cc(e.pointScaleMode), e.opacityBy !== void 0 && qa(e.opacityBy), e.lassoColor !== void 0 && Vs(e.lassoColor), e.lassoLineWidth !== void 0 && Hs(e.lassoLineWidth), e.lassoMinDelay !== void 0 && Us(e.lassoMinDelay), e.lassoMinDist !== void 0 && Ws(e.lassoMinDist), e.lassoClearEvent !== void 0 && Gs(e.lassoClearEvent), e.lassoInitiator !== void 0 && Ks(e.lassoInitiator), e.lassoInitiatorParentElement !== void 0 && qs(e.lassoInitiatorParentElement), e.lassoLongPressIndicatorParentElement !== void 0 && Js(e.lassoLongPressIndicatorParentElement), e.lassoOnLongPress !== void 0 && Ys(e.lassoOnLongPress), e.lassoLongPressTime !== void 0 && Xs(e.lassoLongPressTime), e.lassoLongPressAfterEffectTime !== void 0 && Zs(e.lassoLongPressAfterEffectTime), e.lassoLongPressEffectDelay !== void 0 && Qs(e.lassoLongPressEffectDelay), e.lassoLongPressRevertEffectTime !== void 0 && $s(e.lassoLongPressRevertEffectTime), e.lassoType !== void 0 && ec(e.lassoType), e.lassoBrushSize !== void 0 && tc(e.lassoBrushSize), e.actionKeyMap !== void 0 && rc(e.actionKeyMap), e.mouseMode !== void 0 && ic(e.mouseMode), e.showReticle !== void 0 && ac(e.showReticle), e.reticleColor !== void 0 && oc(e.reticleColor), e.pointOutlineWidth !== void 0 && Ba(e.pointOutlineWidth), e.height !== void 0 && Ia(e.height), e.width !== void 0 && Ha(e.width), e.aspectRatio !== void 0 && Oa(e.aspectRatio), e.xScale !== void 0 && sc(e.xScale), e.yScale !== void 0 && cc(e.yScale), e.deselectOnDblClick !== void 0 && lc(e.deselectOnDblClick), e.deselectOnEscape !== void 0 && uc(e.deselectOnEscape), e.opacityByDensityFill !== void 0 && wc(e.opacityByDensityFill), e.opacityInactiveMax !== void 0 && Tc(e.opacityInactiveMax), e.opacityInactiveScale !== void 0 && Ec(e.opacityInactiveScale), e.gamma !== void 0 && Ac(e.gamma), e.annotationLineColor !== void 0 && Dc(e.annotationLineColor), e.annotationLineWidth !== void 0 && Oc(e.annotationLineWidth), e.annotationHVLineLimit !== void 0 && kc(e.annotationHVLineLimit), e.antiAliasing !== void 0 && jc(e.antiAliasing), e.pixelAligned !== void 0 && Mc(e.pixelAligned), new Promise((e) => {
+	}, Pc = (e = {}) => ze ? Promise.reject(/* @__PURE__ */ Error(rr)) : (Zi(e), (e.backgroundColor !== void 0 || e.background !== void 0) && Ps(e.backgroundColor || e.background), e.backgroundImage !== void 0 && Fs(e.backgroundImage), e.cameraTarget !== void 0 && Rs(e.cameraTarget), e.cameraDistance !== void 0 && Is(e.cameraDistance), e.cameraRotation !== void 0 && Ls(e.cameraRotation), e.cameraView !== void 0 && zs(e.cameraView), e.cameraIsFixed !== void 0 && Bs(e.cameraIsFixed), e.colorBy !== void 0 && Ka(e.colorBy), e.pointColor !== void 0 && Aa(e.pointColor), e.pointColorActive !== void 0 && ja(e.pointColorActive), e.pointColorHover !== void 0 && Ma(e.pointColorHover), e.pointSize !== void 0 && Ra(e.pointSize), e.pointSizeSelected !== void 0 && za(e.pointSizeSelected), e.pointSizeMouseDetection !== void 0 && Sc(e.pointSizeMouseDetection), e.sizeBy !== void 0 && Ja(e.sizeBy), e.pointOrder !== void 0 && Ya(e.pointOrder), e.opacity !== void 0 && Ua(e.opacity), e.showPointConnections !== void 0 && dc(e.showPointConnections), e.pointConnectionColor !== void 0 && pc(e.pointConnectionColor), e.pointConnectionColorActive !== void 0 && mc(e.pointConnectionColorActive), e.pointConnectionColorHover !== void 0 && hc(e.pointConnectionColorHover), e.pointConnectionColorBy !== void 0 && Xa(e.pointConnectionColorBy), e.pointConnectionOpacityBy !== void 0 && Za(e.pointConnectionOpacityBy), e.pointConnectionOpacity !== void 0 && gc(e.pointConnectionOpacity), e.pointConnectionOpacityActive !== void 0 && _c(e.pointConnectionOpacityActive), e.pointConnectionSize !== void 0 && vc(e.pointConnectionSize), e.pointConnectionSizeActive !== void 0 && yc(e.pointConnectionSizeActive), e.pointConnectionSizeBy !== void 0 && $(e.pointConnectionSizeBy), e.pointConnectionMaxIntPointsPerSegment !== void 0 && bc(e.pointConnectionMaxIntPointsPerSegment), e.pointConnectionTolerance !== void 0 && xc(e.pointConnectionTolerance), e.pointScaleMode !== void 0 && Cc(e.pointScaleMode), e.opacityBy !== void 0 && qa(e.opacityBy), e.lassoColor !== void 0 && Vs(e.lassoColor), e.lassoLineWidth !== void 0 && Hs(e.lassoLineWidth), e.lassoMinDelay !== void 0 && Us(e.lassoMinDelay), e.lassoMinDist !== void 0 && Ws(e.lassoMinDist), e.lassoClearEvent !== void 0 && Gs(e.lassoClearEvent), e.lassoInitiator !== void 0 && Ks(e.lassoInitiator), e.lassoInitiatorParentElement !== void 0 && qs(e.lassoInitiatorParentElement), e.lassoLongPressIndicatorParentElement !== void 0 && Js(e.lassoLongPressIndicatorParentElement), e.lassoOnLongPress !== void 0 && Ys(e.lassoOnLongPress), e.lassoLongPressTime !== void 0 && Xs(e.lassoLongPressTime), e.lassoLongPressAfterEffectTime !== void 0 && Zs(e.lassoLongPressAfterEffectTime), e.lassoLongPressEffectDelay !== void 0 && Qs(e.lassoLongPressEffectDelay), e.lassoLongPressRevertEffectTime !== void 0 && $s(e.lassoLongPressRevertEffectTime), e.lassoType !== void 0 && ec(e.lassoType), e.lassoBrushSize !== void 0 && tc(e.lassoBrushSize), e.actionKeyMap !== void 0 && rc(e.actionKeyMap), e.mouseMode !== void 0 && ic(e.mouseMode), e.showReticle !== void 0 && ac(e.showReticle), e.reticleColor !== void 0 && oc(e.reticleColor), e.pointOutlineWidth !== void 0 && Ba(e.pointOutlineWidth), e.height !== void 0 && Ia(e.height), e.width !== void 0 && Ha(e.width), e.aspectRatio !== void 0 && Oa(e.aspectRatio), e.xScale !== void 0 && sc(e.xScale), e.yScale !== void 0 && cc(e.yScale), e.deselectOnDblClick !== void 0 && lc(e.deselectOnDblClick), e.deselectOnEscape !== void 0 && uc(e.deselectOnEscape), e.opacityByDensityFill !== void 0 && wc(e.opacityByDensityFill), e.opacityInactiveMax !== void 0 && Tc(e.opacityInactiveMax), e.opacityInactiveScale !== void 0 && Ec(e.opacityInactiveScale), e.gamma !== void 0 && Ac(e.gamma), e.annotationLineColor !== void 0 && Dc(e.annotationLineColor), e.annotationLineWidth !== void 0 && Oc(e.annotationLineWidth), e.annotationHVLineLimit !== void 0 && kc(e.annotationHVLineLimit), e.antiAliasing !== void 0 && jc(e.antiAliasing), e.pixelAligned !== void 0 && Mc(e.pixelAligned), new Promise((e) => {
 		window.requestAnimationFrame(() => {
 			!ze && u && (Da(), X.refresh(), a.refresh(), Zc(), e());
 		});
@@ -7589,7 +7589,7 @@ var Oa = class {
 		debugPrint: a,
 		testSpeed: o
 	};
-})), Ra = /* @__PURE__ */ o(((e, t) => {
+})), Ra = (/* @__PURE__ */ o(((e, t) => {
 	var n = La();
 	function r(e, t, n) {
 		let r = e[t] + e[n], i = e[t + 1] + e[n + 1];
@@ -7938,257 +7938,15 @@ var Oa = class {
 		blake2bUpdate: m,
 		blake2bFinal: h
 	};
-})), za = /* @__PURE__ */ o(((e, t) => {
-	var n = La();
-	function r(e, t) {
-		return e[t] ^ e[t + 1] << 8 ^ e[t + 2] << 16 ^ e[t + 3] << 24;
-	}
-	function i(e, t, n, r, i, o) {
-		c[e] = c[e] + c[t] + i, c[r] = a(c[r] ^ c[e], 16), c[n] = c[n] + c[r], c[t] = a(c[t] ^ c[n], 12), c[e] = c[e] + c[t] + o, c[r] = a(c[r] ^ c[e], 8), c[n] = c[n] + c[r], c[t] = a(c[t] ^ c[n], 7);
-	}
-	function a(e, t) {
-		return e >>> t ^ e << 32 - t;
-	}
-	var o = new Uint32Array([
-		1779033703,
-		3144134277,
-		1013904242,
-		2773480762,
-		1359893119,
-		2600822924,
-		528734635,
-		1541459225
-	]), s = new Uint8Array([
-		0,
-		1,
-		2,
-		3,
-		4,
-		5,
-		6,
-		7,
-		8,
-		9,
-		10,
-		11,
-		12,
-		13,
-		14,
-		15,
-		14,
-		10,
-		4,
-		8,
-		9,
-		15,
-		13,
-		6,
-		1,
-		12,
-		0,
-		2,
-		11,
-		7,
-		5,
-		3,
-		11,
-		8,
-		12,
-		0,
-		5,
-		2,
-		15,
-		13,
-		10,
-		14,
-		3,
-		6,
-		7,
-		1,
-		9,
-		4,
-		7,
-		9,
-		3,
-		1,
-		13,
-		12,
-		11,
-		14,
-		2,
-		6,
-		5,
-		10,
-		4,
-		0,
-		15,
-		8,
-		9,
-		0,
-		5,
-		7,
-		2,
-		4,
-		10,
-		15,
-		14,
-		1,
-		11,
-		12,
-		6,
-		8,
-		3,
-		13,
-		2,
-		12,
-		6,
-		10,
-		0,
-		11,
-		8,
-		3,
-		4,
-		13,
-		7,
-		5,
-		15,
-		14,
-		1,
-		9,
-		12,
-		5,
-		1,
-		15,
-		14,
-		13,
-		4,
-		10,
-		0,
-		7,
-		6,
-		3,
-		9,
-		2,
-		8,
-		11,
-		13,
-		11,
-		7,
-		14,
-		12,
-		1,
-		3,
-		9,
-		5,
-		0,
-		15,
-		4,
-		8,
-		6,
-		2,
-		10,
-		6,
-		15,
-		14,
-		9,
-		11,
-		3,
-		0,
-		8,
-		12,
-		2,
-		13,
-		7,
-		1,
-		4,
-		10,
-		5,
-		10,
-		2,
-		8,
-		4,
-		7,
-		6,
-		1,
-		5,
-		15,
-		11,
-		9,
-		14,
-		3,
-		12,
-		13,
-		0
-	]), c = /* @__PURE__ */ new Uint32Array(16), l = /* @__PURE__ */ new Uint32Array(16);
-	function u(e, t) {
-		let n = 0;
-		for (n = 0; n < 8; n++) c[n] = e.h[n], c[n + 8] = o[n];
-		for (c[12] ^= e.t, c[13] ^= e.t / 4294967296, t && (c[14] = ~c[14]), n = 0; n < 16; n++) l[n] = r(e.b, 4 * n);
-		for (n = 0; n < 10; n++) i(0, 4, 8, 12, l[s[n * 16 + 0]], l[s[n * 16 + 1]]), i(1, 5, 9, 13, l[s[n * 16 + 2]], l[s[n * 16 + 3]]), i(2, 6, 10, 14, l[s[n * 16 + 4]], l[s[n * 16 + 5]]), i(3, 7, 11, 15, l[s[n * 16 + 6]], l[s[n * 16 + 7]]), i(0, 5, 10, 15, l[s[n * 16 + 8]], l[s[n * 16 + 9]]), i(1, 6, 11, 12, l[s[n * 16 + 10]], l[s[n * 16 + 11]]), i(2, 7, 8, 13, l[s[n * 16 + 12]], l[s[n * 16 + 13]]), i(3, 4, 9, 14, l[s[n * 16 + 14]], l[s[n * 16 + 15]]);
-		for (n = 0; n < 8; n++) e.h[n] ^= c[n] ^ c[n + 8];
-	}
-	function d(e, t) {
-		if (!(e > 0 && e <= 32)) throw Error("Incorrect output length, should be in [1, 32]");
-		let n = t ? t.length : 0;
-		if (t && !(n > 0 && n <= 32)) throw Error("Incorrect key length, should be in [1, 32]");
-		let r = {
-			h: new Uint32Array(o),
-			b: /* @__PURE__ */ new Uint8Array(64),
-			c: 0,
-			t: 0,
-			outlen: e
-		};
-		return r.h[0] ^= 16842752 ^ n << 8 ^ e, n > 0 && (f(r, t), r.c = 64), r;
-	}
-	function f(e, t) {
-		for (let n = 0; n < t.length; n++) e.c === 64 && (e.t += e.c, u(e, !1), e.c = 0), e.b[e.c++] = t[n];
-	}
-	function p(e) {
-		for (e.t += e.c; e.c < 64;) e.b[e.c++] = 0;
-		u(e, !0);
-		let t = new Uint8Array(e.outlen);
-		for (let n = 0; n < e.outlen; n++) t[n] = e.h[n >> 2] >> 8 * (n & 3) & 255;
-		return t;
-	}
-	function m(e, t, r) {
-		r = r || 32, e = n.normalizeInput(e);
-		let i = d(r, t);
-		return f(i, e), p(i);
-	}
-	function h(e, t, r) {
-		let i = m(e, t, r);
-		return n.toHex(i);
-	}
-	t.exports = {
-		blake2s: m,
-		blake2sHex: h,
-		blake2sInit: d,
-		blake2sUpdate: f,
-		blake2sFinal: p
-	};
-})), Ba = (/* @__PURE__ */ o(((e, t) => {
-	var n = Ra(), r = za();
-	t.exports = {
-		blake2b: n.blake2b,
-		blake2bHex: n.blake2bHex,
-		blake2bInit: n.blake2bInit,
-		blake2bUpdate: n.blake2bUpdate,
-		blake2bFinal: n.blake2bFinal,
-		blake2s: r.blake2s,
-		blake2sHex: r.blake2sHex,
-		blake2sInit: r.blake2sInit,
-		blake2sUpdate: r.blake2sUpdate,
-		blake2sFinal: r.blake2sFinal
-	};
-})))(), Va = 8;
-function Ha(e) {
+})))(), za = 8;
+function Ba(e) {
 	let t = new TextEncoder(), n = /* @__PURE__ */ new Map();
 	return e.map((e) => {
-		let r = (0, Ba.blake2bHex)(t.encode(e), null, Va), i = n.get(r) ?? 0;
+		let r = (0, Ra.blake2bHex)(t.encode(e), null, za), i = n.get(r) ?? 0;
 		return n.set(r, i + 1), `${r}:${i}`;
 	});
 }
-function Ua(e, t, n) {
+function Va(e, t, n) {
 	let r = new Uint8Array(e.length);
 	if (!t) return r;
 	if (n) {
@@ -8204,23 +7962,23 @@ function Ua(e, t, n) {
 	}
 	return r;
 }
-function Wa(e) {
+function Ha(e) {
 	let t = new Uint8Array(Math.ceil(e.length / 8));
 	return e.forEach((e, n) => {
 		e && (t[n >> 3] |= 1 << (n & 7));
 	}), t;
 }
-var Ga = [
+var Ua = [
 	"=",
 	"+",
 	"-",
 	"@",
 	"	",
 	"\r"
-], Ka = (e) => {
+], Wa = (e) => {
 	let t = String(e);
-	return typeof e == "string" && Ga.some((e) => t.startsWith(e)) && (t = `'${t}`), /[",\r\n]/.test(t) ? `"${t.replaceAll("\"", "\"\"")}"` : t;
-}, qa = (e, t) => [e, ...t].map((e) => e.map(Ka).join(",")).join("\r\n") + "\r\n", Ja = "explorer-map-data", Ya = 100, Xa = 200, Za = 500, Qa = 60, $a = `
+	return typeof e == "string" && Ua.some((e) => t.startsWith(e)) && (t = `'${t}`), /[",\r\n]/.test(t) ? `"${t.replaceAll("\"", "\"\"")}"` : t;
+}, Ga = (e, t) => [e, ...t].map((e) => e.map(Wa).join(",")).join("\r\n") + "\r\n", Ka = "explorer-map-data", qa = 100, Ja = 200, Ya = 500, Xa = 60, Za = `
 body { margin: 16px 24px; font: ${la(400, 14)}; color: ${na}; background: white; }
 h1 { font-size: 20px; margin: 0 0 8px; } h2 { font-size: 16px; margin: 16px 0 6px; }
 .row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; margin: 6px 0; }
@@ -8236,23 +7994,23 @@ td.text { max-width: 640px; white-space: pre-wrap; }
 	let r = Object.assign(document.createElement(e), t);
 	return r.append(...n), r;
 };
-function eo(e) {
+function Qa(e) {
 	let t = atob(e), n = new Uint8Array(t.length);
 	for (let e = 0; e < t.length; e += 1) n[e] = t.charCodeAt(e);
 	return n;
 }
-async function to(e) {
-	let t = new Blob([eo(e)]).stream().pipeThrough(new DecompressionStream("gzip"));
+async function $a(e) {
+	let t = new Blob([Qa(e)]).stream().pipeThrough(new DecompressionStream("gzip"));
 	return JSON.parse(await new Response(t).text());
 }
-function no(e, t) {
+function eo(e, t) {
 	let n = $("a", {
 		href: URL.createObjectURL(new Blob([t], { type: "text/csv" })),
 		download: e
 	});
 	document.body.append(n), n.click(), n.remove(), setTimeout(() => URL.revokeObjectURL(n.href), 1e4);
 }
-var ro = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1)))), io = (e, t) => Math.max(1.6 * ro(e), ro(t)), ao = class {
+var to = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1)))), no = (e, t) => Math.max(1.6 * to(e), to(t)), ro = class {
 	constructor(e, t) {
 		this.data = t, this.view = {
 			...t.view,
@@ -8268,11 +8026,11 @@ var ro = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1))))
 			highlighted: r,
 			highlightSize: i
 		}, this.answered = 0, this.selected = [], this.tags = new Map(Object.entries(t.tags).map(([e, t]) => [e, new Set(t)])), this.blobs = /* @__PURE__ */ new Map(), this.arrived = /* @__PURE__ */ new Map();
-		for (let [e, n] of Object.entries(t.columns)) this.keep(e, eo(n).buffer);
+		for (let [e, n] of Object.entries(t.columns)) this.keep(e, Qa(n).buffer);
 		this.rows = Promise.all([
-			to(t.texts),
-			to(t.values),
-			t.rowIds ? to(t.rowIds) : null
+			$a(t.texts),
+			$a(t.values),
+			t.rowIds ? $a(t.rowIds) : null
 		]).then(([e, t, n]) => ({
 			texts: e,
 			values: t,
@@ -8290,7 +8048,7 @@ var ro = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1))))
 		this.blobs.set(e, t), this.arrived.set(e, performance.now());
 	}
 	build(e) {
-		document.head.append($("style", { textContent: $a })), this.search = $("input", {
+		document.head.append($("style", { textContent: Za })), this.search = $("input", {
 			type: "search",
 			id: "map-search"
 		}), this.regex = $("input", {
@@ -8302,7 +8060,7 @@ var ro = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1))))
 		}), this.mapRoot = $("div").attachShadow({ mode: "open" }), this.count = $("p", { role: "status" }), this.table = $("table"), this.tagName = $("input", {
 			type: "text",
 			id: "map-tag-name",
-			maxLength: Qa
+			maxLength: Xa
 		}), this.tagNote = $("span", {
 			className: "note",
 			role: "status"
@@ -8331,12 +8089,12 @@ var ro = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1))))
 			textContent: this.data.about
 		}));
 		let n = 0, r = () => {
-			clearTimeout(n), n = setTimeout(() => this.searched(), Xa);
+			clearTimeout(n), n = setTimeout(() => this.searched(), Ja);
 		};
 		this.search.addEventListener("input", r), this.regex.addEventListener("change", r), this.showSelection(), this.showTags();
 	}
 	async hoverAsked(e) {
-		let { texts: t, values: n } = await this.rows, r = t[e], i = r.length <= Za ? r : [...r].slice(0, 499).join("") + "…";
+		let { texts: t, values: n } = await this.rows, r = t[e], i = r.length <= Ya ? r : [...r].slice(0, 499).join("") + "…";
 		this.map.hoverAnswered({
 			row: e,
 			text: `#${e} · ${this.data.valueTitle}: ${n[e]}\n${i}`
@@ -8347,7 +8105,7 @@ var ro = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1))))
 	}
 	async showSelection() {
 		let e = this.selected;
-		this.count.textContent = e.length ? `${e.length.toLocaleString("en")} selected${e.length > Ya ? `, the first ${Ya} listed` : ""}.` : "Nothing selected: click a point, or use Box or Lasso.";
+		this.count.textContent = e.length ? `${e.length.toLocaleString("en")} selected${e.length > qa ? `, the first ${qa} listed` : ""}.` : "Nothing selected: click a point, or use Box or Lasso.";
 		let { texts: t, values: n } = await this.rows;
 		if (e !== this.selected) return;
 		let r = $("tr", {}, ...[
@@ -8358,14 +8116,14 @@ var ro = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1))))
 			scope: "col",
 			textContent: e
 		})));
-		this.table.replaceChildren(...e.length ? [$("thead", {}, r)] : [], $("tbody", {}, ...e.slice(0, Ya).map((e) => $("tr", {}, $("td", { textContent: String(e) }), $("td", {
+		this.table.replaceChildren(...e.length ? [$("thead", {}, r)] : [], $("tbody", {}, ...e.slice(0, qa).map((e) => $("tr", {}, $("td", { textContent: String(e) }), $("td", {
 			className: "text",
 			textContent: t[e]
 		}), $("td", { textContent: n[e] })))));
 	}
 	async rowIds() {
 		let e = await this.rows;
-		return e.ids ?? (e.ids = Ha(e.texts)), e.ids;
+		return e.ids ?? (e.ids = Ba(e.texts)), e.ids;
 	}
 	place(e) {
 		let t = new Float32Array(this.blobs.get(this.view.positions)), { scale: n, centre: r } = this.data.place;
@@ -8378,7 +8136,7 @@ var ro = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1))))
 			t[r],
 			...this.place(r)
 		]);
-		no("map-selection.csv", qa([
+		eo("map-selection.csv", Ga([
 			"row_id",
 			"text",
 			this.data.valueTitle,
@@ -8417,7 +8175,7 @@ var ro = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1))))
 			e,
 			...n.map(([, e]) => e.has(r))
 		]);
-		no("map-tags.csv", qa([
+		eo("map-tags.csv", Ga([
 			"row_id",
 			"text",
 			...n.map(([e]) => `tag_${e}`)
@@ -8426,7 +8184,7 @@ var ro = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1))))
 	async searched() {
 		let e = this.search.value, { texts: t } = await this.rows, n;
 		try {
-			n = Ua(t, e, this.regex.checked);
+			n = Va(t, e, this.regex.checked);
 		} catch (t) {
 			this.found.textContent = `“${e}” is not a regular expression the browser reads (${t.message}); fix it or search for plain text.`;
 			return;
@@ -8436,10 +8194,10 @@ var ro = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1))))
 		let i = this.unsearched;
 		if (e) {
 			let t = `search ${e} ${this.regex.checked}`;
-			this.keep(t, Wa(n).buffer), i = {
+			this.keep(t, Ha(n).buffer), i = {
 				highlight: t,
 				highlighted: r,
-				highlightSize: io(this.n, r)
+				highlightSize: no(this.n, r)
 			};
 		}
 		this.view = {
@@ -8447,6 +8205,6 @@ var ro = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1))))
 			...i
 		}, await this.map.update(this.view);
 	}
-}, oo = JSON.parse(document.getElementById(Ja).textContent), so = new ao(document.body.appendChild($("main")), oo);
-so.map.update(so.view);
-export { Ja as DATA_ID };
+}, io = JSON.parse(document.getElementById(Ka).textContent), ao = new ro(document.body.appendChild($("main")), io);
+ao.map.update(ao.view);
+export { Ka as DATA_ID };

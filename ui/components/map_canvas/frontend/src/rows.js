@@ -1,6 +1,6 @@
 // A map file's rows (file.js): their ids, the search over their texts, and the CSV files made of them. Nothing here
 // touches the page.
-import { blake2bHex } from "blakejs";
+import { blake2bHex } from "blakejs/blake2b.js"; // blake2b alone: the package index brings blake2s too
 
 const DIGEST_BYTES = 8; // core/data/rows.py: DIGEST_BYTES
 
