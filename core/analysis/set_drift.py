@@ -50,18 +50,21 @@ def _dense(values: Any) -> np.ndarray:
     return np.asarray(values.toarray() if sp.issparse(values) else values, dtype=np.float64)
 
 
-def median_sigma(pooled: np.ndarray) -> float:
-    """The median Euclidean distance over all pairs of distinct rows."""
-    distances = euclidean_distances(pooled)
-    return float(np.median(distances[np.triu_indices(len(pooled), k=1)]))
+def median_sigma(squared: np.ndarray) -> float:
+    """The median Euclidean distance over all pairs of distinct rows, from their squared distances."""
+    return float(np.median(np.sqrt(squared[np.triu_indices(len(squared), k=1)])))
 
 
-def kernel_matrix(pooled: Matrix, sigma: float | None) -> np.ndarray:
-    """exp(−‖x−y‖² / (2σ²)) between every two rows; with no σ, the dot product (a sparse model's linear kernel)."""
-    if sigma is None:
-        return _dense(pooled @ pooled.T)
-    squared = euclidean_distances(pooled, squared=True)
-    return np.exp(-squared / (2 * sigma**2))
+def kernel_matrix(pooled: Matrix) -> tuple[np.ndarray, float | None]:
+    """exp(−‖x−y‖² / (2σ²)) between every two rows, σ their median distance (the squared distances computed once for
+    both, and turned into the kernel in place); for a sparse model's rows, the dot product and no σ (a linear
+    kernel)."""
+    if sp.issparse(pooled):
+        return _dense(pooled @ pooled.T), None
+    kernel = euclidean_distances(pooled, squared=True)
+    sigma = median_sigma(kernel)
+    kernel /= -2 * sigma**2
+    return np.exp(kernel, out=kernel), sigma
 
 
 def mmd2_of(kernel: np.ndarray, first: np.ndarray, totals: np.ndarray, diagonal: np.ndarray) -> np.ndarray:
@@ -81,10 +84,8 @@ def mmd2_of(kernel: np.ndarray, first: np.ndarray, totals: np.ndarray, diagonal:
 def mmd_test(a: Matrix, b: Matrix, *, permutations: int = PERMUTATIONS, seed: int = SEED) -> Mmd:
     """MMD² of the sets `a` and `b` (one vector a row) and its p-value from `permutations` seeded permutations."""
     rng = np.random.default_rng(seed)
-    sparse = sp.issparse(a)
-    pooled = sp.vstack([a, b]).tocsr() if sparse else np.vstack([a, b]).astype(np.float64)
-    sigma = None if sparse else median_sigma(pooled)
-    kernel = kernel_matrix(pooled, sigma)
+    pooled = sp.vstack([a, b]).tocsr() if sp.issparse(a) else np.vstack([a, b]).astype(np.float64)
+    kernel, sigma = kernel_matrix(pooled)
     labels = np.r_[np.ones(a.shape[0]), np.zeros(b.shape[0])]
     totals, diagonal = kernel.sum(axis=1), np.diag(kernel).copy()  # read by every split: computed once
     observed = float(mmd2_of(kernel, labels[:, None], totals, diagonal)[0])

@@ -11,6 +11,7 @@ import scipy.sparse as sp
 from scipy import stats
 from scipy.spatial.distance import pdist
 from sklearn.linear_model import LogisticRegressionCV
+from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.model_selection import StratifiedKFold, cross_validate
 from sklearn.neighbors import NearestNeighbors
 from sklearn.pipeline import make_pipeline
@@ -47,7 +48,7 @@ def test_mmd2_and_its_p_value_equal_the_sums_over_pairs_for_the_same_seeded_perm
     sigma = float(np.median(pdist(pooled)))
     gaussian = lambda u, v: np.exp(-np.sum((u - v) ** 2) / (2 * sigma**2))  # noqa: E731
     found = mmd_test(a, b, permutations=40, seed=3)
-    assert found.sigma == pytest.approx(sigma) == median_sigma(pooled)
+    assert found.sigma == pytest.approx(sigma) == median_sigma(euclidean_distances(pooled, squared=True))
     observed = mmd2_by_pairs(a, b, gaussian)
     assert found.mmd2 == pytest.approx(observed, rel=1e-10)
     rng, labels = np.random.default_rng(3), np.r_[np.ones(len(a)), np.zeros(len(b))]
