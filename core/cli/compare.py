@@ -65,14 +65,8 @@ def read_texts(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     """A's and B's texts, refused in one sentence when they differ in number or are too few for overlap@k."""
     from core.cli.embed import read_lines
 
-    def read(path: Path) -> list[str]:
-        try:
-            return read_lines(path)
-        except UnicodeDecodeError as err:
-            raise ValueError(f"{path} is not UTF-8 text ({err.reason} at byte {err.start}).") from err
-
-    texts = read(args.input)
-    b_texts = texts if args.input_b is None else read(args.input_b)
+    texts = read_lines(args.input)
+    b_texts = texts if args.input_b is None else read_lines(args.input_b)
     if len(b_texts) != len(texts):
         raise ValueError(f"{args.input} holds {len(texts):,} texts and {args.input_b} {len(b_texts):,}; line i of "
                          "each is compared as the same text, so give two files with as many lines.")

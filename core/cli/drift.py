@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         refuse_inapplicable(model, args)
         settings = Settings(model_id=model.model_id, pooling=args.pooling, device=args.device)
         report = drift_sets(model, reference, current, settings)
-    except (ValueError, UnicodeDecodeError, NotAnEmbedder) as err:  # the sets, a reranker: one sentence
+    except (ValueError, NotAnEmbedder) as err:  # the sets, a reranker: one sentence
         sys.stderr.write(f"error: {err}\n")
         return 2
     if report.note:

@@ -24,8 +24,11 @@ if TYPE_CHECKING:
 
 def read_lines(path: Path) -> list[str]:
     """Every line is a text, empty ones included ("\\n" is one empty text); a final newline ends the last line. An
-    empty file (0 bytes) holds no texts: NoTexts."""
-    text = path.read_text(encoding="utf-8")
+    empty file (0 bytes) holds no texts: NoTexts; a file that is not UTF-8, ValueError in one sentence."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path} is not UTF-8 text ({err.reason} at byte {err.start}).") from err
     if text == "":
         from core.data.corpus import NoTexts
 
@@ -107,11 +110,7 @@ def run(args: argparse.Namespace) -> int:
         import_ray()  # before the model loads: say at once when the extra is missing
         model = load_model(args.model, args.device)
         return run_ray(args, settings_of(model, args), model.kind)
-    path = Path(args.input)
-    try:
-        texts = read_lines(path)
-    except UnicodeDecodeError as err:
-        raise ValueError(f"{path} is not UTF-8 text ({err.reason} at byte {err.start}).") from err
+    texts = read_lines(Path(args.input))
     model = load_model(args.model, args.device, args.revision)
     settings, output = settings_of(model, args), Path(args.output)
     kind = kind_of(model)

@@ -37,6 +37,7 @@ def files(tmp_path_factory):
         else:
             (folder / name).write_text("\n".join(texts) + "\n", encoding="utf-8")
     (folder / "empty.txt").write_text("", encoding="utf-8")
+    (folder / "photo.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe")
     return folder
 
 
@@ -82,6 +83,7 @@ def test_news_against_forum_texts_has_drifted_and_its_mmd2_is_the_estimator_on_e
     ("few.txt", "news.txt", "The reference set has 19 texts; comparing two sets needs at least 20 in each."),
     ("news.txt", "news.txt", "--reference and --current are the same file"),
     ("news.txt", "empty.txt", "holds no texts"),
+    ("news.txt", "photo.txt", "photo.txt is not UTF-8 text (invalid start byte at byte 0)."),
 ])
 def test_sets_that_cannot_be_compared_are_one_sentence(files, capsys, reference, current, said):
     assert main(["drift", "--model", "all-MiniLM-L6-v2", "--device", "cpu", "--reference", str(files / reference),
