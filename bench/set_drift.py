@@ -11,6 +11,7 @@ import numpy as np
 
 from bench.common import Row
 from core.analysis.set_drift import PERMUTATIONS, mmd_test
+from core.analysis.statistics import p_text
 from core.data.stsb import stsb_genres
 from core.encoding.encoder import encode
 from core.models.loading import load_model
@@ -53,7 +54,7 @@ def bench_set_drift(rows: list[Row]) -> None:
         noise = 3 * np.sqrt(max(ours.p_value * (1 - ours.p_value), 1 / PERMUTATIONS) / PERMUTATIONS)
         agree = abs(ours.p_value - p_alibi) <= noise
         rows.append(Row(f"MMD² with {PERMUTATIONS:,} permutations, {len(a):,} + {len(b):,} STS-B sentence vectors "
-                        f"(384 dims), {name}: p = {ours.p_value:.3f} (alibi-detect {p_alibi:.3f}; "
+                        f"(384 dims), {name}: {p_text(ours.p_value)} (alibi-detect {p_text(p_alibi)}; "
                         f"{'within' if agree else 'outside'} the permutation noise, ±{noise:.3f})",
                         f"{ours_s:.1f} s", f"alibi-detect's MMDDrift (PyTorch): {alibi_s:.1f} s",
                         f"{alibi_s / ours_s:.1f}× (goal: ≥ 1×)",

@@ -44,15 +44,28 @@ def atomic_folder(target: Path) -> Iterator[Path]:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _synced(path: Path, flags: int = os.O_RDONLY) -> None:
+    """What was written to `path` (a file, or a folder's list of names) on the disk, not only in the OS's cache."""
+    fd = os.open(path, flags)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def atomic_write(target: Path, write: Callable[[Path], object]) -> None:
-    """Call `write(tmp_path)` and rename the result onto `target`, so readers never see half a file."""
+    """Call `write(tmp_path)` on a temporary file beside `target`, put it on the disk (fsync), and rename it onto
+    `target`, then put the folder's new entry on the disk too: readers never see half a file, an error in `write`
+    leaves the old file whole, and after a crash `target` is the old file or the new one, never an empty one."""
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=target.parent)
     os.close(fd)
     tmp = Path(name)
     try:
         write(tmp)
+        _synced(tmp)
         os.replace(tmp, target)
+        _synced(target.parent, os.O_RDONLY | os.O_DIRECTORY)
     finally:
         tmp.unlink(missing_ok=True)
 

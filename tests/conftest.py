@@ -362,3 +362,15 @@ def splade():
     from core.models.loading import load_model
 
     return load_model("splade-tiny", "cpu")
+
+
+@pytest.fixture
+def fresh_tags() -> Iterator[None]:
+    """No tags kept from an earlier test: every corpus of texts shares one store of tags (core.data.labels), so a
+    test that counts tags starts with none."""
+    import shutil
+
+    from core.paths import cache_dir
+
+    shutil.rmtree(cache_dir() / "tags", ignore_errors=True)
+    yield

@@ -26,7 +26,6 @@ from ui.components.prompts import text_prompt
 from ui.components.sidebar import page
 from ui.kinds import views_of
 from ui.pages.layers import agreement_view, alignment_view, attention_view
-from ui.pages.layers_probe import probe_view
 from ui.state.persist import kept, texts_key
 from ui.work.cache import drift_of, token_states_of
 
@@ -161,8 +160,10 @@ def main() -> None:
     drift = drift_of(model, model.fingerprint, tuple(texts), settings.max_length, prompt, tuple(chosen),
                      settings.pooling)
     kind, extra = kind_of(model), views_of(model).layer_tabs
-    tabs = st.tabs(["Token drift", "Sentence drift", "Token alignment", "Attention", "Layer agreement",
-                    "What each layer knows", *extra], key="layers_tab", on_change="rerun", bind="query-params")
+    st.page_link("views/probes.py", label="Does the model separate your classes? “What each layer knows” probes your "
+                 "labels at every layer", icon=":material/label:")
+    tabs = st.tabs(["Token drift", "Sentence drift", "Token alignment", "Attention", "Layer agreement", *extra],
+                   key="layers_tab", on_change="rerun", bind="query-params")
     with tabs[0]:  # the tabs after the second run only when open
         drift_tab(drift, chosen)
     with tabs[1]:
@@ -181,10 +182,7 @@ def main() -> None:
             st.info(kind.not_shown["layer_agreement"])
         elif tabs[4].open:
             agreement_view(model, texts, drift.by_layer, settings.pooling, settings.max_length)
-    with tabs[5]:
-        if tabs[5].open:
-            probe_view(model, settings)
-    for tab, draw in zip(tabs[6:], extra.values()):
+    for tab, draw in zip(tabs[5:], extra.values()):
         with tab:
             if tab.open:
                 draw(model, texts, settings.max_length, prompt)

@@ -6,26 +6,33 @@ direction, and each text's score is its standardised vector's projection on it. 
 as TCAV tests a concept vector against random ones: the groups' separation along the direction (Cohen's d of the
 scores) against their separation along seeded random directions. A direction fitted to the texts separates them even
 where nothing does (in hundreds of dimensions a few texts are always separable), so the separation tested is of
-out-of-fold scores: each text scored by a direction fitted without it (5 folds).
+out-of-fold scores: each text scored by a direction fitted without it (5 folds, each text's rows on one side: a
+text repeated is never scored by a direction fitted on its copy).
 
 Mislabels: cleanlab's confident learning (`find_label_issues`) on a probe's out-of-fold class probabilities lists the
-texts whose label the layer's space disagrees with, least self-confident first."""
+texts whose label the layer's space disagrees with, least self-confident first. cleanlab would share the work out
+among processes of its own; a server forks nothing (a fork beside other threads can copy a lock another thread
+holds, and the child waits on it for ever), so it runs in this process, one call at a time (it keeps its work in
+module globals)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
+from core.analysis.statistics import SEED, grouped_folds
+from core.data.rows import distinct
+
 RANDOM_DIRECTIONS = 100
 FOLDS = 5
-SEED = 0
+_CLEANLAB = threading.Lock()  # cleanlab's find_label_issues keeps its work in module globals: one call at a time
 ENDS = 10  # texts listed at each end of a direction
 
 
@@ -59,26 +66,32 @@ class Direction:
         beaten = int((np.abs(self.random) >= abs(self.separation)).sum())
         return (beaten + 1) / (len(self.random) + 1)
 
-    def ends(self, top: int = ENDS) -> tuple[np.ndarray, np.ndarray]:
-        """Every text's rows scoring highest (most like the first group) and lowest, `top` each."""
+    def ends(self, texts: Sequence[str], top: int = ENDS) -> tuple[np.ndarray, np.ndarray]:
+        """The rows of the `top` texts scoring highest (most like the first group) and of the `top` lowest, each text
+        once (a text repeated scores alike in every row)."""
         order = np.argsort(-self.scores, kind="stable")
-        return order[:top], order[::-1][:top]
+        first = np.sort(np.unique(distinct(texts).rows, return_index=True)[1])  # each text's first row
+        once = order[np.isin(order, first)]
+        return once[:top], once[::-1][:top]
 
 
 # the fits' BLAS on one thread: on two, a direction of 2,000 texts (384 dimensions) took 0.59 s against 0.06 s
 @threadpool_limits.wrap(limits=1, user_api="blas")
-def concept_direction(vectors: np.ndarray, kept: np.ndarray, inside: np.ndarray, *, random: int = RANDOM_DIRECTIONS,
-                      seed: int = SEED) -> Direction:
+def concept_direction(vectors: np.ndarray, kept: np.ndarray, inside: np.ndarray, texts: Sequence[str], *,
+                      random: int = RANDOM_DIRECTIONS, seed: int = SEED) -> Direction:
     """The direction of the `kept` texts `inside` (the first group) against the other kept ones, and every text's score
-    along it; ValueError where a group has fewer than 5 texts."""
+    along it; ValueError where a group has fewer than 5 different texts."""
     kept, inside = np.asarray(kept, dtype=bool), np.asarray(inside, dtype=bool)
     groups, first = vectors[kept], inside[kept]
-    if min(first.sum(), (~first).sum()) < FOLDS:
-        raise ValueError(f"A direction needs at least {FOLDS} texts in each group (one in each of the {FOLDS} folds "
-                         f"that test it), not {int(first.sum())} and {int((~first).sum())}; add texts.")
+    same = distinct([text for text, keep in zip(texts, kept) if keep]).rows  # the rows of one text
+    different = [len(np.unique(same[first])), len(np.unique(same[~first]))]
+    if min(different) < FOLDS:
+        raise ValueError(f"A direction needs at least {FOLDS} different texts in each group (one in each of the "
+                         f"{FOLDS} folds that test it; a repeated text counts once), not {different[0]} and "
+                         f"{different[1]}; add texts.")
     scaler, weights = _direction(groups, first)
     held = np.zeros(len(groups))
-    for train, test in StratifiedKFold(FOLDS, shuffle=True, random_state=seed).split(groups, first):
+    for train, test in grouped_folds(first, same, FOLDS, seed):
         fold_scaler, fold_weights = _direction(groups[train], first[train])
         held[test] = fold_scaler.transform(groups[test]) @ fold_weights
     standardised = scaler.transform(groups)
@@ -93,8 +106,9 @@ def mislabelled(codes: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
     self-confident (the probability of their own label lowest) first."""
     from cleanlab.filter import find_label_issues
 
-    return np.asarray(find_label_issues(labels=codes, pred_probs=probabilities,
-                                        return_indices_ranked_by="self_confidence"), dtype=np.int64)
+    with _CLEANLAB:
+        return np.asarray(find_label_issues(labels=codes, pred_probs=probabilities, n_jobs=1,
+                                            return_indices_ranked_by="self_confidence"), dtype=np.int64)
 
 
 def group_mask(labels: Sequence[str], first: str, second: str | None) -> tuple[np.ndarray, np.ndarray]:
@@ -105,7 +119,7 @@ def group_mask(labels: Sequence[str], first: str, second: str | None) -> tuple[n
     return kept, given == first
 
 
-def label_direction(vectors: np.ndarray | sp.csr_matrix, labels: Sequence[str], first: str,
+def label_direction(vectors: np.ndarray | sp.csr_matrix, labels: Sequence[str], texts: Sequence[str], first: str,
                     second: str | None = None, *, seed: int = SEED) -> Direction:
     """The direction of the texts labelled `first` against `second`'s (None: every other text), tested against random
     directions (concept_direction); ValueError with one sentence for a label no text has, a group too small, or
@@ -117,7 +131,7 @@ def label_direction(vectors: np.ndarray | sp.csr_matrix, labels: Sequence[str], 
         raise ValueError("A direction is a weight vector over dense dimensions; a sparse model's rows are as wide as "
                          "its vocabulary: use a dense model's layers for one.")
     kept, inside = group_mask(labels, first, second)
-    return concept_direction(np.asarray(vectors), kept, inside, seed=seed)
+    return concept_direction(np.asarray(vectors), kept, inside, texts, seed=seed)
 
 
 def direction_title(first: str, second: str | None) -> str:

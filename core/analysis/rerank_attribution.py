@@ -19,6 +19,7 @@ import pandas as pd
 import torch
 
 from core.analysis.attribution import layer_attributions, padding_baseline
+from core.analysis.statistics import SEED
 from core.models.reranker import LoadedReranker
 
 Part = Literal["query", "text", "special"]
@@ -29,7 +30,6 @@ MAX_STEPS = 256
 GAP_SHARE = 0.01  # the gap wanted: under 1% of the logit's change from the baseline
 STEPS_BATCH = 32  # interpolation steps a forward and backward pass takes
 RANDOM_ORDERS = 5  # random deletion orders averaged
-SEED = 0
 
 
 @dataclass(frozen=True)

@@ -2,12 +2,14 @@
 Map page) and `python -m core drift`, on one vector a text for each set.
 
 - **MMD²**, the unbiased estimator (Gretton et al. 2012), with the Gaussian kernel exp(−‖x−y‖² / (2σ²)), σ the
-  median Euclidean distance over all pairs of the two sets together (a linear kernel for a sparse model's rows), and
-  its p-value from seeded permutations of the set labels: the share of permutations whose MMD² is at least the
-  observed one, as alibi-detect's MMDDrift counts it. Every permutation's three block sums come from one matrix
-  product with the kernel matrix.
+  median Euclidean distance over the pairs of different vectors of the two sets together (a linear kernel for a
+  sparse model's rows), and its p-value from B seeded permutations of the set labels, (1 + the permutations whose
+  MMD² is at least the observed one) / (1 + B): the observed split counts as one of the splits, so p is never 0.
+  Every permutation's three block sums come from one matrix product with the kernel matrix. Pairs of equal vectors
+  are left out of σ's median: where one text dominates a log, most pairs are equal and their median distance is 0.
 - **A domain classifier**: the probe of what each layer knows (core.analysis.probes) predicting the set, scored by its
-  cross-validated ROC AUC with a 95% interval over the folds (0.5: the sets cannot be told apart).
+  cross-validated ROC AUC with a 95% interval over the folds (0.5: the sets cannot be told apart); a text in both
+  sets, or repeated, is on one side of every split.
 - **Where and which**: the cosine between the centroids; each new text's cosine distance to its nearest reference text
   against each reference text's to its nearest other; clusters of both sets together with each set's share of them,
   a Fisher exact test per cluster and the Benjamini–Hochberg correction; the new texts farthest from every reference
@@ -28,13 +30,15 @@ from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.preprocessing import normalize
 
 from core.analysis.map.clusters import cluster_keywords
-from core.analysis.probes import SEED, Matrix, cross_validate, outer_folds
+from core.analysis.probes import Matrix, cross_validate, outer_folds
+from core.analysis.statistics import SEED, t_interval
 
 PERMUTATIONS = 1000
 MAX_TEXTS = 5000  # texts of a set compared: a larger set is sampled to a seeded MAX_TEXTS
 MIN_TEXTS = 20  # texts a set needs
 TOP = 20  # new topics and topics gone listed
 BATCH = 100  # permutations a matrix product takes at once
+EQUAL = 1e-9  # a squared distance under this share of the rows' mean squared length is two equal vectors
 
 
 @dataclass(frozen=True)
@@ -50,9 +54,17 @@ def _dense(values: Any) -> np.ndarray:
     return np.asarray(values.toarray() if sp.issparse(values) else values, dtype=np.float64)
 
 
-def median_sigma(squared: np.ndarray) -> float:
-    """The median Euclidean distance over all pairs of distinct rows, from their squared distances."""
-    return float(np.median(np.sqrt(squared[np.triu_indices(len(squared), k=1)])))
+def median_sigma(squared: np.ndarray, scale: float) -> float:
+    """The median Euclidean distance over the pairs of rows that differ, from their squared distances; ValueError in
+    one sentence where every row is the same vector. `scale` is the rows' mean squared length: a squared distance
+    under EQUAL of it is two equal vectors (computed as ‖x‖² + ‖y‖² − 2x·y, equal vectors' is rounding noise, not
+    0)."""
+    upper = squared[np.triu_indices(len(squared), k=1)]
+    apart = upper[upper > EQUAL * scale]
+    if not len(apart):
+        raise ValueError("Every text of the two sets has the same vector, so there is no distance to compare them "
+                         "by: give sets of different texts.")
+    return float(np.median(np.sqrt(apart)))
 
 
 def kernel_matrix(pooled: Matrix) -> tuple[np.ndarray, float | None]:
@@ -62,7 +74,7 @@ def kernel_matrix(pooled: Matrix) -> tuple[np.ndarray, float | None]:
     if sp.issparse(pooled):
         return _dense(pooled @ pooled.T), None
     kernel = euclidean_distances(pooled, squared=True)
-    sigma = median_sigma(kernel)
+    sigma = median_sigma(kernel, float(np.mean(np.einsum("ij,ij->i", pooled, pooled))))
     kernel /= -2 * sigma**2
     return np.exp(kernel, out=kernel), sigma
 
@@ -94,8 +106,11 @@ def mmd_test(a: Matrix, b: Matrix, *, permutations: int = PERMUTATIONS, seed: in
         count = min(BATCH, permutations - start)
         permuted.append(mmd2_of(kernel, np.column_stack([rng.permutation(labels) for _ in range(count)]), totals,
                                 diagonal))
-    p_value = float(np.mean(observed <= np.concatenate(permuted))) if permutations else float("nan")
-    return Mmd(observed, p_value, permutations, sigma)
+    if not np.isfinite(observed):
+        raise ValueError(f"MMD² came out as {observed} (a kernel width of {sigma}), not a number to judge drift by: "
+                         "check the vectors for NaN or infinite values.")
+    beaten = int(np.sum(observed <= np.concatenate(permuted))) if permutations else 0
+    return Mmd(observed, (1 + beaten) / (1 + permutations), permutations, sigma)
 
 
 @dataclass(frozen=True)
@@ -109,9 +124,7 @@ class Separability:
         return float(self.folds.mean())
 
     def interval(self) -> tuple[float, float]:
-        count = len(self.folds)
-        half = float(stats.t.ppf(0.975, count - 1) * self.folds.std(ddof=1) / np.sqrt(count))
-        return max(0.0, self.auc - half), min(1.0, self.auc + half)
+        return t_interval(self.folds)
 
 
 def set_codes(reference: int, current: int) -> np.ndarray:
@@ -119,11 +132,12 @@ def set_codes(reference: int, current: int) -> np.ndarray:
     return np.r_[np.zeros(reference, dtype=np.int64), np.ones(current, dtype=np.int64)]
 
 
-def separability(pooled: Matrix, codes: np.ndarray, *, seed: int = SEED) -> Separability:
-    """The probe (core.analysis.probes) predicting the set, scored on each outer fold by ROC AUC."""
-    found = cross_validate(None, pooled, codes, 2, seed=seed)
+def separability(pooled: Matrix, codes: np.ndarray, groups: np.ndarray, *, seed: int = SEED) -> Separability:
+    """The probe (core.analysis.probes) predicting the set, scored on each outer fold by ROC AUC; `groups` keeps the
+    rows of one text on one side of every split."""
+    found = cross_validate(pooled, codes, groups, 2, seed=seed)
     return Separability(np.array([roc_auc_score(codes[test], found.probabilities[test, 1])
-                                  for _, test in outer_folds(codes, seed)]))
+                                  for _, test in outer_folds(codes, groups, seed)]))
 
 
 def _cosines(a: Matrix, b: Matrix) -> np.ndarray:

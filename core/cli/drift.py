@@ -45,6 +45,7 @@ def _texts(path: Path, column: str) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from core.analysis.set_drift import MAX_TEXTS
+    from core.analysis.statistics import p_text
     from core.cli.options import refuse_inapplicable
     from core.evaluation.set_drift import drift_sets
     from core.kinds import kind_of
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"domain classifier AUC {record['auc']:.3f} (95% {record['auc_low']:.3f}–{record['auc_high']:.3f}; "
           "0.5: the sets cannot be told apart)")
-    print(f"MMD² {record['mmd2']:.5f}, p = {record['p_value']:.4f} ({record['permutations']:,} permutations)")
+    print(f"MMD² {record['mmd2']:.5f}, {p_text(report.mmd.p_value)} ({record['permutations']:,} permutations)")
     print(f"centroids' cosine {record['centroid_cosine']:.4f}")
     print("\nclusters (the new set's share against the reference's; Fisher's test, Benjamini–Hochberg):")
     print(report.clusters[["cluster", "keywords", "reference_share", "current_share", "p_adjusted"]].to_string(

@@ -1,6 +1,6 @@
 """`python -m core probe …`: what each layer of a model knows about a label column of your texts
-(core.evaluation.probing): one row per layer, with the control task, the words' TF-IDF baseline and the online
-codelength."""
+(core.evaluation.probing): one row per layer, with the labels shuffled (chance), the same architecture untrained, the
+words' TF-IDF baseline and the online codelength. Rows with a blank label are left out and counted."""
 
 from __future__ import annotations
 
@@ -30,13 +30,13 @@ def layer_list(text: str) -> list[int] | None:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("probe", help="what each layer of a model knows about a label column: a linear "
-                                                 "probe per layer beside a control task, the words' TF-IDF and the "
-                                                 "online codelength")
+                                                 "probe per layer beside the labels shuffled, the architecture "
+                                                 "untrained, the words' TF-IDF and the online codelength")
     add_model_options(parser)
     add_revision_option(parser)
     parser.add_argument("--input", type=Path, required=True, help="a .csv, .jsonl or .parquet file of texts and labels")
     parser.add_argument("--label-column", required=True, help="the column of labels (at least 2 classes of at least "
-                                                              "5 texts each)")
+                                                              "5 different texts each; blank ones are left out)")
     parser.add_argument("--text-column", default="text", help="the column of texts (default: text)")
     parser.add_argument("--layers", type=layer_list, default=None,
                         help="'all' (the default) or layer numbers such as 0,3,6; 0 is the embeddings' output")
@@ -77,11 +77,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if report.note:
         print(f"note: {model.model_id} is {kind_of(model).article}: {report.note}", file=sys.stderr)
+    if report.labels.said():
+        print(f"note: {report.labels.said()}", file=sys.stderr)
+    if report.untrained_note:
+        print(f"note: no untrained baseline: {report.untrained_note}", file=sys.stderr)
     record = report.record()
     if args.json:
         print(json.dumps(record))
         return 0
     print(report.frame().to_string(index=False, float_format=lambda value: f"{value:.4f}"))
+    beyond = record["first_beyond_words"]
     print(f"majority {record['majority']:.4f} · classes {', '.join(report.labels.names)} · n {record['n']} · "
-          f"folds {record['folds']} · seed {record['seed']}")
+          f"unlabelled {record['unlabelled']} · folds {record['folds']} · seed {record['seed']} · first layer beyond "
+          f"the words {'none' if beyond is None else beyond}")
     return 0

@@ -94,7 +94,7 @@ def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame, np.
     their ids, and the key its tags are kept under)."""
     from core.data.corpus import NoTexts
     from core.data.datasets import DatasetError, dataset_sample, open_dataset
-    from core.data.labels import dataset_key
+    from core.data.labels import dataset_scope
     from core.data.vectors import TEXT_COLUMN, read_vector_files
 
     if len(paths) == 1 and paths[0].is_dir():
@@ -106,7 +106,7 @@ def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame, np.
             raise NoTexts(paths[0])
         rows, frame, vectors = dataset_sample(dataset, len(dataset.vectors))
         return (frame[TEXT_COLUMN].tolist(), vectors, frame.drop(columns=[TEXT_COLUMN]), rows,
-                dataset_key(dataset.info.name, dataset.info.version))
+                dataset_scope(dataset.info.name, dataset.info.version))
     corpus = read_vector_files([_read(path) for path in paths])
     return corpus.texts, corpus.vectors, corpus.metadata.reset_index(drop=True), None, None
 
@@ -184,28 +184,30 @@ def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from core.analysis.map.projection import trust
-    from core.data.labels import TagStore, corpus_key, tag_columns
+    from core.data.labels import TEXTS, TagStore, tag_columns
     from core.data.rows import ROW_ID
+    from core.paths import atomic_write
 
     if args.query is not None and args.model is None:
         raise ValueError("--query is embedded by the model that embeds the texts: give --model with a file of texts, "
                          "or leave --query out.")
     points, key = (_embedded(args), None) if args.model is not None else _given(args)
     frame = points.frame
-    tags = TagStore().tags(key or corpus_key(points.row_ids))  # the tags the Map page keeps for these rows
+    tags = TagStore().tags(key or TEXTS)  # the tags the Map page keeps for these rows
     if args.output.suffix.lower() == SAVED_MAP:
         from core.maps.html import points_html
 
-        args.output.write_text(points_html(points, tags), encoding="utf-8")
+        page = points_html(points, tags)
+        atomic_write(args.output, lambda tmp: tmp.write_text(page, encoding="utf-8"))
         print(f"The map of {len(frame):,} points is saved as {args.output}: open it in a browser.", file=sys.stderr)
         return 0
     table = pd.concat([frame[[ROW_ID, "text"]],
                        pd.DataFrame({"projection_x": points.coords[:, 0], "projection_y": points.coords[:, 1]}),
                        frame.drop(columns=[ROW_ID, "text"]), tag_columns(points.row_ids, tags)], axis=1)
     if args.output.suffix.lower() == ".parquet":
-        table.to_parquet(args.output, index=False)
+        atomic_write(args.output, lambda tmp: table.to_parquet(tmp, index=False))
     else:
-        table.to_csv(args.output, index=False)
+        atomic_write(args.output, lambda tmp: table.to_csv(tmp, index=False))
     report = trust(points.space, points.coords, seed=args.seed)
     trustworthiness = "—" if report.trustworthiness is None else f"{report.trustworthiness:.3f}"
     how = f", fitted on a seeded {points.fitted_on:,} and placing the rest" if points.fitted_on else ""

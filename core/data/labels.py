@@ -1,10 +1,13 @@
 """The labels a corpus's rows carry besides its own columns: tags, each a name given to a set of rows (a selection on
-the map), kept by row id (core.data.rows) for the corpus they belong to.
+the map, the texts a probe finds mislabelled), kept by row id (core.data.rows).
 
-A corpus is known by its rows, not their order: the digest of its row ids, sorted, so the same corpus uploaded again
-in another order finds its tags. Each corpus's tags are one JSON file in the cache folder (`tags/<digest>.json`),
-written whole and atomically under a lock, with the states before its last changes, so a change can be undone. A
-tag's rows that the corpus no longer holds are kept, and count again if the rows come back.
+A text's row id is a content id (its digest and its place among equal texts), so every corpus of texts shares one
+store of tags, TEXTS: a corpus re-ordered, grown or shrunk, a sample of another size, or another page's corpus keeps
+the tags of the rows it still holds, and a tag made on one page shows on every other. A dataset folder's rows are
+numbered within its name and version, so its tags are a scope of their own (`dataset_scope`). Each scope's tags are
+one JSON file in the cache folder (`tags/<scope>.json`), written whole and atomically under a lock, with the states
+before its last changes, so a change can be undone. A tag's rows that a corpus does not hold are kept, and count again
+where a corpus holds them.
 
 Exported, a table of rows has one boolean `tag_<name>` column per tag (as latent-scope exports its tags)."""
 
@@ -31,14 +34,13 @@ class TagError(ValueError):
     """A tag that cannot be made, renamed or found; the message says why and what to do."""
 
 
-def corpus_key(row_ids: Iterable[str]) -> str:
-    """The corpus's rows, whatever their order: blake2b over its row ids, sorted."""
-    return hashlib.blake2b("\0".join(sorted(row_ids)).encode("utf-8"), digest_size=20, person=b"rows").hexdigest()
+TEXTS = "texts"  # the scope of every corpus whose rows are known by their texts
 
 
-def dataset_key(name: str, version: str) -> str:
-    """A dataset folder's corpus: its name and version (its rows are numbered within that version)."""
-    return corpus_key([f"dataset {name} {version}"])
+def dataset_scope(name: str, version: str) -> str:
+    """A dataset folder's scope: its name and version (its rows are numbered within that version)."""
+    digest = hashlib.blake2b(f"{name}\0{version}".encode("utf-8"), digest_size=20, person=b"dataset").hexdigest()
+    return f"dataset-{digest}"
 
 
 def tag_name(name: str) -> str:
@@ -56,7 +58,7 @@ Tags = dict[str, frozenset[str]]  # a tag's name -> the ids of its rows
 
 @dataclass(frozen=True)
 class TagState:
-    """A corpus's tags now, and the states before its last changes (latest first), each said in a few words."""
+    """A scope's tags now, and the states before its last changes (latest first), each said in a few words."""
 
     tags: Tags = field(default_factory=dict)
     history: tuple[tuple[str, Tags], ...] = ()
@@ -87,50 +89,51 @@ def _decoded(text: str) -> TagState:
 
 
 class TagStore:
-    """Every corpus's tags, kept in `folder` (the cache folder's `tags/` by default)."""
+    """Every scope's tags (TEXTS, or a dataset's `dataset_scope`), kept in `folder` (the cache folder's `tags/` by
+    default)."""
 
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = folder if folder is not None else cache_dir() / "tags"
 
-    def _path(self, corpus: str) -> Path:
-        return self.folder / f"{corpus}.json"
+    def _path(self, scope: str) -> Path:
+        return self.folder / f"{scope}.json"
 
-    def state(self, corpus: str) -> TagState:
-        path = self._path(corpus)
+    def state(self, scope: str) -> TagState:
+        path = self._path(scope)
         if not path.exists():
             return TagState()
         try:
             return _decoded(path.read_text(encoding="utf-8"))
         except (ValueError, KeyError, TypeError):  # a file this app did not write whole: start again, said by its name
-            raise TagError(f"The tags in {path} could not be read; move the file away to start this corpus's tags "
+            raise TagError(f"The tags in {path} could not be read; move the file away to start these tags "
                            "afresh.") from None
 
-    def tags(self, corpus: str) -> Tags:
-        return self.state(corpus).tags
+    def tags(self, scope: str) -> Tags:
+        return self.state(scope).tags
 
-    def _change(self, corpus: str, change: str, edit: Callable[[Tags], Tags]) -> TagState:
+    def _change(self, scope: str, change: str, edit: Callable[[Tags], Tags]) -> TagState:
         """Apply `edit(tags) -> tags` to the stored tags, under the lock, and store the result with the change."""
         with held(self.folder / ".lock"):
-            state = self.state(corpus)
+            state = self.state(scope)
             new = state.changed(edit(dict(state.tags)), change)
-            atomic_write(self._path(corpus), lambda tmp: tmp.write_text(_encoded(new), encoding="utf-8"))
+            atomic_write(self._path(scope), lambda tmp: tmp.write_text(_encoded(new), encoding="utf-8"))
             return new
 
-    def tag(self, corpus: str, name: str, rows: Iterable[str]) -> TagState:
+    def tag(self, scope: str, name: str, rows: Iterable[str]) -> TagState:
         """Add `rows` to the tag `name` (made if new)."""
         name, chosen = tag_name(name), frozenset(rows)
         if not chosen:
             raise TagError("Nothing is selected: select points on the map (click, Box or Lasso), then tag them.")
-        return self._change(corpus, f"tagged {len(chosen):,} row(s) “{name}”",
+        return self._change(scope, f"tagged {len(chosen):,} row(s) “{name}”",
                             lambda tags: {**tags, name: tags.get(name, frozenset()) | chosen})
 
-    def untag(self, corpus: str, name: str, rows: Iterable[str]) -> TagState:
+    def untag(self, scope: str, name: str, rows: Iterable[str]) -> TagState:
         """Take `rows` out of the tag `name` (the tag stays, if empty)."""
         gone = frozenset(rows)
-        return self._change(corpus, f"took {len(gone):,} row(s) out of “{name}”",
+        return self._change(scope, f"took {len(gone):,} row(s) out of “{name}”",
                             lambda tags: {**_having(tags, name), name: tags[name] - gone})
 
-    def rename(self, corpus: str, old: str, new: str) -> TagState:
+    def rename(self, scope: str, old: str, new: str) -> TagState:
         new = tag_name(new)
 
         def renamed(tags: Tags) -> Tags:
@@ -139,20 +142,20 @@ class TagStore:
                 raise TagError(f"There is a tag “{new}” already; pick another name, or remove that tag first.")
             return {(new if name == old else name): rows for name, rows in tags.items()}
 
-        return self._change(corpus, f"renamed “{old}” to “{new}”", renamed)
+        return self._change(scope, f"renamed “{old}” to “{new}”", renamed)
 
-    def remove(self, corpus: str, name: str) -> TagState:
-        return self._change(corpus, f"removed “{name}”",
+    def remove(self, scope: str, name: str) -> TagState:
+        return self._change(scope, f"removed “{name}”",
                             lambda tags: {key: rows for key, rows in _having(tags, name).items() if key != name})
 
-    def undo(self, corpus: str) -> TagState:
+    def undo(self, scope: str) -> TagState:
         """The tags as they were before the last change."""
         with held(self.folder / ".lock"):
-            state = self.state(corpus)
+            state = self.state(scope)
             if not state.history:
                 raise TagError("There is no change to undo.")
             before = TagState(state.history[0][1], state.history[1:])
-            atomic_write(self._path(corpus), lambda tmp: tmp.write_text(_encoded(before), encoding="utf-8"))
+            atomic_write(self._path(scope), lambda tmp: tmp.write_text(_encoded(before), encoding="utf-8"))
             return before
 
 
@@ -162,11 +165,17 @@ def _having(tags: Tags, name: str) -> Tags:
     return tags
 
 
+def tags_here(row_ids: Iterable[str], tags: Tags) -> Tags:
+    """The tags that some of these rows carry (a scope's tags of other corpora's rows left out)."""
+    here = set(row_ids)
+    return {name: rows for name, rows in tags.items() if not here.isdisjoint(rows)}
+
+
 def tag_columns(row_ids: Sequence[str], tags: Tags) -> pd.DataFrame:
-    """One boolean column per tag, `tag_<name>`, true where the row carries the tag."""
+    """One boolean column per tag that some of the rows carry, `tag_<name>`, true where the row carries it."""
     ids = np.asarray(row_ids, dtype=object)
-    return pd.DataFrame({f"{TAG_PREFIX}{name}": np.isin(ids, list(rows)) for name, rows in tags.items()},
-                        index=range(len(ids)))
+    return pd.DataFrame({f"{TAG_PREFIX}{name}": np.isin(ids, list(rows))
+                         for name, rows in tags_here(row_ids, tags).items()}, index=range(len(ids)))
 
 
 def labelled_table(frame: pd.DataFrame, tags: Tags, coords: np.ndarray | None = None) -> pd.DataFrame:

@@ -15,7 +15,6 @@ from joblib import delayed
 
 from core.analysis.map.projection import kmeans_clusters
 from core.analysis.map.sparse_space import reduce_sparse
-from core.analysis.probes import SEED
 from core.analysis.set_drift import (
     MAX_TEXTS,
     MIN_TEXTS,
@@ -32,14 +31,15 @@ from core.analysis.set_drift import (
     separability,
     set_codes,
 )
+from core.analysis.statistics import SEED, p_text
 from core.data.rows import distinct
 from core.data.sampling import sample_indices
 from core.encoding.prompts import with_role
-from core.evaluation.probing import shared_out
 from core.jobs import Progress
 from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.settings import Settings
+from core.threads import shared_out
 
 CLUSTERS = 8  # clusters of both sets together
 ALPHA = 0.05  # the p-value under which the sets are said to differ
@@ -78,7 +78,7 @@ class SetDrift:
         low, high = self.separability.interval()
         auc = (f"a classifier tells a text's set with ROC AUC {self.separability.auc:.2f} (95% {low:.2f}–{high:.2f}; "
                "0.5 is chance)")
-        mmd = f"MMD² {self.mmd.mmd2:.4f}, p = {self.mmd.p_value:.3f} over {self.mmd.permutations:,} permutations"
+        mmd = f"MMD² {self.mmd.mmd2:.4f}, {p_text(self.mmd.p_value)} over {self.mmd.permutations:,} permutations"
         if self.mmd.p_value < ALPHA:
             return f"The new set has drifted: {mmd}, and {auc}."
         return (f"No drift found: {mmd} (two samples of one distribution differ this much often), and {auc}.")
@@ -129,7 +129,7 @@ def compare_vectors(reference: list[str], current: list[str], a: Matrix, b: Matr
     space = reduce_sparse(pooled).vectors if sp.issparse(pooled) else pooled  # a sparse model's, reduced as a map's
     clusters = kmeans_clusters(space, k=min(k, len(texts)), seed=seed)
     return SetDrift(reference, current, mmd_test(a, b, permutations=permutations, seed=seed),
-                    separability(pooled, codes, seed=seed), centroid_cosine(a, b), nearest(a, b),
+                    separability(pooled, codes, distinct(texts).rows, seed=seed), centroid_cosine(a, b), nearest(a, b),
                     cluster_shares(texts, clusters, codes), note, sampled, seed)
 
 
@@ -159,5 +159,6 @@ def layer_separability(model: LoadedModel, reference: Sequence[str], current: Se
                                  progress=progress)
     codes = set_codes(len(a_texts), len(b_texts))
     layers = sorted(found)
-    scored = shared_out([delayed(separability)(found[layer][unique.rows], codes, seed=seed) for layer in layers])
+    scored = shared_out([delayed(separability)(found[layer][unique.rows], codes, unique.rows, seed=seed)
+                         for layer in layers])
     return dict(zip(layers, scored))

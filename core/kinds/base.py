@@ -110,6 +110,9 @@ class Kind:
     layer_vectors: ClassVar[str] = ""  # what Layers' sentence drift compares, where not a pooling's vectors
     # what a probe reads of each text, where not each layer's pooled vector
     layered_note: ClassVar[str] = ""
+    # why a probe of this kind's vectors has no untrained baseline (its vectors are not its layers' own)
+    untrained_note: ClassVar[str] = ("its probe reads its output, which a model of random weights of its "
+                                     "architecture does not give as it does, so no untrained baseline is drawn.")
     sets_note: ClassVar[str] = ""  # what a comparison of two sets reads of each text, where not its pooled vector
     sts_texts: ClassVar[str] = "sentences"  # what Evaluation's STS embeds
     pair_names: ClassVar[tuple[str, str]] = ("Text A", "Text B")  # the two texts a "why" explains, as pickers name them
@@ -189,6 +192,11 @@ class Kind:
         if layers is not None and list(layers) != [last]:
             raise ValueError(f"{model.model_id} is {self.article}: {self.layered_note} Leave the layers out.")
         return {last: self.text_vectors(model, texts, settings)}
+
+    def untrained(self, model: LoadedModel) -> LoadedModel:
+        """The model's architecture with seeded random weights, whose `layered_vectors` are a probe's baseline;
+        ValueError in one sentence where it cannot be rebuilt so."""
+        raise ValueError(f"{model.model_id} is {self.article}: {self.untrained_note}")
 
     def drift(self, model: LoadedModel, states: Sequence[TokenStates], chosen: Sequence[Word | None], *, pooling: str,
               max_length: int | None = None) -> Drift:

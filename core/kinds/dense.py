@@ -16,7 +16,7 @@ from core.data.vectors import VECTOR_COLUMN, VectorCorpus, to_parquet
 from core.encoding.embedding_cache import ProgressBar, cached_embeddings_with, settings_key, stored_embeddings
 from core.encoding.encoder import Embeddings, Progress, checked_layer, encode_with
 from core.kinds.base import Applies, Kind, Scores, Why
-from core.models.loading import LoadedModel
+from core.models.loading import LoadedModel, untrained_copy
 from core.settings import Settings, layer_used
 
 if TYPE_CHECKING:
@@ -86,6 +86,13 @@ class Dense(Kind):
         return dict(zip(chosen, sentence_vectors_by_layer(model, texts, pooling=settings.pooling,
                                                           max_length=settings.max_length, prompt=settings.prompt,
                                                           layers=chosen, progress=progress)))
+
+    def untrained(self, model: LoadedModel) -> LoadedModel:
+        if model.static:
+            raise ValueError(f"{model.model_id} is a static model: its token vectors are all its weights, and random "
+                             "ones make a bag of random word vectors, which the TF-IDF line stands for already, so no "
+                             "untrained baseline is drawn.")
+        return untrained_copy(model)
 
     def ranker(self, model: LoadedModel, query: str, corpus: np.ndarray, settings: Settings, depth: int) -> Ranker:
         """By the cosine: the query's vector and the corpus's, scaled to unit length."""

@@ -16,6 +16,7 @@ from core.analysis.explanation import explain_pair
 from core.analysis.layers import Drift, find_word
 from core.analysis.lexical import fit_baseline
 from core.analysis.similarity import closest_pair, mean_off_diagonal, similarity_matrix, text_similarity
+from core.analysis.statistics import p_text
 from core.analysis.terms import text_terms
 from core.analysis.tokenization import tokenize_text
 from core.data.corpus import lines
@@ -521,30 +522,34 @@ def how_different(ctx: Context) -> Check:
 # model's token vectors into one vector per text, so where pooling does not apply to the sidebar's model's kind (sparse,
 # late interaction) their lessons run on the default dense model, and say so
 def what_each_layer_knows(ctx: Context) -> Check:
-    """The lesson's STS-B sentences probed for their genre at every layer: which layer first beats the words' TF-IDF,
-    and how selectivity moves with depth."""
-    sample = stsb_sample(int(str(ctx.inputs["layers_probe_size"])))
+    """The lesson's STS-B sentences probed for their genre at every layer: which layer first beats the words' TF-IDF
+    on the same folds, and what training added over the same architecture untrained."""
+    sample = stsb_sample(int(str(ctx.inputs["probe_size"])))
     report = probe_texts(ctx.model, sample["text"].tolist(), sample["genre"].tolist(), ctx.settings,
                          progress=ctx.progress)
     rows = report.frame()
     words = float(report.words.accuracy.mean())
     best = rows.loc[rows["accuracy"].idxmax()]
     beyond = report.first_beyond_words()
-    selective = rows.loc[rows["selectivity"].idxmax()]
     holds = beyond is not None
+    numbers: dict[str, float | int | str] = {"first layer beyond TF-IDF": -1 if beyond is None else beyond,
+                                  "best accuracy": round(float(best["accuracy"]), 4),
+                                  "tf-idf accuracy": round(words, 4)}
+    if report.untrained_note:
+        trained = f" {report.untrained_note}"
+    else:
+        added = rows["accuracy"] - rows["untrained_accuracy"]
+        most = rows.loc[added.idxmax()]
+        trained = (f" Training added {added.iloc[-1]:+.1%} at the last layer over the same architecture with random "
+                   f"weights, most at layer {int(most['layer'])} ({added.max():+.1%}).")
+        numbers["most added by training"] = round(float(added.max()), 4)
     return Check(holds, f"Genre from each layer of {ctx.model.model_id} on {len(report.texts):,} STS-B "
                         f"sentences: {best['accuracy']:.1%} at best (layer {int(best['layer'])}), against "
                         f"{words:.1%} for TF-IDF of the words and {report.labels.majority:.1%} for the majority "
                         "genre; "
-                        + (f"layer {beyond} is the first whose interval lies above TF-IDF. " if holds else
-                           "no layer's interval lies above TF-IDF. ")
-                        + f"Selectivity (accuracy minus the control task's) runs from "
-                          f"{rows['selectivity'].iloc[0]:.2f} at layer {int(rows['layer'].iloc[0])} to "
-                          f"{rows['selectivity'].iloc[-1]:.2f} at layer {int(rows['layer'].iloc[-1])}, highest at "
-                          f"layer {int(selective['layer'])} ({selective['selectivity']:.2f}).",
-                 {"first layer beyond TF-IDF": -1 if beyond is None else beyond,
-                  "best accuracy": round(float(best["accuracy"]), 4), "tf-idf accuracy": round(words, 4),
-                  "highest selectivity": round(float(selective["selectivity"]), 4)})
+                        + (f"layer {beyond} is the first to beat TF-IDF on the same folds (corrected resampled "
+                           "t-test, p < 0.05)." if holds else "no layer beats TF-IDF on the same folds.") + trained,
+                 numbers)
 
 
 def has_drifted(ctx: Context) -> Check:
@@ -558,10 +563,10 @@ def has_drifted(ctx: Context) -> Check:
     over = drifted.represented(more=True)
     return Check(holds, f"On {size} texts a set with {ctx.model.model_id}: {STSB_SETS[current]} against "
                         f"{STSB_SETS[reference]}, AUC "
-                        f"{drifted.separability.auc:.2f} and MMD²'s p = {drifted.mmd.p_value:.3f}"
+                        f"{drifted.separability.auc:.2f} and MMD²'s {p_text(drifted.mmd.p_value)}"
                         + (f", the new set over-representing “{over['keywords'].iloc[0]}”" if len(over) else "")
-                        + f"; two random halves of the captions, AUC {null.separability.auc:.2f} and p = "
-                          f"{null.mmd.p_value:.3f}.",
+                        + f"; two random halves of the captions, AUC {null.separability.auc:.2f} and "
+                          f"{p_text(null.mmd.p_value)}.",
                  {"drift auc": round(drifted.separability.auc, 4), "drift p": drifted.mmd.p_value,
                   "null auc": round(null.separability.auc, 4), "null p": null.mmd.p_value})
 

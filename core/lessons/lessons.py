@@ -231,20 +231,21 @@ LESSONS: tuple[Lesson, ...] = (
            "Set B to the sidebar's own model at layer 0, then at each layer up: where does B start to agree with A? "
            "`python -m core compare --layers` gives every layer at once.", heavy=True),
     Lesson(22, "What does each layer know?", "At which layer does the model know a sentence's genre better than its "
-           "words do?",
-           "Open Layers' “What each layer knows” on 600 STS-B sentences labelled by genre (news, image captions, "
-           "forums). Read the probe's accuracy by layer against the TF-IDF probe of the words and the control task, "
-           "then the compression below.", "layers",
-           {"layers_tab": "What each layer knows", "layers_probe_source": "stsb", "layers_probe_size": PROBED_TEXTS},
-           "Genre is easy to read from the words (TF-IDF about 90%), yet an early layer's probe already does better, "
-           "with an interval above TF-IDF's; the control task (the labels shuffled) stays far below, so the probes "
-           "read the genre, not memorised vectors. Compression keeps changing where accuracy saturates.",
+           "words do, and how much of that did training put there?",
+           "Open “What each layer knows” on 600 STS-B sentences labelled by genre (news, image captions, forums). "
+           "Read the probe's accuracy by layer against the TF-IDF probe of the words, the same architecture with "
+           "random weights (untrained) and the labels shuffled (chance), then the compression below.", "probes",
+           {"probe_source": "stsb", "probe_size": PROBED_TEXTS},
+           "Genre is easy to read from the words (TF-IDF about 90%), yet an early layer's probe already beats it on "
+           "the same folds. The untrained architecture reads some genre too (its words still differ), and the gap "
+           "above it is what training added; the labels shuffled stay at chance. Compression keeps changing where "
+           "accuracy saturates.",
            "what_each_layer_knows",
            ("Why is beating TF-IDF a fairer bar than beating the majority class?",
-            "What does a high control accuracy say about a probe?",
+            "Why does a model with random weights already beat the majority class?",
             "Why does compression fall at the last layer where accuracy barely moves?"),
-           "Upload your own texts with a label column; or tag a region of the Embedding map, download its rows and "
-           "probe the tag_ column here.", heavy=True),
+           "Upload your own texts with a label column (blank labels are left out and counted); or tag a region of "
+           "the Embedding map, download its rows and probe the tag_ column here.", heavy=True),
     Lesson(23, "Has my data drifted?", "Are a new set of texts and a reference set drawn from the same place, and "
            "if not, where do they differ?",
            "Open the Embedding map on two sets: STS-B's news as the reference and its forum texts as the new set, "

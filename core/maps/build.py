@@ -61,13 +61,13 @@ def colour(labels: Sequence[object] | None, vectors: np.ndarray, *, name: str = 
     return Coloured(categories(found.tolist(), title="cluster"), found, note)
 
 
-def directed(labels: Sequence[object] | None, vectors: np.ndarray, first: str, second: str | None = None, *,
-             seed: int = 0) -> Coloured:
+def directed(labels: Sequence[object] | None, vectors: np.ndarray, texts: Sequence[str], first: str,
+             second: str | None = None, *, seed: int = 0) -> Coloured:
     """Each point's score along the direction from the texts labelled `second` (None: every other text) to those
     labelled `first`, as the Map page colours by "a direction between two labels"; ValueError in one sentence."""
     if labels is None:
         raise ValueError("A direction runs from one label to another: give the texts' labels too.")
-    found = label_direction(vectors, [str(label) for label in labels], first, second, seed=seed)
+    found = label_direction(vectors, [str(label) for label in labels], texts, first, second, seed=seed)
     return Coloured(numbers(found.scores, title=direction_title(first, second)), None)
 
 
@@ -109,7 +109,7 @@ class MapPoints:
     def coloured(self) -> Coloured:
         labels = None if self.label is None else self.frame[self.label].tolist()
         if self.direction is not None:
-            return directed(labels, self.space, *self.direction, seed=self.seed)
+            return directed(labels, self.space, self.texts, *self.direction, seed=self.seed)
         return colour(labels, self.space, name=self.label or "label", k=self.k, seed=self.seed)
 
     @property

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.data.labels import Tags
+from core.data.labels import Tags, tags_here
 from core.data.rows import text_row_ids
 from core.maps.build import HEIGHT, MapPoints
 from core.plots.map import Colouring
@@ -111,7 +111,7 @@ def map_html(canvas: CanvasView, rows: FileRows, tags: Tags | None = None) -> st
         "place": {"scale": canvas.points.scale, "centre": list(canvas.points.centre)},
         "rowIds": None if list(rows.row_ids) == text_row_ids(rows.texts) else _zipped(list(rows.row_ids)),
         "tags": {name: sorted(place[row] for row in marked if row in place)
-                 for name, marked in sorted((tags or {}).items())},
+                 for name, marked in sorted(tags_here(rows.row_ids, tags or {}).items())},
         "texts": _zipped(list(rows.texts)),
         "values": _zipped(list(rows.values)),
         "valueTitle": rows.title,

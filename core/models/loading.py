@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -111,6 +111,15 @@ def untrained_network(config) -> torch.nn.Module:
 
     torch.manual_seed(UNTRAINED_SEED)
     return AutoModel.from_config(config)
+
+
+def untrained_copy(model: LoadedModel) -> LoadedModel:
+    """`model` with its transformer's weights drawn afresh from the fixed seed (the same every time), its tokenizer,
+    pooling and limits kept: the architecture without training, as a probe's baseline (Wieting & Kiela 2019)."""
+    torch.manual_seed(UNTRAINED_SEED)
+    network = type(model.network)(model.network.config).to(model.device).eval()
+    return replace(model, network=network, fingerprint=f"untrained-seed{UNTRAINED_SEED}-{model.fingerprint}",
+                   memo=EmbeddingMemo())
 
 
 def _mean_pooled(folder: Path, device: str, *, untrained: bool):

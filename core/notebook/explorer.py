@@ -272,11 +272,12 @@ class Explorer:
         return dict(found.record())
 
     def probe(self, texts: Texts, labels: Sequence[object], *, layers: Sequence[int] | None = None) -> Probed:
-        """What each layer knows about `labels` (one per text; at least 2 classes of at least 5 texts each), as the
-        Layers page's "What each layer knows" and `python -m core probe` measure it (core.evaluation.probing): one
-        row per layer (accuracy with its 95% interval, macro-F1, the control task and selectivity, the words'
-        TF-IDF accuracy, the online codelength and compression). `.figure` is the page's figure; `.report` has the
-        rest (`confusion(layer)`, `wrong(layer)`, `mislabels(layer)`, `direction(layer, a, b)`)."""
+        """What each layer knows about `labels` (one per text; blank ones left out; at least 2 classes of at least 5
+        different texts each), as the page "What each layer knows" and `python -m core probe` measure it
+        (core.evaluation.probing): one row per layer (accuracy with its 95% interval, macro-F1, the labels shuffled,
+        the architecture untrained, the words' TF-IDF accuracy, the online codelength and compression). `.figure` is
+        the page's figure; `.report` has the rest (`confusion(layer)`, `wrong(layer)`, `mislabels(layer)`,
+        `direction(layer, a, b)`, `labels.unlabelled`)."""
         report = probe_texts(self.model, _listed(texts), labels, self.settings, layers=layers)
         rows = Probed(report.frame())
         rows.report = report

@@ -28,12 +28,13 @@ import traitlets
 
 from core.analysis.map.clusters import matching
 from core.analysis.map.projection import ProjectionParams
-from core.data.labels import TagStore, corpus_key, labelled_table, tag_name
+from core.data.labels import TEXTS, TagStore, labelled_table, tag_name
 from core.data.rows import ROW_ID, positions_of
 from core.maps.build import HEIGHT, MapPoints, build_map, map_points
 from core.maps.checks import check_coords, check_labels, check_projectable, coordinate, map_method, map_texts
 from core.maps.html import points_html
 from core.maps.space import MapSpace
+from core.paths import atomic_write
 from core.plots.map_canvas import (
     blob_key,
     canvas_labels,
@@ -160,14 +161,14 @@ class MapWidget(anywidget.AnyWidget):
         x, y: the tags kept by row id in the cache folder, as the Map page keeps them (the same corpus, there or in
         another notebook, has the same tags)."""
         points = self._points
-        return labelled_table(points.frame, TagStore().tags(corpus_key(points.row_ids)), points.coords)
+        return labelled_table(points.frame, TagStore().tags(TEXTS), points.coords)
 
     def tag(self, name: str) -> int:
         """Tag the rows selected now with `name` (a new tag, or more rows for one; a text may carry several tags),
         kept as the Map page keeps tags; returns how many of the map's rows carry it. Raises core.data.labels.TagError
         with one sentence for an empty name or an empty selection."""
         ids = self._points.row_ids
-        state = TagStore().tag(corpus_key(ids), name, [ids[i] for i in np.asarray(self.selected, np.int64)])
+        state = TagStore().tag(TEXTS, name, [ids[i] for i in np.asarray(self.selected, np.int64)])
         return len(state.tags[tag_name(name)] & set(ids))
 
     def save_html(self, path: str | Path) -> Path:
@@ -176,8 +177,8 @@ class MapWidget(anywidget.AnyWidget):
         core.maps.html.MapFileError above core.maps.html.MAX_POINTS points."""
         points = self._points
         saved = Path(path)
-        saved.write_text(points_html(points, TagStore().tags(corpus_key(points.row_ids)), highlight=self._highlight),
-                         encoding="utf-8")
+        page = points_html(points, TagStore().tags(TEXTS), highlight=self._highlight)
+        atomic_write(saved, lambda tmp: tmp.write_text(page, encoding="utf-8"))
         return saved
 
     @property

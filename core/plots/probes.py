@@ -1,5 +1,6 @@
 """Figures of what each layer knows (core.evaluation.probing): the probe's accuracy by layer with its interval, the
-control task, the words' TF-IDF baseline and the majority class, the online code's compression below; a layer's
+same architecture untrained, the words' TF-IDF baseline, the labels shuffled (chance) and the majority class, the
+online code's compression below; a layer's
 confusion matrix; the texts along a concept's direction."""
 
 from __future__ import annotations
@@ -14,21 +15,25 @@ from plotly.subplots import make_subplots
 from core.plots.labels import hover_text, plain_text
 from core.plots.layers import BAND_COLOUR
 
-PROBE, CONTROL, WORDS, MAJORITY = "#1f77b4", "#d62728", "#2ca02c", "#7f7f7f"
+PROBE, UNTRAINED, WORDS, SHUFFLED, MAJORITY = "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#7f7f7f"
 
 
 def probe_figure(rows: pd.DataFrame, majority: float, *, title: str = "") -> go.Figure:
-    """Accuracy by layer (the probe with its 95% interval, the control task, TF-IDF, the majority class) above the
-    online code's compression."""
+    """Accuracy by layer (the probe with its 95% interval, the untrained architecture's probe where there is one,
+    TF-IDF, the labels shuffled, the majority class) above the online code's compression."""
     layers = rows["layer"].tolist()
     figure = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.68, 0.32], vertical_spacing=0.1)
     band = [*rows["accuracy_high"], *rows["accuracy_low"][::-1]]
     figure.add_trace(go.Scatter(x=layers + layers[::-1], y=band, fill="toself", fillcolor=BAND_COLOUR, mode="lines",
                                 line={"width": 0}, hoverinfo="skip", name="probe, 95% interval over the folds"),
                      row=1, col=1)
-    for column, name, colour, dash in (("accuracy", "probe", PROBE, "solid"),
-                                       ("control_accuracy", "control task (labels shuffled)", CONTROL, "solid"),
-                                       ("tfidf_accuracy", "TF-IDF of the words", WORDS, "dash")):
+    lines = (("accuracy", "probe", PROBE, "solid"),
+             ("untrained_accuracy", "untrained (random weights)", UNTRAINED, "solid"),
+             ("tfidf_accuracy", "TF-IDF of the words", WORDS, "dash"),
+             ("shuffled_accuracy", "labels shuffled (chance)", SHUFFLED, "dot"))
+    for column, name, colour, dash in lines:
+        if rows[column].isna().all():  # no untrained baseline for this model
+            continue
         figure.add_trace(go.Scatter(x=layers, y=rows[column], mode="lines+markers", name=name,
                                     line={"color": colour, "dash": dash},
                                     hovertemplate=f"layer %{{x}}: %{{y:.3f}}<extra>{name}</extra>"), row=1, col=1)

@@ -1,12 +1,14 @@
 """One app server and one Chromium for the whole browser run (per pytest-xdist worker: the browser group runs on one,
 test_datasets.py with the Ray group on the other); each test gets a fresh browser context.
 
-After every test the server's log must hold no traceback. Screenshots go to screenshots/browser/."""
+After every test the server's log must hold no traceback and no fork (the served app logs any: core.threads,
+`log_forks`). Screenshots go to screenshots/browser/."""
 
 from __future__ import annotations
 
 import pytest
 
+from core.threads import FORK_LINE
 from tests.browser.harness import CHROMIUM, SHOTS, VIEWPORT, is_loopback, launch_chromium, start_server
 from tests.extras import missing
 
@@ -36,6 +38,7 @@ def no_traceback_in_server_log(server):
     yield
     new = server.log()[start:]
     assert "Traceback" not in new, f"the server logged a traceback:\n{new[new.index('Traceback'):][:3000]}"
+    assert FORK_LINE not in new, f"the server forked a process:\n{new[new.index(FORK_LINE):][:3000]}"
 
 
 @pytest.fixture

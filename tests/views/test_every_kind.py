@@ -1,5 +1,6 @@
 """Every page opens with a model of every registered kind (a tiny one of each, saved by sentence-transformers) typed
-in the sidebar, raises nothing and shows no error on any page. A reranker embeds nothing: the sidebar says so in one
+in the sidebar, raises nothing, shows no error on any page, and forks no process (the page runs and their background
+jobs run in this process: a library that forks fails here). A reranker embeds nothing: the sidebar says so in one
 sentence and the pages stay on the model in use. A new kind gets this test by adding its tiny folder to `folders`
 below."""
 
@@ -11,6 +12,7 @@ from core.jobs import JOBS
 from core.kinds import KINDS, kind_of
 from core.models.loading import reranker_refusal
 from tests.conftest import app_test
+from tests.forks import forks
 
 PAGES = sorted(str(path.relative_to(Path(__file__).parents[2])) for path in
                (Path(__file__).parents[2] / "views").glob("*.py"))
@@ -46,8 +48,9 @@ LINKED = [(page, {}) for page in PAGES] + [("views/map.py", {"map_source": "sets
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_every_page_opens_by_a_link_naming_a_model_of_each_kind(folders, kind):
-    """As a shared link opens them (`?model=FOLDER`), the two-set map too: no exception and no error on the page; a
-    reranker's link leaves the pages on the model in use, and the sidebar says it is not loaded."""
+    """As a shared link opens them (`?model=FOLDER`), the two-set map too: no exception, no error on the page and no
+    fork; a reranker's link leaves the pages on the model in use, and the sidebar says it is not loaded."""
+    before = forks()
     for page, query in LINKED:
         at = app_test(page, model=str(folders[kind]), **query)
         while JOBS.unfinished():  # the two-set map's vectors, then its comparison
@@ -59,3 +62,4 @@ def test_every_page_opens_by_a_link_naming_a_model_of_each_kind(folders, kind):
             # stays beside the typed model on every page
             said = f"The model typed above is not loaded: {reranker_refusal(str(folders[kind]))} Edit it to try again."
             assert said in [caption.value for caption in at.sidebar.caption], (page, query)
+        assert forks() == before, (page, query, "a process forked")

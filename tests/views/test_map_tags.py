@@ -1,5 +1,8 @@
 """Tags on the Map page (AppTest): the selection named, the map coloured by the tag, the tag a column of every table,
-renamed, undone and removed, and kept by row id when the same corpus comes back in another order."""
+renamed, undone and removed, and kept by row id with their undo history when the corpus comes back in another order,
+grown by a row or shrunk by one."""
+
+import pytest
 
 from tests.canvases import canvas
 from tests.conftest import app_test
@@ -7,6 +10,7 @@ from tests.row_ids import digest_id
 from tests.views.map_upload import upload_topics
 
 PAGE = "views/map.py"
+pytestmark = pytest.mark.usefixtures("fresh_tags")
 ROWS = [(f"Sentence {i} is about {('music', 'food', 'weather')[i % 3]}.", ("music", "food", "weather")[i % 3])
         for i in range(15)]
 
@@ -37,6 +41,23 @@ def test_a_selection_is_tagged_coloured_by_and_kept_when_the_corpus_comes_back_i
     assert tagged_texts(at, "picked") == set(chosen[:2])  # the rows listed are tagged, by row id
     drawn = canvas(at)
     assert drawn.legend() == {"picked": 3, "untagged": len(ROWS) - 3}
+
+
+@pytest.mark.parametrize("rows", [ROWS + [("Sentence 15 is new.", "music")], ROWS[:1] + ROWS[2:]],
+                         ids=["grown by a row", "shrunk by a row"])
+def test_a_corpus_grown_or_shrunk_keeps_its_tags_and_their_undo(rows):
+    at = upload_topics(app_test(PAGE), ROWS, "tagged.csv")
+    at.session_state["map_selected"] = [digest_id(ROWS[i][0]) for i in (1, 4, 9)]
+    at.run()
+    at.text_input(key="map_tag_name").input("picked")
+    at.button(key="map_tag_button").click().run()
+    at = upload_topics(at, rows, "tagged-again.csv")
+    kept = {ROWS[i][0] for i in (1, 4, 9)} & {text for text, _ in rows}
+    at.selectbox(key="map_colour").set_value("tag: picked").run()
+    assert canvas(at).legend() == {"picked": len(kept), "untagged": len(rows) - len(kept)}
+    assert at.button(key="map_tag_undo").proto.label == "Undo: tagged 3 row(s) “picked”"
+    at.button(key="map_tag_undo").click().run()
+    assert not at.exception and not any("tag: picked" in str(o) for o in at.selectbox(key="map_colour").options)
 
 
 def test_a_tag_is_renamed_undone_and_removed_and_a_bad_name_is_one_sentence():

@@ -24,6 +24,7 @@ PAGES: tuple[PageInfo, ...] = (
     PageInfo("views/lessons.py", "Lessons", ":material/school:", "lessons", "les_"),
     PageInfo("views/similarity.py", "Similarity", ":material/grid_on:", "similarity", "sim_"),
     PageInfo("views/layers.py", "Layers", ":material/stacked_line_chart:", "layers", "layers_"),
+    PageInfo("views/probes.py", "What each layer knows", ":material/label:", "probes", "probe_"),
     PageInfo("views/model.py", "Model", ":material/memory:", "model", "model_"),
     PageInfo("views/retrieval.py", "Retrieval", ":material/search:", "retrieval", "ret_"),
     PageInfo("views/evaluation.py", "Evaluation", ":material/fact_check:", "evaluation", "ev_"),

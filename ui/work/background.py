@@ -63,7 +63,7 @@ from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker
 from core.progress import progress_text
 from core.settings import Settings
-from core.threads import blas_threads, one_blas_thread
+from core.threads import blas_threads, log_forks, one_blas_thread
 from core.training.distill import Distilled, distill_static
 from ui.work.cache import agreement_of, cached_model, density_of, exact_index_of, projection_of, space_of
 from ui.work.progress import encode_corpus
@@ -254,10 +254,10 @@ def rerank_explanation_job(reranker: LoadedReranker, query: str, text: str,
 
 
 def probe_job(model: LoadedModel, texts: Sequence[str], labels: Sequence[str], settings: Settings) -> ProbeReport | Job:
-    """What each layer knows about the labels (seconds: a probe, its control and its online code at every layer):
-    the shared background job, its result once done (the queue keeps recent results)."""
-    key = ("probe", model.fingerprint, settings.pooling, settings.max_length, settings.prompt, texts_digest(texts),
-           texts_digest(labels))
+    """What each layer knows about the labels (seconds: the probes, the chance line and the online code at every
+    layer): the shared background job, keyed by every setting of the sidebar, its result once done (the queue keeps
+    recent results)."""
+    key = ("probe", model.fingerprint, settings, texts_digest(texts), texts_digest(labels))
     return _queued(key, f"Probing {len(texts):,} texts at every layer of {model.model_id}",
                    lambda progress: probe_texts(model, texts, labels, settings, progress=progress))
 
@@ -266,8 +266,7 @@ def drift_job(model: LoadedModel, reference: Sequence[str], current: Sequence[st
               settings: Settings) -> SetDrift | Job:
     """How far `current` has drifted from `reference` (seconds: both sets encoded, a domain classifier's folds and
     1,000 permutations): the shared background job, its result once done."""
-    key = ("drift", model.fingerprint, settings.pooling, settings.max_length, settings.prompt,
-           texts_digest(reference), texts_digest(current))
+    key = ("drift", model.fingerprint, settings, texts_digest(reference), texts_digest(current))
     return _queued(key, f"Comparing {len(reference):,} reference texts with {len(current):,} new ones",
                    lambda _: drift_sets(model, reference, current, settings))
 
@@ -276,8 +275,7 @@ def layer_drift_job(model: LoadedModel, reference: Sequence[str], current: Seque
                     settings: Settings) -> dict[int, Separability] | Job:
     """The domain classifier at every layer (one encoding pass, a classifier's folds a layer): the shared background
     job, its result once done."""
-    key = ("layer drift", model.fingerprint, settings.pooling, settings.max_length, settings.prompt,
-           texts_digest(reference), texts_digest(current))
+    key = ("layer drift", model.fingerprint, settings, texts_digest(reference), texts_digest(current))
     return _queued(key, f"Telling the two sets apart at every layer of {model.model_id}",
                    lambda progress: layer_separability(model, reference, current, settings, progress=progress))
 
@@ -345,8 +343,10 @@ def _warm_first_visits(model: LoadedModel, progress: Progress) -> None:
 
 @st.cache_resource(show_spinner=False)
 def serve_many_sessions() -> None:
-    """Once a server process starts: its thread pools set for many sessions at once, and said in its log."""
+    """Once a server process starts: its thread pools set for many sessions at once, and said in its log; any fork
+    from now on said in its log too (the server forks nothing)."""
     one_blas_thread()
+    log_forks()
     print(f"Serving many sessions: BLAS threads {blas_threads()}", file=sys.stderr, flush=True)
 
 

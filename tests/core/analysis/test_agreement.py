@@ -144,7 +144,7 @@ def test_rsa_is_spearman_of_the_cosine_matrices_upper_triangles():
     assert rsa_spearman(a, b) == pytest.approx(spearmanr(cosines(a), cosines(b)).statistic, abs=1e-6)
     assert rsa_spearman(a, 2 * a) == pytest.approx(1.0)
     sampled = rsa_spearman(a, b, max_texts=50, seed=4)
-    rows = np.sort(np.random.default_rng(4).choice(120, 50, replace=False))
+    rows = np.sort(np.random.default_rng(4).permutation(120)[:50])
     assert sampled == pytest.approx(spearmanr(cosines(a[rows]), cosines(b[rows])).statistic, abs=1e-6)
 
 

@@ -1,7 +1,9 @@
 """Two sets in one space (core.analysis.set_drift) against independent computations: MMD² by its double sums over
 pairs, its permutation p-value by a loop over the same seeded permutations, the σ by scipy's pdist, the domain
-classifier's AUC by scikit-learn's own cross_validate with the same folds and grid, nearest texts by scikit-learn's
-NearestNeighbors, and each cluster's Fisher test and Benjamini–Hochberg adjustment written out."""
+classifier's AUC by scikit-learn's own cross_validate with the same grouped folds and grid, nearest texts by
+scikit-learn's NearestNeighbors, and each cluster's Fisher test and Benjamini–Hochberg adjustment written out; on
+data shaped like a log (one line dominating both sets: ../shared/data/messy/), a finite MMD² and a p that is neither
+small nor 0."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ import scipy.sparse as sp
 from scipy import stats
 from scipy.spatial.distance import pdist
 from sklearn.linear_model import LogisticRegressionCV
+from sklearn.metrics import roc_auc_score
 from sklearn.metrics.pairwise import euclidean_distances
-from sklearn.model_selection import StratifiedKFold, cross_validate
+from sklearn.model_selection import StratifiedGroupKFold
 from sklearn.neighbors import NearestNeighbors
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -48,7 +51,8 @@ def test_mmd2_and_its_p_value_equal_the_sums_over_pairs_for_the_same_seeded_perm
     sigma = float(np.median(pdist(pooled)))
     gaussian = lambda u, v: np.exp(-np.sum((u - v) ** 2) / (2 * sigma**2))  # noqa: E731
     found = mmd_test(a, b, permutations=40, seed=3)
-    assert found.sigma == pytest.approx(sigma) == median_sigma(euclidean_distances(pooled, squared=True))
+    scale = float(np.mean(np.sum(pooled**2, axis=1)))
+    assert found.sigma == pytest.approx(sigma) == median_sigma(euclidean_distances(pooled, squared=True), scale)
     observed = mmd2_by_pairs(a, b, gaussian)
     assert found.mmd2 == pytest.approx(observed, rel=1e-10)
     rng, labels = np.random.default_rng(3), np.r_[np.ones(len(a)), np.zeros(len(b))]
@@ -56,8 +60,33 @@ def test_mmd2_and_its_p_value_equal_the_sums_over_pairs_for_the_same_seeded_perm
     for _ in range(40):
         order = rng.permutation(labels).astype(bool)
         permuted.append(mmd2_by_pairs(pooled[order], pooled[~order], gaussian))
-    assert found.p_value == np.mean(observed <= np.array(permuted))
+    # the observed split counts as one of the splits: p is never 0
+    assert found.p_value == (1 + np.sum(observed <= np.array(permuted))) / 41
     assert found.permutations == 40
+
+
+def test_p_is_never_0_even_where_no_permutation_reaches_the_observed_mmd2():
+    found = mmd_test(*sets(5.0), permutations=200, seed=0)
+    assert found.p_value == pytest.approx(1 / 201) and found.p_value > 0
+
+
+def test_sigma_leaves_out_equal_vectors_where_they_are_most_pairs():
+    rng = np.random.default_rng(5)
+    common = rng.normal(size=4)
+    a = np.vstack([np.tile(common, (40, 1)), rng.normal(size=(10, 4))])
+    b = np.vstack([np.tile(common, (40, 1)), rng.normal(size=(10, 4))])
+    pooled = np.vstack([a, b])
+    distances = pdist(pooled)
+    assert np.median(distances) == 0  # the median over all pairs: a kernel of width 0
+    found = mmd_test(a, b, permutations=200, seed=0)
+    assert found.sigma == pytest.approx(float(np.median(distances[distances > 0])))
+    assert np.isfinite(found.mmd2) and found.p_value > 0.01
+
+
+def test_sets_of_one_vector_are_refused_in_one_sentence():
+    same = np.ones((30, 4))
+    with pytest.raises(ValueError, match="Every text of the two sets has the same vector"):
+        mmd_test(same, same.copy(), permutations=10)
 
 
 def test_sets_far_apart_have_a_small_p_and_sets_of_one_distribution_a_large_one():
@@ -76,16 +105,20 @@ def test_the_domain_classifiers_auc_is_scikit_learns_cross_validated_auc_with_th
     rng = np.random.default_rng(2)
     a, b = rng.normal(size=(40, 6)), rng.normal(size=(35, 6)) + [0.6, 0, 0, 0, 0, 0]
     pooled, codes = np.vstack([a, b]), set_codes(40, 35)
-    found = separability(pooled, codes, seed=4)
-    probe = make_pipeline(StandardScaler(), LogisticRegressionCV(
-        Cs=[1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0], cv=StratifiedKFold(3, shuffle=True, random_state=4),
-        scoring="accuracy", max_iter=1000, l1_ratios=(0.0,), use_legacy_attributes=False))
-    reference = cross_validate(probe, pooled, codes, cv=StratifiedKFold(5, shuffle=True, random_state=4),
-                               scoring="roc_auc")["test_score"]
+    groups = np.r_[np.arange(60), np.arange(15)]  # the first 15 texts of each set are the same 15 texts
+    found = separability(pooled, codes, groups, seed=4)
+    reference = []
+    for train, test in StratifiedGroupKFold(5, shuffle=True, random_state=4).split(pooled, codes, groups):
+        assert not set(groups[train]) & set(groups[test])
+        inner = list(StratifiedGroupKFold(3, shuffle=True, random_state=4).split(train, codes[train], groups[train]))
+        probe = make_pipeline(StandardScaler(), LogisticRegressionCV(
+            Cs=[1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0], cv=inner, scoring="accuracy", max_iter=1000,
+            l1_ratios=(0.0,), use_legacy_attributes=False)).fit(pooled[train], codes[train])
+        reference.append(roc_auc_score(codes[test], probe.predict_proba(pooled[test])[:, 1]))
     np.testing.assert_allclose(found.folds, reference, atol=1e-12)
     low, high = found.interval()
-    half = stats.t.ppf(0.975, 4) * reference.std(ddof=1) / np.sqrt(5)
-    assert (low, high) == pytest.approx((max(0, reference.mean() - half), min(1, reference.mean() + half)))
+    half = stats.t.ppf(0.975, 4) * np.std(reference, ddof=1) / np.sqrt(5)
+    assert (low, high) == pytest.approx((max(0, np.mean(reference) - half), min(1, np.mean(reference) + half)))
 
 
 def test_nearest_distances_are_scikit_learns_cosine_neighbours():

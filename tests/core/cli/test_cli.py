@@ -138,9 +138,9 @@ def test_project_writes_the_maps_coordinates_and_reads_a_projection_the_app_stor
                  "--perplexity", "5", "--seed", "2"]) == 0
     back = pd.read_parquet(tmp_path / "tsne.parquet")[["projection_x", "projection_y"]].to_numpy()
     np.testing.assert_array_equal(back, stored.coords)
-    from core.data.labels import TagStore, corpus_key
+    from core.data.labels import TEXTS, TagStore
 
-    TagStore().tag(corpus_key(ids[::-1]), "picked", [ids[3], ids[7]])  # as the Map page tags these rows
+    TagStore().tag(TEXTS, "picked", [ids[3], ids[7]])  # as the Map page tags these rows
     assert main(["project", "--input", str(source), "--output", str(tmp_path / "tagged.csv")]) == 0
     tagged = pd.read_csv(tmp_path / "tagged.csv")
     assert tagged["tag_picked"].tolist() == [i in (3, 7) for i in range(40)]
@@ -217,3 +217,30 @@ def test_project_saves_the_map_as_one_html_file_coloured_by_its_label_column(tmp
     assert main(["project", "--input", str(source), "--query", "rain", "--output", str(tmp_path / "q.html")]) == 1
     assert "--query is embedded by the model that embeds the texts: give --model" in capsys.readouterr().err
     assert not (tmp_path / "q.html").exists()
+
+
+@pytest.mark.parametrize("name", ["map.html", "points.csv"])
+def test_project_interrupted_while_writing_leaves_the_file_that_stood_there_whole(tmp_path, monkeypatch, name):
+    from pathlib import Path
+
+    import pandas as pd
+
+    from core.data.vectors import VectorCorpus, to_parquet
+
+    vectors = np.random.default_rng(1).normal(size=(30, 6)).astype(np.float32)
+    source = tmp_path / "in.parquet"
+    source.write_bytes(to_parquet(VectorCorpus([f"text {i}" for i in range(30)], vectors, pd.DataFrame())))
+    output = tmp_path / name
+    output.write_text("the good file", encoding="utf-8")
+    written = Path.write_text
+
+    def halfway(self, data, *args, **kwargs):  # the process dies halfway through the file
+        written(self, data[: len(data) // 2], *args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Path, "write_text", halfway)
+    monkeypatch.setattr(pd.DataFrame, "to_csv", lambda frame, path, **kwargs: halfway(Path(path), frame.to_json()))
+    with pytest.raises(KeyboardInterrupt):
+        main(["project", "--input", str(source), "--output", str(output)])
+    assert output.read_text(encoding="utf-8") == "the good file"
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted([name, "in.parquet"])

@@ -1,7 +1,9 @@
 """`python -m core drift`: STS-B's captions split in two at random cannot be told apart (a large p, an AUC near 0.5)
 and its news against its forum texts can (p < 0.01); MMD² equals the unbiased estimator computed apart on the vectors
-`core embed` writes; --json has the issue's keys; every bad input is one line on stderr with exit status 2; a sparse
-model is compared with a linear kernel and a late-interaction model on its mean token vectors, each saying so."""
+`core embed` writes; --json has the issue's keys; two sets of one distribution where one line is 80% of each (a log
+one message dominates: ../shared/data/messy/) give a finite MMD² and a p that is neither small nor 0; a p under 0.001
+is printed so, never "p = 0.000"; every bad input is one line on stderr with exit status 2; a sparse model is
+compared with a linear kernel and a late-interaction model on its mean token vectors, each saying so."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from scipy.spatial.distance import cdist, pdist
 
 from core.cli import main
 from core.data.stsb import stsb_genres
+from tests.messy import messy
 
 SIZE = 240
 KEYS = {"auc", "auc_low", "auc_high", "mmd2", "p_value", "permutations", "sampled", "centroid_cosine", "clusters",
@@ -77,6 +80,20 @@ def test_news_against_forum_texts_has_drifted_and_its_mmd2_is_the_estimator_on_e
     news = set((files / "news.txt").read_text(encoding="utf-8").split("\n"))
     assert all(row["text"] in set(forums) for row in found["new_topics"])
     assert all(row["text"] in news for row in found["gone"])
+    assert main(["drift", "--model", "all-MiniLM-L6-v2", "--device", "cpu", "--reference", str(files / "news.txt"),
+                 "--current", str(files / "forums.csv"), "--text-column", "sentence"]) == 0
+    printed = capsys.readouterr().out
+    assert "p < 0.001 (1,000 permutations)" in printed and "p = 0.000" not in printed
+
+
+def test_two_sets_one_line_dominates_hold_the_null_with_a_finite_statistic(capsys):
+    reference, current = messy("reference.txt"), messy("current.txt")
+    lines = [path.read_text(encoding="utf-8").splitlines() for path in (reference, current)]
+    top = pd.Series(lines[0] + lines[1]).value_counts()
+    assert top.iloc[0] > 0.5 * (len(lines[0]) + len(lines[1]))  # most pairs are of one text: a median distance of 0
+    found = drift(capsys, "--reference", str(reference), "--current", str(current))
+    assert np.isfinite(found["mmd2"]) and 0.01 < found["p_value"] <= 1
+    assert np.isfinite(found["auc"]) and found["auc"] < 0.75
 
 
 @pytest.mark.parametrize("reference, current, said", [

@@ -24,8 +24,8 @@ def context(model, check: str) -> Context:
 def test_every_lesson_names_an_existing_check_and_a_page():
     assert [lesson.number for lesson in LESSONS] == list(range(1, len(LESSONS) + 1))
     assert {lesson.check for lesson in LESSONS} <= set(CHECKS)
-    assert {lesson.page for lesson in LESSONS} <= {"model", "layers", "similarity", "evaluation", "finetune",
-                                                   "retrieval", "map"}
+    assert {lesson.page for lesson in LESSONS} <= {"model", "layers", "probes", "similarity", "evaluation",
+                                                   "finetune", "retrieval", "map"}
 
 
 @pytest.mark.parametrize("model_id", ["all-MiniLM-L6-v2", "paraphrase-MiniLM-L3-v2"])
@@ -267,14 +267,16 @@ def test_the_layer_probe_check_reads_the_probes_of_the_lessons_sentences(minilm)
     from core.data.stsb import stsb_sample
     from core.evaluation.probing import probe_texts
 
-    inputs = {"layers_probe_size": 200}
+    inputs = {"probe_size": 200}
     check = CHECKS["what_each_layer_knows"](Context(minilm, Settings(model_id=minilm.model_id),
                                                     lambda model_id: load_model(model_id, "cpu"), inputs=inputs))
     sample = stsb_sample(200)
     rows = probe_texts(minilm, sample["text"].tolist(), sample["genre"].tolist(), Settings()).frame()
     assert check.numbers["best accuracy"] == pytest.approx(rows["accuracy"].max(), abs=1e-4)
     assert check.holds == (check.numbers["first layer beyond TF-IDF"] >= 0)
-    assert "Selectivity (accuracy minus the control task's)" in check.finding
+    assert "over the same architecture with random weights" in check.finding
+    added = rows["accuracy"] - rows["untrained_accuracy"]
+    assert check.numbers["most added by training"] == pytest.approx(added.max(), abs=1e-4)
 
 
 def test_the_drift_check_compares_the_lessons_two_sets_and_the_null_halves(minilm):

@@ -369,13 +369,13 @@ def test_options_that_do_not_apply_to_the_kind_are_refused_in_its_sentence_by_ke
 
 def test_probe_gives_the_commands_rows_with_the_pages_figure_and_the_report(explorer):
     from core.data.stsb import stsb_sample
-    from tests.probing import mean_pooled, nested_cv
+    from tests.probing import mean_pooled, nested_cv, text_groups
 
     sample = stsb_sample(120, seed=4)
     rows = explorer.probe(sample["text"].tolist(), sample["genre"].tolist(), layers=[2])
     assert list(rows.columns)[:3] == ["layer", "accuracy", "accuracy_low"] and rows["layer"].tolist() == [2]
     codes = np.asarray([list(dict.fromkeys(sample["genre"])).index(g) for g in sample["genre"]])
-    expected, _ = nested_cv(mean_pooled(sample["text"].tolist(), 2), codes)
+    expected, _ = nested_cv(mean_pooled(sample["text"].tolist(), 2), codes, text_groups(sample["text"]))
     assert rows["accuracy"].iloc[0] == pytest.approx(np.mean(expected), abs=1e-9)
     assert [trace.name for trace in rows.figure.data][1] == "probe"
     assert rows.report.confusion(2).to_numpy().sum() == 120

@@ -33,3 +33,19 @@ def test_a_corpus_embedded_in_the_background_is_handed_out_even_when_its_file_is
     embedding_cache._memo.clear()
     again = corpus_job(tiny_bert, texts, Settings())  # not a finished job to wait for again (the page would rerun)
     assert isinstance(again, np.ndarray) and np.array_equal(again, job.result)
+
+
+def test_drift_and_probe_jobs_are_keyed_by_every_setting_so_a_change_of_layer_gives_new_numbers(tiny_bert,
+                                                                                                  monkeypatch):
+    """The two-set panel kept the last layer's AUC and MMD² after the sidebar's layer changed: its job was keyed by
+    some settings only. Every setting that changes a vector must give another job."""
+    from ui.work import background
+
+    asked = []
+    monkeypatch.setattr(background, "_queued", lambda key, *args, **kwargs: asked.append(key))
+    texts = [f"sentence number {i}" for i in range(30)]
+    for settings in (Settings(), Settings(layer=1), Settings(normalize=True), Settings(truncate_dim=8)):
+        background.drift_job(tiny_bert, texts[:15], texts[15:], settings)
+        background.layer_drift_job(tiny_bert, texts[:15], texts[15:], settings)
+        background.probe_job(tiny_bert, texts, ["a", "b"] * 15, settings)
+    assert len(set(asked)) == len(asked) == 12

@@ -4,7 +4,6 @@ page's texts, a vectors file, a listed dataset, or two sets compared (each row's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -14,7 +13,7 @@ from core.analysis.map.projection import FIT_POINTS, MAX_POINTS
 from core.analysis.set_drift import MAX_TEXTS, MIN_TEXTS
 from core.data.corpus import CorpusError, labelled_corpus, lines
 from core.data.datasets import Dataset, DatasetError, DatasetInfo, dataset_sample
-from core.data.labels import corpus_key, dataset_key
+from core.data.labels import TEXTS, dataset_scope
 from core.data.rows import ROW_ID, with_row_ids
 from core.data.stsb import MAP_SAMPLE_SIZE, STSB_SETS, stsb_genres, stsb_sample, stsb_set
 from core.data.uploads import column, text_columns
@@ -51,18 +50,15 @@ class MapCorpus:
     vectors: np.ndarray | None = None
     files: str = ""  # the vectors' file names, for the map's title
     dataset: Dataset | None = None  # the whole dataset the points are a sample of
-    known_key: str | None = None  # `key`, where it was worked out once for the corpus (a file read once)
     sets: tuple[list[str], list[str]] | None = None  # two sets compared: the reference texts and the new ones
 
-    @cached_property
+    @property
     def key(self) -> str:
-        """What the corpus's tags are kept under (core.data.labels): its rows whatever their order; a dataset's, its
-        name and version."""
-        if self.known_key is not None:
-            return self.known_key
+        """The scope the corpus's tags are kept in (core.data.labels): every corpus of texts shares one; a dataset's
+        is its name and version."""
         if self.dataset is not None:
-            return dataset_key(self.dataset.info.name, self.dataset.info.version)
-        return corpus_key(self.frame[ROW_ID].tolist())
+            return dataset_scope(self.dataset.info.name, self.dataset.info.version)
+        return TEXTS
 
 
 def _vector_corpus() -> MapCorpus | None:
@@ -77,11 +73,11 @@ def _vector_corpus() -> MapCorpus | None:
         found = read_vector_files([(file.name, file.getvalue()) for file in files])
         frame = with_row_ids(pd.concat([pd.DataFrame({"text": found.texts}), found.metadata.reset_index(drop=True)],
                                        axis=1))
-        st.session_state[READ_FILES] = ids, found, frame, corpus_key(frame[ROW_ID].tolist())
-    _, found, frame, key = st.session_state[READ_FILES]
+        st.session_state[READ_FILES] = ids, found, frame
+    _, found, frame = st.session_state[READ_FILES]
     st.caption(f"{len(frame):,} vectors of {found.vectors.shape[1]} dimensions, as the file gives them: no model "
                "embeds these texts.")
-    return MapCorpus(frame, _labels(frame), found.vectors, " + ".join(file.name for file in files), known_key=key)
+    return MapCorpus(frame, _labels(frame), found.vectors, " + ".join(file.name for file in files))
 
 
 def _dataset_corpus(info: DatasetInfo) -> MapCorpus:

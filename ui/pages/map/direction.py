@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from core.analysis.concepts import direction_title, label_direction
+from core.analysis.statistics import p_text
 from core.plots.map import Colouring, numbers
 from ui.pages.map.tags import column_labels
 
@@ -31,7 +32,7 @@ def direction_colouring(frame: pd.DataFrame, extra: dict[str, str], vectors: np.
                              key="map_direction_second")
     other = None if second == EVERY_OTHER else second
     try:
-        found = label_direction(vectors, labels, first, other, seed=seed)
+        found = label_direction(vectors, labels, frame["text"].tolist(), first, other, seed=seed)
     except ValueError as err:
         st.info(f"{err} Coloured by k-means clusters meanwhile.")
         return None
@@ -39,9 +40,9 @@ def direction_colouring(frame: pd.DataFrame, extra: dict[str, str], vectors: np.
     st.caption(f"Each point's colour is its score along the direction from “{against}” (low) to “{first}” (high): "
                "the weight vector of a logistic regression of one against the other on the map's standardised "
                f"vectors. The groups' separation along it (Cohen's d of out-of-fold scores) is {found.separation:.2f}; "
-               f"p = {found.p_value:.3f} against 100 seeded random directions.")
-    high, low = found.ends(ENDS)
+               f"{p_text(found.p_value)} against 100 seeded random directions.")
     texts = frame["text"].tolist()
+    high, low = found.ends(texts, ENDS)
     with st.expander(f"The {ENDS} texts at each end of the direction"):
         st.dataframe(pd.DataFrame({f"most {first}": [texts[i] for i in high],
                                    f"most {against}": [texts[i] for i in low]}), hide_index=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.analysis.statistics import p_shown
 from core.evaluation.set_drift import SetDrift, check_sets
 from core.kinds import kind_of
 from core.models.loading import LoadedModel
@@ -41,10 +42,12 @@ def _numbers(report: SetDrift) -> None:
                            "apart; 1: every text gives its set away.")
     columns[1].metric("MMD²", f"{report.mmd.mmd2:.4f}",
                       help="Maximum mean discrepancy, the unbiased estimator, with a Gaussian kernel whose width is "
-                           "the median distance between all texts (a linear kernel for a sparse model).")
-    columns[2].metric("p-value", f"{report.mmd.p_value:.3f}",
-                      help=f"The share of {report.mmd.permutations:,} seeded random relabellings of the texts whose "
-                           "MMD² is at least this one.")
+                           "the median distance between texts whose vectors differ (equal ones left out: a text "
+                           "repeated would make it 0); a linear kernel for a sparse model.")
+    columns[2].metric("p-value", p_shown(report.mmd.p_value),
+                      help=f"(1 + the seeded random relabellings of the texts, of {report.mmd.permutations:,}, whose "
+                           f"MMD² is at least this one) / (1 + {report.mmd.permutations:,}): never below "
+                           f"1/{report.mmd.permutations + 1:,}.")
     columns[3].metric("Centroids' cosine", f"{report.centroid_cosine:.3f}",
                       help="The cosine between the two sets' mean vectors.")
     sampled = (f" Each set was compared on a seeded sample of {len(report.reference):,} texts."

@@ -12,7 +12,15 @@ import pandas as pd
 import streamlit as st
 
 from core.data.corpus import CorpusError
-from core.data.labels import TAG_PREFIX, TagError, TagStore, labelled_table, tag_columns, tags_from_table
+from core.data.labels import (
+    TAG_PREFIX,
+    TagError,
+    TagStore,
+    labelled_table,
+    tag_columns,
+    tags_from_table,
+    tags_here,
+)
 from core.data.rows import ROW_ID
 from core.data.uploads import read_table
 from ui.components.downloads import csv_download, file_download
@@ -33,7 +41,7 @@ def tag_option(name: str) -> str:
 
 def with_tags(corpus: MapCorpus) -> MapCorpus:
     """The corpus with one boolean `tag_<name>` column per tag of its rows, each a colouring of the map."""
-    tags = store().tags(corpus.key)
+    tags = tags_here(corpus.frame[ROW_ID], store().tags(corpus.key))
     if not tags:
         return corpus
     columns = tag_columns(corpus.frame[ROW_ID].tolist(), tags)
@@ -89,9 +97,10 @@ def tags_panel(corpus: MapCorpus, frame: pd.DataFrame, coords: np.ndarray) -> No
         st.dataframe(pd.DataFrame({"tag": list(state.tags),
                                    "rows on the map": [len(rows & here) for rows in state.tags.values()],
                                    "rows": [len(rows) for rows in state.tags.values()]}), hide_index=True)
-        st.caption("Each tag is kept by row id for this corpus (in the cache folder, so it outlasts a restart), so "
-                   "the same corpus uploaded again, in any order, keeps its tags. Colour the map by a tag under "
-                   "“Colour by”.")
+        st.caption("Each tag is kept by row id (in the cache folder, so it outlasts a restart): a text's row id is its "
+                   "content, so every corpus holding the row shows its tags, on every page, in any order, grown or "
+                   "shrunk; a dataset's tags are its own. “rows” counts a tag's rows in every corpus. Colour the map "
+                   "by a tag under “Colour by”.")
         name_col, new_col, rename_col, remove_col = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
         name_col.selectbox("Tag", list(state.tags), key="map_tag_chosen")
         new_col.text_input("New name", key="map_tag_new_name")
