@@ -20,18 +20,17 @@ def _plain_loop(by_layer: dict[int, np.ndarray], codes: np.ndarray, groups: np.n
     """Each layer's mean accuracy over the same outer folds, by LogisticRegressionCV in a loop, one layer after the
     other."""
     from sklearn.linear_model import LogisticRegressionCV
-    from sklearn.model_selection import StratifiedGroupKFold
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
     from core.analysis.probes import GRID, MAX_ITER, TOL, outer_folds
+    from core.analysis.statistics import grouped_folds
 
     found = {}
     for layer, vectors in by_layer.items():
         accuracies = []
         for train, test in outer_folds(codes, groups):
-            inner = list(StratifiedGroupKFold(3, shuffle=True, random_state=0).split(train, codes[train],
-                                                                                     groups[train]))
+            inner = grouped_folds(codes[train], groups[train], 3)
             model = make_pipeline(StandardScaler(), LogisticRegressionCV(
                 Cs=list(GRID), l1_ratios=(0.0,), cv=inner,
                 scoring="accuracy", max_iter=MAX_ITER, tol=TOL, use_legacy_attributes=False))

@@ -1,7 +1,7 @@
 """Independent computations of the probes (core.analysis.probes), written out from the definitions with plain
-scikit-learn and numpy: the nested cross-validation as loops of LogisticRegression over scikit-learn's
-StratifiedGroupKFold (the rows of one text, found here by pandas, on one side of every split), and the online code
-block by block. The tests compare the app's numbers with these.
+scikit-learn and numpy: the nested cross-validation as loops of LogisticRegression over folds that keep the rows of
+one text (found here by pandas) on one side of every split (scikit-learn's StratifiedKFold over the texts, each by
+its first row's label), and the online code block by block. The tests compare the app's numbers with these.
 
 The regularisation path is followed as LogisticRegressionCV follows it: on each inner fold, each C starts from the
 previous C's solution, and the refit starts from the folds' mean solution at the chosen C. lbfgs stops near, not at,
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedGroupKFold
+from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
 
 GRID = (1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0)
@@ -29,8 +29,15 @@ def text_groups(texts: Sequence[str]) -> np.ndarray:
     return pd.factorize(pd.Series(list(texts)))[0]
 
 
-def _folds(y: np.ndarray, groups: np.ndarray, count: int, seed: int) -> list:
-    return list(StratifiedGroupKFold(count, shuffle=True, random_state=seed).split(np.zeros(len(y)), y, groups))
+def grouped_splits(y: np.ndarray, groups: np.ndarray, count: int, seed: int) -> list:
+    """StratifiedKFold over the texts (each labelled by its first row), each text's rows following it."""
+    texts = pd.DataFrame({"group": groups, "label": y}).groupby("group", sort=True)["label"].first()
+    splits = []
+    for _, held in StratifiedKFold(count, shuffle=True, random_state=seed).split(texts.index, texts.to_numpy()):
+        out = pd.Series(groups).isin(texts.index[held]).to_numpy()
+        splits.append((np.flatnonzero(~out), np.flatnonzero(out)))
+    return splits
+
 
 
 def _path(x, y: np.ndarray, held_x, held_y: np.ndarray) -> tuple[list[float], list[np.ndarray]]:
@@ -47,7 +54,7 @@ def _path(x, y: np.ndarray, held_x, held_y: np.ndarray) -> tuple[list[float], li
 def fixed_c(x: np.ndarray, y: np.ndarray, groups: np.ndarray, cs: Sequence[float], *, seed: int = 0) -> list[float]:
     """Each outer fold's accuracy of the probe with that fold's C given, on standardised vectors."""
     accuracies = []
-    for (train, test), c in zip(_folds(y, groups, 5, seed), cs):
+    for (train, test), c in zip(grouped_splits(y, groups, 5, seed), cs):
         scaler = StandardScaler().fit(x[train])
         model = LogisticRegression(C=c, max_iter=MAX_ITER, tol=TOL).fit(scaler.transform(x[train]), y[train])
         accuracies.append(float((model.predict(scaler.transform(x[test])) == y[test]).mean()))
@@ -61,11 +68,11 @@ def nested_cv(x, y: np.ndarray, groups: np.ndarray, *, seed: int = 0,
     on a tie) refitted on all of them."""
     prepare = prepare or (lambda rows: StandardScaler().fit(rows))
     accuracies, chosen = [], []
-    for train, test in _folds(y, groups, 5, seed):
+    for train, test in grouped_splits(y, groups, 5, seed):
         assert not set(groups[train]) & set(groups[test])
         step = prepare(_take(x, train))
         inputs, labels = step.transform(_take(x, train)), y[train]
-        inner = _folds(labels, groups[train], 3, seed)
+        inner = grouped_splits(labels, groups[train], 3, seed)
         paths = [_path(inputs[fit], labels[fit], inputs[held], labels[held]) for fit, held in inner]
         best = int(np.argmax(np.mean([scores for scores, _ in paths], axis=0)))
         start = np.mean([solutions[best] for _, solutions in paths], axis=0)

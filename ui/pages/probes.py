@@ -144,7 +144,8 @@ def _mislabels(report: ProbeReport, frame: pd.DataFrame, layer: int, settings: S
         return
     st.dataframe(found.drop(columns=["row"]), hide_index=True,
                  column_config={"probability of its label": THREE_DECIMALS})
-    st.caption(f"{len(found):,} texts whose label the layer's space disagrees with, by cleanlab's confident learning "
+    counted = "1 text" if len(found) == 1 else f"{len(found):,} texts"
+    st.caption(f"{counted} whose label the layer's space disagrees with, by cleanlab's confident learning "
                "(find_label_issues) on the probe's out-of-fold probabilities, least sure of its own label first, each "
                "with its nearest texts in the layer and their labels.")
     rows = frame[ROW_ID].to_numpy()[found["row"].to_numpy()].tolist()
@@ -154,7 +155,8 @@ def _mislabels(report: ProbeReport, frame: pd.DataFrame, layer: int, settings: S
         except TagError as err:
             st.error(str(err))
         else:
-            st.success(f"Tagged {len(rows):,} texts “{MISLABEL}”. The tag is kept by the texts themselves: the "
+            tagged = "1 text" if len(rows) == 1 else f"{len(rows):,} texts"
+            st.success(f"Tagged {tagged} “{MISLABEL}”. The tag is kept by the texts themselves: the "
                        "Embedding map shows it on any corpus that holds them (colour by “tag: possible mislabel”), "
                        "and its downloads have a tag_possible mislabel column.")
             _where_tagged(settings, len(frame))

@@ -6,11 +6,11 @@ labels flipped on purpose are found, in this process (no fork: the server forks 
 import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedGroupKFold
 from sklearn.preprocessing import StandardScaler
 
 from core.analysis.concepts import concept_direction, group_mask, mislabelled, separation
 from tests.forks import forks
+from tests.probing import grouped_splits
 
 RNG = np.random.default_rng(11)
 DIMS = 20
@@ -46,7 +46,7 @@ def test_the_direction_is_the_probes_unit_weights_and_its_separation_is_out_of_f
     assert abs(weights[0]) == max(abs(weights)) > 0.8  # the planted axis
     held = np.zeros(len(vectors))
     groups = np.r_[np.arange(120), repeated]
-    for train, test in StratifiedGroupKFold(5, shuffle=True, random_state=0).split(vectors, inside, groups):
+    for train, test in grouped_splits(inside, groups, 5, 0):
         assert not set(groups[train]) & set(groups[test])
         fold = StandardScaler().fit(vectors[train])
         w = LogisticRegression(C=1.0, max_iter=1000).fit(fold.transform(vectors[train]), inside[train]).coef_[0]

@@ -15,7 +15,6 @@ from scipy.spatial.distance import pdist
 from sklearn.linear_model import LogisticRegressionCV
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics.pairwise import euclidean_distances
-from sklearn.model_selection import StratifiedGroupKFold
 from sklearn.neighbors import NearestNeighbors
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -29,6 +28,7 @@ from core.analysis.set_drift import (
     separability,
     set_codes,
 )
+from tests.probing import grouped_splits
 
 
 def mmd2_by_pairs(x: np.ndarray, y: np.ndarray, kernel) -> float:
@@ -108,9 +108,9 @@ def test_the_domain_classifiers_auc_is_scikit_learns_cross_validated_auc_with_th
     groups = np.r_[np.arange(60), np.arange(15)]  # the first 15 texts of each set are the same 15 texts
     found = separability(pooled, codes, groups, seed=4)
     reference = []
-    for train, test in StratifiedGroupKFold(5, shuffle=True, random_state=4).split(pooled, codes, groups):
+    for train, test in grouped_splits(codes, groups, 5, 4):
         assert not set(groups[train]) & set(groups[test])
-        inner = list(StratifiedGroupKFold(3, shuffle=True, random_state=4).split(train, codes[train], groups[train]))
+        inner = grouped_splits(codes[train], groups[train], 3, 4)
         probe = make_pipeline(StandardScaler(), LogisticRegressionCV(
             Cs=[1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0], cv=inner, scoring="accuracy", max_iter=1000,
             l1_ratios=(0.0,), use_legacy_attributes=False)).fit(pooled[train], codes[train])
