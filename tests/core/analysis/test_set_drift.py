@@ -151,3 +151,21 @@ def test_each_clusters_shares_fisher_test_and_benjamini_hochberg_adjustment():
         assert shares.loc[cluster, "p_value"] == pytest.approx(raw[cluster])
         assert shares.loc[cluster, "p_adjusted"] == pytest.approx(adjusted[cluster])
     assert "guitar" in shares.loc["1", "keywords"]
+
+
+def test_texts_repeated_in_one_set_do_not_tell_the_sets_apart():
+    """60 texts each three times, each text's copies in one set chosen at random: nothing tells the sets apart. Split
+    by rows, a text's copies sit on both sides of a fold and the classifier learns them (the row split's AUC shows
+    the leak); split by texts, the AUC stays near 0.5."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    rng = np.random.default_rng(3)
+    texts = rng.normal(size=(60, 100))  # 60 points in 100 dimensions: any labelling of them is separable
+    side = rng.integers(0, 2, 60)
+    rows = np.tile(np.arange(60), 3)
+    pooled, codes = texts[rows], side[rows]
+    leaked = cross_val_score(LogisticRegression(C=100.0, max_iter=1000), pooled, codes, scoring="roc_auc",
+                             cv=StratifiedKFold(5, shuffle=True, random_state=0)).mean()
+    assert leaked > 0.9
+    assert separability(pooled, codes, rows).auc < 0.7
