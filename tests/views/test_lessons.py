@@ -8,11 +8,9 @@ from core.models.catalog import L3_ID
 from core.models.loading import load_model
 from tests.conftest import app_test
 from tests.views.cache_fill import prefill, prefill_sparse
+from ui.state.page_registry import BY_PATH
 
 PAGE = "views/lessons.py"
-OPENED = {"model": "views/model.py", "layers": "views/layers.py", "similarity": "views/similarity.py",
-          "retrieval": "views/retrieval.py", "map": "views/map.py",
-          "evaluation": "views/evaluation.py", "finetune": "views/finetune.py"}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -81,7 +79,7 @@ def _opened_by_link(lesson, settings):
     from ui.pages.lessons import lesson_query
 
     query = lesson_query(lesson, settings)
-    return app_test(OPENED[lesson.page], **query)
+    return app_test(BY_PATH[lesson.page].file, **query)
 
 
 @pytest.fixture(scope="module")
