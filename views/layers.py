@@ -141,6 +141,8 @@ def main() -> None:
     settings, model = page("Layers")
     st.caption("How a word's vector and a sentence's vector change from the embedding layer (0) to the last layer "
                f"of {model.model_id} ({model.num_layers} layers).")
+    st.page_link("views/probes.py", label="Does the model separate your classes? “What each layer knows” probes your "
+                 "labels at every layer", icon=":material/label:")
     if model.static:
         st.info(f"{model.model_id} is a static model: it has no layers (its one layer is the token vectors, each "
                 "looked up alone), so nothing drifts across layers; open Similarity or Retrieval to explore it.")
@@ -160,8 +162,6 @@ def main() -> None:
     drift = drift_of(model, model.fingerprint, tuple(texts), settings.max_length, prompt, tuple(chosen),
                      settings.pooling)
     kind, extra = kind_of(model), views_of(model).layer_tabs
-    st.page_link("views/probes.py", label="Does the model separate your classes? “What each layer knows” probes your "
-                 "labels at every layer", icon=":material/label:")
     tabs = st.tabs(["Token drift", "Sentence drift", "Token alignment", "Attention", "Layer agreement", *extra],
                    key="layers_tab", on_change="rerun", bind="query-params")
     with tabs[0]:  # the tabs after the second run only when open
