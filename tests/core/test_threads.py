@@ -49,3 +49,15 @@ def test_work_shared_out_runs_on_threads_of_this_process():
 
     found = shared_out([delayed(lambda: (os.getpid(), threading.get_ident()))() for _ in range(6)])
     assert {pid for pid, _ in found} == {os.getpid()}
+
+
+def test_t_sne_on_every_core_runs_threads_not_processes():
+    """openTSNE is asked for every core (`n_jobs=-1`): its own threads, and its neighbour search's, fork nothing."""
+    import numpy as np
+
+    from core.analysis.map.projection import fit_tsne
+    from tests.forks import forks
+
+    before = forks()
+    fit_tsne(np.random.default_rng(0).normal(size=(300, 16)).astype(np.float32))
+    assert forks() == before
