@@ -364,13 +364,14 @@ def splade():
     return load_model("splade-tiny", "cpu")
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def fresh_tags() -> Iterator[None]:
-    """No tags kept from an earlier test: every corpus of texts shares one store of tags (core.data.labels), so a
-    test that counts tags starts with none."""
+    """No tags outlive a test: every corpus of texts shares one store of tags (core.data.labels), so a tag one test
+    made would be a column of another test's corpus that holds the same texts."""
     import shutil
 
     from core.paths import cache_dir
 
     shutil.rmtree(cache_dir() / "tags", ignore_errors=True)
     yield
+    shutil.rmtree(cache_dir() / "tags", ignore_errors=True)

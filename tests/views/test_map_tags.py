@@ -10,7 +10,6 @@ from tests.row_ids import digest_id
 from tests.views.map_upload import upload_topics
 
 PAGE = "views/map.py"
-pytestmark = pytest.mark.usefixtures("fresh_tags")
 ROWS = [(f"Sentence {i} is about {('music', 'food', 'weather')[i % 3]}.", ("music", "food", "weather")[i % 3])
         for i in range(15)]
 

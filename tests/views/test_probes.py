@@ -18,7 +18,6 @@ from tests.conftest import app_test
 from tests.figures import figure
 from tests.messy import messy
 
-pytestmark = pytest.mark.usefixtures("fresh_tags")
 PAGE = "views/probes.py"
 SIZE = 150
 
