@@ -349,6 +349,14 @@ def late_folders(tmp_path_factory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="session")
+def clip_folder(tmp_path_factory) -> Path:
+    """A tiny CLIP with seeded random weights, saved by sentence-transformers (tests/image_text.py)."""
+    from tests.image_text import build_clip
+
+    return build_clip(tmp_path_factory.mktemp("tiny-clip"))
+
+
+@pytest.fixture(scope="session")
 def reranker_folder(tmp_path_factory) -> Path:
     """A tiny CrossEncoder folder saved by sentence-transformers."""
     from tests.sparse import cross_encoder

@@ -52,9 +52,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "Router, its route")
     add_vector_options(parser)
     parser.add_argument("--batch-size", type=positive_int, default=32)
-    parser.add_argument("--input", required=True, help="a .txt file (one text a line); with --engine ray, a path "
-                                                       "or glob of .txt and .parquet files on any filesystem pyarrow "
-                                                       "reads (s3://…)")
+    parser.add_argument("--input", required=True, help="a .txt file (one text a line); with a model of images and "
+                                                       "texts (CLIP, SigLIP), also a folder of images, a .zip of them "
+                                                       "or a CSV/Parquet file with an 'image' column of paths; with "
+                                                       "--engine ray, a path or glob of .txt and .parquet files on "
+                                                       "any filesystem pyarrow reads (s3://…)")
     parser.add_argument("--output", required=True, help=".npy or .parquet; a sparse model's .npz (a scipy CSR "
                                                         "matrix) or .parquet (indices and values columns); a "
                                                         "late-interaction model's .parquet (tokens and token_vectors "
@@ -110,8 +112,17 @@ def run(args: argparse.Namespace) -> int:
         import_ray()  # before the model loads: say at once when the extra is missing
         model = load_model(args.model, args.device)
         return run_ray(args, settings_of(model, args), model.kind)
+    from core.cli import images
+    from core.data.images import is_image_source
+    from core.models.image_text import ImagesAndTexts, load_image_text
+
+    if is_image_source(Path(args.input)):  # a folder, zip or table of images
+        return images.embed(load_image_text(args.model, args.device, args.revision), args)
     texts = read_lines(Path(args.input))
-    model = load_model(args.model, args.device, args.revision)
+    try:
+        model = load_model(args.model, args.device, args.revision)
+    except ImagesAndTexts as found:  # texts into the space of a model of images and texts
+        return images.embed(found.model, args)
     settings, output = settings_of(model, args), Path(args.output)
     kind = kind_of(model)
     kind.check_output(model, output)

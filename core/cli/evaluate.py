@@ -33,9 +33,26 @@ def k_list(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(str(err)) from err
 
 
+def _zero_shot(args: argparse.Namespace) -> int:
+    from core.cli.images import zero_shot
+
+    return zero_shot(args)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("evaluate", help="STS-B correlation or paraphrase retrieval, as JSON")
+    parser = subparsers.add_parser("evaluate", help="STS-B correlation, paraphrase retrieval or zero-shot "
+                                                    "classification of images, as JSON")
     tasks = parser.add_subparsers(dest="task", required=True, parser_class=type(parser))
+    zero = tasks.add_parser("zero-shot", help="a model of images and texts (CLIP, SigLIP) classifying labelled images "
+                                              "by prompts of their labels; the modality gap, and a linear probe")
+    add_model_options(zero)
+    add_revision_option(zero)
+    zero.add_argument("--input", required=True, help="a folder of images whose subfolders are their labels, a .zip "
+                                                      "of one, or a CSV/Parquet file with 'image' and 'label' columns")
+    zero.add_argument("--template", default=None, help="each class's prompt, {label} its name (default: 'a photo "
+                                                       "of a {label}')")
+    zero.add_argument("--batch-size", type=positive_int, default=32)
+    zero.set_defaults(run=_zero_shot)
     sts = tasks.add_parser("sts", help="Spearman/Pearson of cosine similarity against STS-B gold scores")
     add_model_options(sts)
     add_revision_option(sts)

@@ -34,7 +34,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--query", required=True)
     parser.add_argument("--corpus", type=Path, default=None,
                         help="UTF-8 file, one text a line (default: the 7,977 STS-B sentences)")
+    parser.add_argument("--input", type=Path, default=None,
+                        help="rank images instead, with a model of images and texts (CLIP, SigLIP): a folder of "
+                             "images, a .zip of them or a CSV/Parquet file with an 'image' column of paths")
     parser.add_argument("--k", type=positive_int, default=10)
+    parser.add_argument("--batch-size", type=positive_int, default=32)
+    parser.add_argument("--json", action="store_true", help="the results as JSON (always: kept for scripts)")
     parser.set_defaults(run=run)
 
 
@@ -45,6 +50,12 @@ def run(args: argparse.Namespace) -> int:
     from core.data.stsb import stsb_corpus
     from core.models.loading import load_model
 
+    if args.input is not None:
+        from core.cli.images import search
+
+        if args.corpus is not None:
+            raise ValueError("Give --input (images) or --corpus (texts), not both.")
+        return search(args)
     query = args.query.strip()
     if not query:
         raise ValueError("The query is empty; give --query a text.")

@@ -1,9 +1,9 @@
 """Every corpus row's identity, kept by sampling, a map's selection and every export as the `row_id` column.
 
-A row typed, uploaded or built in is known by its text's digest with its place among equal texts ("…:0" for the
-first row of a text, "…:1" for the second), so the same corpus uploaded again in another order, or with rows added,
-names each row as before; a dataset folder's row by its own number there. A table that already carries a `row_id`
-column (one this app exported) keeps it."""
+A row typed, uploaded or built in is known by its text's digest (an image by its file's bytes') with its place among
+equal texts ("…:0" for the first row of a text, "…:1" for the second), so the same corpus uploaded again in another
+order, or with rows added, names each row as before; a dataset folder's row by its own number there. A table that
+already carries a `row_id` column (one this app exported) keeps it."""
 
 from __future__ import annotations
 
@@ -20,10 +20,16 @@ DIGEST_BYTES = 8  # 16 hex characters: two different texts of one corpus share a
 
 def text_row_ids(texts: Iterable[str]) -> list[str]:
     """Each text's digest, then a colon and how many rows of the same text came before it."""
+    return content_row_ids(text.encode("utf-8") for text in texts)
+
+
+def content_row_ids(contents: Iterable[bytes]) -> list[str]:
+    """Each row's digest of its bytes (a text's UTF-8, an image file's own bytes), then a colon and how many rows of
+    the same bytes came before it."""
     seen: dict[str, int] = {}
     ids = []
-    for text in texts:
-        digest = hashlib.blake2b(text.encode("utf-8"), digest_size=DIGEST_BYTES).hexdigest()
+    for content in contents:
+        digest = hashlib.blake2b(content, digest_size=DIGEST_BYTES).hexdigest()
         count = seen.get(digest, 0)
         seen[digest] = count + 1
         ids.append(f"{digest}:{count}")

@@ -18,6 +18,7 @@ import torch
 from core.models.building import BUILDING
 from core.models.catalog import DEFAULT_MODEL_ID, LATE, CatalogEntry, ModelKind, ModelUnavailable
 from core.models.devices import resolve_device
+from core.models.image_text import ImagesAndTexts, ImageTextModel, has_images
 from core.models.in_memory import keep_track
 from core.models.memo import EmbeddingMemo
 from core.models.pipeline import (
@@ -134,6 +135,8 @@ def _mean_pooled(folder: Path, device: str, *, untrained: bool):
                               config_kwargs={"local_files_only": True, "trust_remote_code": False})
     if untrained:
         transformer.auto_model.load_state_dict(untrained_network(transformer.auto_model.config).state_dict())
+    if has_images(transformer):  # an image-and-text model's towers give one vector each: nothing to pool, as
+        return SentenceTransformer(modules=[transformer], device=device)  # sentence-transformers builds it too
     return SentenceTransformer(modules=[transformer, Pooling(transformer.get_embedding_dimension(), "mean")],
                                device=device)
 
@@ -229,6 +232,8 @@ def _limits(network, tokenizer, max_seq_length: int | None) -> tuple[int, int]:
 def _load_dense(resolved: ResolvedModel, target: str) -> LoadedModel:
     entry, folder = resolved.entry, resolved.folder
     model = _sentence_transformer(resolved, target)
+    if has_images(model):
+        raise ImagesAndTexts(ImageTextModel(entry.id, model.eval(), weights_fingerprint(folder)))
     pipeline = pipeline_of(model, model_id=entry.id,
                            described=(folder / "modules.json").exists() and not entry.untrained)
     network: Any
