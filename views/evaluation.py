@@ -89,7 +89,7 @@ def sts_section(settings, model) -> None:
     split = kept(st.radio, "Split", key="ev_sts_split", url=True, default="dev", options=["dev", "test"],
                  horizontal=True)
     kind = kind_of(model)
-    with progress_bar(f"Embedding the STS-B {split} {kind.sts_texts}") as progress:
+    with progress_bar(f"Embedding the STS-B {split} {views_of(model).sts_texts}") as progress:
         frame = sts_frame(model, split, pooling=settings.pooling, layer=settings.layer,
                           max_length=settings.max_length, progress=progress)
     scores, similarity = correlation(frame), similarity_column(frame)
@@ -98,7 +98,8 @@ def sts_section(settings, model) -> None:
     b.metric("Pearson", f"{scores[f'pearson_{similarity}']:.4f}")
     c.metric("Pairs", f"{len(frame):,}")
     st.caption(describe(settings, model) + f": rank (Spearman) and linear (Pearson) correlation between the "
-               f"{SCORE_NAMES[similarity]} and the gold scores; 1 would be perfect agreement.{kind.sts_note}")
+               f"{SCORE_NAMES[similarity]} and the gold scores; 1 would be perfect agreement."
+               f"{views_of(model).sts_note}")
     genres = by_genre(frame)
     st.dataframe(genres, hide_index=True, column_config={"spearman": FOUR, "pearson": FOUR})
     csv_download(genres, f"sts-{split}-by-genre.csv", index=False)
@@ -107,7 +108,7 @@ def sts_section(settings, model) -> None:
                f"{SCORE_NAMES[similarity]}. A tight rising band means the model agrees with people.")
     csv_download(frame, f"sts-{split}-pairs.csv", index=False)
     if not kind.applies.layer_sweep:
-        st.info(kind.not_shown["layer_sweep"])
+        st.info(views_of(model).not_shown["layer_sweep"])
         return
     sweep_section(settings, model, split)
 

@@ -22,6 +22,7 @@ from core.training.finetune import (
 from ui.components.downloads import csv_download
 from ui.components.model_download import ready_or_download
 from ui.components.sidebar import page
+from ui.kinds import views_of
 from ui.pages.finetune import BASE_KEY, delete_control, heatmaps, live_progress, moved_section
 from ui.state.persist import kept
 from ui.work.cache import available_ids, cached_catalog
@@ -114,7 +115,7 @@ def run_status() -> None:
             ss.ft_pick = control.result.model_id
             stopped = " (stopped early)" if control.result.card["stopped"] else ""
             st.success(f"Saved {control.result.model_id}{stopped}; "
-                       f"{kind_of(card_kind(control.result.card)).saved}")
+                       f"{views_of(card_kind(control.result.card)).saved}")
 
 
 def results(settings) -> None:
@@ -167,10 +168,10 @@ def results(settings) -> None:
                        "model.")
             csv_download(loss_frame(card["losses"]), f"{pick}-loss.csv", index=False)
     if not kind.embeds:
-        st.caption(kind.not_shown["one_vector_per_text"])
+        st.caption(views_of(kind.name).not_shown["one_vector_per_text"])
     else:
         if not kind.applies.drift:
-            st.caption(kind.not_shown["drift"])
+            st.caption(views_of(kind.name).not_shown["drift"])
         else:
             moved_section(card, pick)
         heatmaps(settings.device, card["base"], pick)

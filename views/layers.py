@@ -168,7 +168,7 @@ def main() -> None:
         drift_tab(drift, chosen)
     with tabs[1]:
         if not kind.applies.one_vector_per_text:
-            st.info(kind.not_shown["sentence_drift"])
+            st.info(kind.no_sentence_drift)
         else:
             sentence_tab(drift, texts, kind.layer_vectors or f"{settings.pooling} pooling")
     with tabs[2]:
@@ -179,7 +179,7 @@ def main() -> None:
             attention_view(model, texts, settings.max_length)
     with tabs[4]:
         if not kind.applies.one_vector_per_text:
-            st.info(kind.not_shown["layer_agreement"])
+            st.info(views_of(model).not_shown["layer_agreement"])
         elif tabs[4].open:
             agreement_view(model, texts, drift.by_layer, settings.pooling, settings.max_length)
     for tab, draw in zip(tabs[5:], extra.values()):

@@ -141,7 +141,7 @@ def _map(settings: Settings, model: LoadedModel, corpus: MapCorpus, points: Poin
                        texts)
     compared = False
     if chosen.compare and not kind.applies.compare:
-        st.info(kind.not_shown["compare"])
+        st.info(views_of(model).not_shown["compare"])
     elif chosen.compare:  # False while B is still to download: A is drawn alone
         compared = compare_view(points.frame, points.stored, points.space, projection, colouring, params,
                                 (settings, model), query, chosen.top, centred, highlight, store().tags(corpus.key))

@@ -9,7 +9,6 @@ import streamlit as st
 from core.analysis.similarity import limit_problems
 from core.analysis.tokenization import special_tokens, tokenize_text, unknown_spans
 from core.deployment import load_config
-from core.kinds import kind_of
 from core.models.anatomy import facts_frame, model_facts, parameter_breakdown, sentence_transformers_modules
 from core.models.loading import LoadedModel
 from ui.components.downloads import csv_download
@@ -44,7 +43,7 @@ def architecture(model: LoadedModel) -> None:
     if modules:
         st.dataframe(pd.DataFrame(modules), hide_index=True)
         st.caption(f"The pipeline sentence-transformers runs, in order: the transformer, then "
-                   f"{kind_of(model).modules_sentence}.")
+                   f"{views_of(model).modules_sentence}.")
     else:
         st.caption("This model has no modules.json: it is a plain transformer checkpoint, so the app pools its "
                    "token vectors itself (mean by default).")

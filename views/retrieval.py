@@ -63,7 +63,7 @@ def main() -> None:
     kind = kind_of(model)
     if not kind.fixed_scale:  # no threshold means one thing on every query
         threshold = kind.hit_floor
-        right.caption(kind.hits_rule)
+        right.caption(views_of(model).hits_rule)
     else:
         threshold = kept(right.slider, "Score threshold", key="ret_threshold", url=True, default=0.0, min_value=-1.0,
                          max_value=1.0, step=0.05, help="Model hits with a lower cosine similarity are hidden.")

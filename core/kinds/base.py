@@ -105,8 +105,6 @@ class Kind:
     applies: ClassVar[Applies]
     positive_only: ClassVar[bool] = False  # a score of 0 shares nothing with the query: only above 0 is a hit
     token_vectors: ClassVar[bool] = False  # scored from one vector per token (a token matrix per text)
-    # after the transformer, in the Model page's modules table
-    modules_sentence: ClassVar[str] = "how its token vectors become one vector (from the folder's modules.json)"
     layer_vectors: ClassVar[str] = ""  # what Layers' sentence drift compares, where not a pooling's vectors
     # what a probe reads of each text, where not each layer's pooled vector
     layered_note: ClassVar[str] = ""
@@ -114,16 +112,11 @@ class Kind:
     untrained_note: ClassVar[str] = ("its probe reads its output, which a model of random weights of its "
                                      "architecture does not give as it does, so no untrained baseline is drawn.")
     sets_note: ClassVar[str] = ""  # what a comparison of two sets reads of each text, where not its pooled vector
-    sts_texts: ClassVar[str] = "sentences"  # what Evaluation's STS embeds
-    pair_names: ClassVar[tuple[str, str]] = ("Text A", "Text B")  # the two texts a "why" explains, as pickers name them
-    sts_note: ClassVar[str] = ""  # said after the STS correlation, where the kind reads a pair its own way
-    hits_rule: ClassVar[str] = ""  # which of a ranking's texts are hits, where the scores have no fixed scale
+    # why a text's sentence vector is not followed across layers, where `vectors_by_layer` gives none
+    no_sentence_drift: ClassVar[str] = ""
     hit_floor: ClassVar[float] = 0.0  # the score a hit must beat where the scores have no fixed scale
-    saved: ClassVar[str] = "choose it in the sidebar on any page."  # where Fine-tune sends a model of this kind
     # why CKA and Procrustes do not compare its vectors; {model}: the model's id, {dimensions}: its vectors' width
     uncompared: ClassVar[str] = "{model} is {article}, not a dense one; compare two dense models."
-    # why a view is not shown for this kind (by a field of Applies, or the view's name); {model} is the model's id
-    not_shown: ClassVar[dict[str, str]] = {}
 
     @property
     def embeds(self) -> bool:

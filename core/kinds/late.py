@@ -41,35 +41,14 @@ class Late(Kind):
     applies = Applies()
 
     token_vectors = True
-    modules_sentence = ("which token vectors are kept and how each is shaped (a late-interaction model keeps one per "
-                        "token) (from the folder's modules.json)")
-    sts_texts = "pairs (sentence 1 as a query, sentence 2 as a document)"
-    pair_names = ("Text A (the query: a row)", "Text B (the document: a column)")
     layered_note = ("it is probed on the mean of each text's token vectors as a document, its output: it keeps no "
                     "sentence vector at its layers.")
     sets_note = "its two sets are compared on the mean of each text's token vectors as a document."
-    sts_note = (" A late-interaction score is not symmetric: sentence 1 is read as the query (encode_query) and "
-                "sentence 2 as the document (encode_document), as retrieval reads a query and a text.")
-    hits_rule = ("A MaxSim score adds up each query token's best match, so it has no fixed scale: every hit of the top "
-                 "k is listed.")
     hit_floor = -float("inf")
-    saved = "a late-interaction model: choose it in the sidebar."
-    not_shown = {
-        "layer_sweep": "The layer sweep pools each layer's token states into one vector as a dense model does, so it "
-                       "is not shown for a late-interaction model, which keeps a vector per token and scores a pair "
-                       "by matching them.",
-        "compare": "Compare mode maps two dense configurations side by side; the sidebar's model is a "
-                   "late-interaction one (its points are means of its token vectors), so its map is drawn alone.",
-        "sentence_drift": "A late-interaction model keeps no sentence vector: it scores a query against a document "
-                          "token by token (MaxSim), so there is no pooled sentence to follow across layers. Token "
-                          "drift, token alignment and attention read the transformer's token states, as for any "
-                          "model; Similarity shows what MaxSim makes of them.",
-        "layer_agreement": "Layer agreement ranks the cosines of pooled sentence vectors at each layer against the "
-                           "last; a late-interaction model pools no sentence vector (its scores are MaxSim over the "
-                           "projected token vectors of the last layer only), so there is nothing to rank at the other "
-                           "layers.",
-        "drift": "Drift (CKA and neighbours kept) is measured on one vector per sentence, and a late-interaction model "
-                 "keeps one per token, so its run records none; its heatmap below compares it with the base."}
+    no_sentence_drift = ("A late-interaction model keeps no sentence vector: it scores a query against a document "
+                         "token by token (MaxSim), so there is no pooled sentence to follow across layers. Token "
+                         "drift, token alignment and attention read the transformer's token states, as for any "
+                         "model; Similarity shows what MaxSim makes of them.")
 
     def score_name(self, model: LoadedModel) -> str:
         return model.late_pipeline.similarity

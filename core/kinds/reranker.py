@@ -23,10 +23,6 @@ class Reranker(Kind):
     fixed_scale = False  # a logit, unless the model's activation squashes it
     applies = Applies()
 
-    saved = "a reranker: use it under Rerank on Retrieval and Evaluation."
-    not_shown = {
-        "one_vector_per_text": "A reranker scores pairs and embeds no text, so it has no similarity heatmap: rerank a "
-                               "query with it on Retrieval, or measure what it changes on Evaluation's Rerank."}
 
     def score_name(self, model: LoadedModel) -> str:
         return RERANKER_SCORE

@@ -38,11 +38,8 @@ class Sparse(Kind):
     fixed_scale = False  # a dot product of term weights: a text that shares a term with the query scores above 0
     applies = Applies(prompts=True, max_length=True, one_vector_per_text=True)
 
-    modules_sentence = ("how its token vectors become one vector (from the folder's modules.json; a plain masked-LM "
-                        "checkpoint gets the masked LM and SPLADE max pooling, as sentence-transformers builds it)")
     layer_vectors = "SPLADE vectors of each layer"
     positive_only = True
-    hits_rule = "A sparse model's hits are the texts that share a term with the query."
     layered_note = ("it is probed on its CSR rows, its output: a sparse model has no pooled sentence vector at its "
                     "other layers to compare.")
     sets_note = ("its two sets are compared on its CSR rows, its output, and MMD uses a linear kernel (the dot "
@@ -50,14 +47,6 @@ class Sparse(Kind):
     uncompared = ("{model} is a sparse model: its vectors are {dimensions:,} wide and mostly zero, and CKA and "
                   "Procrustes compare dense spaces; compare two dense models (or one dense model's layers or "
                   "poolings).")
-    not_shown = {
-        "layer_sweep": "The layer sweep pools each layer's token states as a dense model does, so it is not shown for "
-                       "a sparse model; the Layers page shows which terms each of its layers would turn on.",
-        "quantization": "The model checks measure what prompts, fewer dimensions and lower precision cost a dense "
-                        "model's vectors; {model} is sparse. Choose a dense model in the sidebar, or compare it with "
-                        "BM25 and a hybrid under Retrieval.",
-        "compare": "Compare mode maps two dense configurations side by side; the sidebar's model is sparse, so its "
-                   "map is drawn alone."}
 
     def score_name(self, model: LoadedModel) -> str:
         return model.sparse_pipeline.similarity

@@ -198,7 +198,7 @@ class Explorer:
 
     def _sentence_curves(self, drift: Drift, texts: list[str], settings: Settings) -> go.Figure:
         if not self.kind.applies.one_vector_per_text:
-            raise ValueError(self.kind.not_shown["sentence_drift"])
+            raise ValueError(self.kind.no_sentence_drift)
         pooling = self.kind.layer_vectors or f"{settings.pooling} pooling"
         hovers = [f"S{i + 1}: {shorten(texts[i], 60)} ↔ S{j + 1}: {shorten(texts[j], 60)}" for i, j in drift.pairs]
         return layer_curves(drift.sentence, drift.labels, hovers, [pair_colour(k) for k in range(len(hovers))],

@@ -13,7 +13,6 @@ from core.analysis.late.similarity import alignment_table
 from core.analysis.similarity import Metric, closest_pair
 from core.analysis.terms import explain_terms
 from core.encoding.late.tokens import encode_multivector
-from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.plots.explanation import attribution_bars, contribution_heatmap, split_bar, token_strip
 from core.plots.labels import shorten
@@ -208,7 +207,9 @@ def pair_section(model: LoadedModel, settings: Settings, texts: Sequence[str], m
     _pickers_from_link(keys, len(texts))
     st.session_state.setdefault(keys[0], closest[0])
     st.session_state.setdefault(keys[1], closest[1])
-    first, second = kind_of(model).pair_names
+    from ui.kinds import views_of  # ui.kinds names this module's panels: imported here, where it is complete
+
+    first, second = views_of(model).pair_names
     left, right = st.columns(2)
     a = left.selectbox(first, list(names), format_func=names.__getitem__, key=keys[0])
     b = right.selectbox(second, list(names), format_func=names.__getitem__, key=keys[1])
