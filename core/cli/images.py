@@ -125,7 +125,10 @@ def zero_shot(args: argparse.Namespace) -> int:
     found = zero_shot(image_vectors(model, corpus, args.batch_size), corpus.labels,
                       [row.split(":")[0] for row in corpus.row_ids],
                       lambda prompts: model.encode_texts(prompts, batch_size=args.batch_size), template)
-    if found.labels.said():
-        print(f"note: {found.labels.said()}", file=sys.stderr)
+    if found.unlabelled:
+        print(f"note: {found.unlabelled:,} of the {len(corpus):,} images have no label and were left out.",
+              file=sys.stderr)
+    if found.probe_note:
+        print(f"note: {found.probe_note}", file=sys.stderr)
     print(json.dumps({"model": model.model_id, **found.summary()}))
     return 0

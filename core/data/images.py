@@ -105,9 +105,11 @@ class ImageCorpus:
         return f"{len(self.skipped):,} {files} skipped, the {len(self):,} images kept: {'; '.join(parts)}."
 
 
-def _corpus(named: Sequence[tuple[str, str]], read: Callable[[str], bytes], skipped: list[Skipped],
-            source: str) -> ImageCorpus:
-    """Each (path, label) read and decoded once: kept where it decodes, else skipped with its reason."""
+def corpus_of(named: Sequence[tuple[str, str]], read: Callable[[str], bytes], source: str,
+              skipped: Sequence[Skipped] = ()) -> ImageCorpus:
+    """Each (path, label) read by `read` and decoded once: kept where it decodes, else skipped with its reason (after
+    the files `skipped` already); NoImages naming `source` where none is kept."""
+    skipped = list(skipped)
     kept: list[tuple[str, str, bytes]] = []
     for path, label in named:
         try:
@@ -154,7 +156,7 @@ def image_folder(folder: Path) -> ImageCorpus:
                 skipped.append(Skipped(relative, OUTSIDE))
             else:
                 named.append((relative, _label(relative.split("/"))))
-    return _corpus(sorted(named), lambda relative: (root / relative).read_bytes(), skipped, str(folder))
+    return corpus_of(sorted(named), lambda relative: (root / relative).read_bytes(), str(folder), skipped)
 
 
 def _safe_member(name: str) -> bool:
@@ -181,7 +183,7 @@ def image_zip(content: bytes, name: str = "The zip") -> ImageCorpus:
             skipped.append(Skipped(info.filename, TOO_BIG))
         else:
             named.append((info.filename, _label(parts)))
-    return _corpus(named, archive.read, skipped, name)
+    return corpus_of(named, archive.read, name, skipped)
 
 
 def image_table(table: Path) -> ImageCorpus:
@@ -202,7 +204,7 @@ def image_table(table: Path) -> ImageCorpus:
             skipped.append(Skipped(path, OUTSIDE))
         else:
             named.append((path, label))
-    return _corpus(named, lambda relative: (root / relative).read_bytes(), skipped, str(table))
+    return corpus_of(named, lambda relative: (root / relative).read_bytes(), str(table), skipped)
 
 
 def is_image_source(path: Path) -> bool:
@@ -224,3 +226,14 @@ def image_source(path: Path) -> ImageCorpus:
         return image_table(path)
     raise NoImages(f"{path} is neither a folder of images, a .zip of them, nor a CSV or Parquet file with an "
                    f"'{IMAGE_COLUMN}' column of paths.")
+
+
+def uploaded_images(files: Sequence[tuple[str, bytes]]) -> ImageCorpus:
+    """Files uploaded in the app: one zip (read as `image_zip` reads it), or images, each by its file name."""
+    zips = [name for name, _ in files if name.lower().endswith(".zip")]
+    if zips and len(files) > 1:
+        raise NoImages(f"Upload one zip ({', '.join(zips)}) or images, not both at once.")
+    if zips:
+        return image_zip(files[0][1], files[0][0])
+    contents = dict(files)
+    return corpus_of([(name, "") for name in contents], contents.__getitem__, "The uploaded files")

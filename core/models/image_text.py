@@ -2,7 +2,7 @@
 "image"), asked of the loaded model, never of its name. sentence-transformers encodes both sides: a PIL image goes
 to the image tower, a string to the text tower, and a batch never mixes the two. The app's pages read text models so
 far, so `load_model` refuses one in one sentence (ImagesAndTexts) carrying it, loaded, for the commands that read
-images (`embed`, `search`, `evaluate zero-shot`)."""
+images (the page "Pictures and words", `embed`, `search`, `evaluate zero-shot`)."""
 
 from __future__ import annotations
 
@@ -59,8 +59,8 @@ class ImagesAndTexts(ModelUnavailable):
 
     def __init__(self, model: ImageTextModel):
         super().__init__(f"'{model.model_id}' embeds images and texts in one space (its modalities: "
-                         f"{', '.join(model.modalities)}); the app's pages read text models so far, so it is not "
-                         f"loaded here: use it with {COMMANDS}.")
+                         f"{', '.join(model.modalities)}); the pages that read text models do not load it: type it on "
+                         f"the page “Pictures and words”, or use it with {COMMANDS}.")
         self.model = model
 
 

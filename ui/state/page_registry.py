@@ -29,6 +29,7 @@ PAGES: tuple[PageInfo, ...] = (
     PageInfo("views/retrieval.py", "Retrieval", ":material/search:", "retrieval", "ret_"),
     PageInfo("views/evaluation.py", "Evaluation", ":material/fact_check:", "evaluation", "ev_"),
     PageInfo("views/map.py", "Embedding map", ":material/scatter_plot:", "map", "map_"),
+    PageInfo("views/images.py", "Pictures and words", ":material/image:", "images", "img_"),
     PageInfo("views/finetune.py", "Fine-tune", ":material/model_training:", "finetune", "ft_"),
 )
 BY_PATH = {page.url_path: page for page in PAGES}

@@ -113,7 +113,7 @@ def test_images_at_the_root_have_no_label_and_are_left_out_of_zero_shot_and_said
     assert main(["evaluate", "zero-shot", "--model", str(clip_folder), "--input", str(folder)]) == 0
     out = capsys.readouterr()
     assert json.loads(out.out)["images"] == 18 and json.loads(out.out)["unlabelled"] == 1
-    assert "1 of the 19 rows have a blank label" in out.err
+    assert "1 of the 19 images have no label and were left out." in out.err
 
 
 def test_the_app_refuses_a_model_of_images_and_texts_in_one_sentence_naming_the_commands(clip_folder):
