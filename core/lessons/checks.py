@@ -67,6 +67,7 @@ from core.models.catalog import (
     SPLADE_ID,
     UNTRAINED_ID,
     ModelKind,
+    ModelUnavailable,
     finetuned_entries,
     of_kind,
 )
@@ -571,7 +572,46 @@ def has_drifted(ctx: Context) -> Check:
                   "null auc": round(null.separability.auc, 4), "null p": null.mmd.p_value})
 
 
-READS_ANY_KIND = frozenset({"tokenizer", "anatomy", "finetune", "expansion", "who_finds", "rerank", "one_per_token"})
+def pictures_and_words(ctx: Context) -> Check:
+    """The lesson's model of images and texts (its own, not the sidebar's) on the example pictures: zero-shot
+    accuracy by the labels' prompts, the modality gap, and captioned retrieval both ways, each with the gap closed."""
+    from core.data.image_examples import example_captions, example_corpus
+    from core.evaluation.captioned import captioned_retrieval
+    from core.evaluation.zero_shot import zero_shot
+    from core.models.image_text import load_image_text
+
+    model_id = str(ctx.inputs["img_model"])
+    try:
+        model = load_image_text(model_id, ctx.settings.device)
+    except ModelUnavailable as err:
+        return Check(None, f"This lesson reads a model of images and texts, and {model_id} is not here: {err} On a "
+                           f"machine with network, type {model_id} on the page “Pictures and words” once to "
+                           "download it (about 600 MB).")
+    corpus = example_corpus()
+    images = model.encode_images(corpus.images())
+    found = zero_shot(images, corpus.labels, [row.split(":")[0] for row in corpus.row_ids], model.encode_texts)
+    table = captioned_retrieval(images, model.encode_texts(example_captions())).set_index(["direction", "gap"])
+    first = {(direction, gap): float(table.loc[(direction, gap), "recall@1"]) for direction, gap in table.index}
+    holds = found.accuracy > found.majority and found.gap.distance > 0.2
+    numbers: dict[str, float | int | str] = {
+        "zero-shot accuracy": round(found.accuracy, 4),
+        "zero-shot accuracy, gap closed": round(found.closed_accuracy, 4),
+        "modality gap": round(found.gap.distance, 4), "variance along the gap": round(found.gap.variance_share, 4)}
+    numbers |= {f"{direction} recall@1, {gap}": round(value, 4) for (direction, gap), value in first.items()}
+    return Check(holds, f"On the {len(corpus)} example pictures, {model.model_id} names {found.accuracy:.0%} by "
+                        f"“{found.prompts[0]}” and its kind (gap closed: {found.closed_accuracy:.0%}; chance "
+                        f"{found.majority:.0%}); the centroids of the pictures and the prompts are "
+                        f"{found.gap.distance:.2f} apart, {found.gap.variance_share:.0%} of the variance along the "
+                        f"gap; a caption finds its picture first "
+                        f"{first[('caption → image', 'as embedded')]:.0%} of the time (gap closed: "
+                        f"{first[('caption → image', 'gap closed')]:.0%}), a picture its caption "
+                        f"{first[('image → caption', 'as embedded')]:.0%} ("
+                        f"{first[('image → caption', 'gap closed')]:.0%}).",
+                 numbers)
+
+
+READS_ANY_KIND = frozenset({"tokenizer", "anatomy", "finetune", "expansion", "who_finds", "rerank", "one_per_token",
+                            "pictures_and_words"})
 
 
 def stand_in(check: str, model: LoadedModel) -> str | None:
@@ -585,4 +625,5 @@ CHECKS: dict[str, Callable[[Context], Check]] = {
     "finetune": finetune, "why": why, "prompts": prompts, "dimensions": dimensions, "quantisation": quantisation,
     "static": static, "expansion": expansion, "who_finds": who_finds, "rerank": rerank, "one_per_token": one_per_token,
     "how_different": how_different, "what_each_layer_knows": what_each_layer_knows, "has_drifted": has_drifted,
+    "pictures_and_words": pictures_and_words,
 }

@@ -22,6 +22,7 @@ GUITAR = ("A man is playing a guitar.", "Someone performs music on an instrument
 COMPARED_TEXTS = 500  # STS-B sentences two models are compared on (lesson 21)
 PROBED_TEXTS = 600  # STS-B sentences whose genre each layer is probed for (lesson 22)
 DRIFT_TEXTS = 300  # STS-B sentences in each of two sets compared (lesson 23)
+CLIP_ID = "sentence-transformers/clip-ViT-B-32"  # lesson 24's model of images and texts, a hub download
 
 
 @dataclass(frozen=True)
@@ -260,4 +261,21 @@ LESSONS: tuple[Lesson, ...] = (
            "Set the reference to “STS-B captions, one random half” and the new set to “the other half”: does "
            "anything drift? Then upload last month's and this month's texts, or run `python -m core drift`.",
            heavy=True),
+    Lesson(24, "Pictures and words in one space", "How well does a model of images and texts name pictures it was "
+           "never trained to classify, and why does a picture sit nearer other pictures than its own caption?",
+           f"Open “Pictures and words” with {CLIP_ID} (downloaded once, about 600 MB, where downloads are on) on the "
+           "fourteen example pictures and their captions. Read zero-shot accuracy and its confusion matrix, then "
+           "the heatmap's blocks and the modality gap: the distance between the two centroids, the share of the "
+           "variance along it, and what closing it changes in zero-shot accuracy and in retrieval both ways.",
+           "images", {"img_model": CLIP_ID, "img_source": "examples"},
+           "The prompts alone name most pictures, far above the one in fourteen of chance. Yet in the heatmap a "
+           "picture is nearer every other picture than its own caption: the two modalities sit apart (Liang et al. "
+           "2022 measure CLIP's gap at about 0.8), and much of the variance lies along the gap. Closing it moves "
+           "each modality, so read what it changes in the rankings rather than assume it.",
+           "pictures_and_words",
+           ("If a picture is nearer every picture than its caption, how can a caption still find its picture "
+            "first?",
+            "Why could closing the gap change the image-to-caption ranking less than the heatmap suggests?"),
+           "Edit the prompt to “a {label}” or “a blurry photo of a {label}”: how much does the template move the "
+           "accuracy? Then upload a zip of your own pictures, one subfolder per class.", heavy=True),
 )

@@ -22,6 +22,7 @@ from core.models.catalog import ModelUnavailable
 from core.models.image_text import ImageTextModel, load_image_text
 from core.plots.images import confusion_figure, gap_figure, patch_figure, space_heatmap
 from ui.components.columns import THREE_DECIMALS
+from ui.components.model_download import ready_or_download
 from ui.state.persist import kept
 
 SOURCES = {"examples": "The example pictures (14, CC0 or public domain)", "upload": "Upload pictures or a zip"}
@@ -56,6 +57,9 @@ def chosen_model(device: str) -> ImageTextModel | None:
         st.info("Type a model of images and texts above (a CLIP or SigLIP folder, or a hub id where downloads are on) "
                 "to see pictures and words in one space. The sidebar's model reads texts only, so it is not used "
                 "here.")
+        return None
+    if not ready_or_download(model_id, key="img_model_download",
+                             meanwhile="The pictures and texts are drawn once the model is here."):
         return None
     try:
         return _model(model_id, device)
@@ -127,8 +131,9 @@ def search_section(corpus: ImageCorpus, images: np.ndarray, model: ImageTextMode
         return
     hits = top_k(unit_rows(model.encode_texts([query])), unit_rows(images), min(HITS, len(corpus)))
     columns = st.columns(len(hits.indices[0]))
-    for column, row, score in zip(columns, hits.indices[0], hits.scores[0], strict=True):
-        column.image(thumbnail(corpus, int(row), 160), caption=f"{corpus.paths[row]} · cosine {score:.3f}")
+    for rank, (column, row, score) in enumerate(zip(columns, hits.indices[0], hits.scores[0], strict=True)):
+        column.image(thumbnail(corpus, int(row), 160), caption=f"{corpus.paths[row]} · cosine {score:.3f}",
+                     alt=f"{corpus.paths[row]}, hit {rank + 1} for “{query}”")
 
 
 def zero_shot_section(corpus: ImageCorpus, images: np.ndarray, model: ImageTextModel) -> None:

@@ -25,7 +25,7 @@ def test_every_lesson_names_an_existing_check_and_a_page():
     assert [lesson.number for lesson in LESSONS] == list(range(1, len(LESSONS) + 1))
     assert {lesson.check for lesson in LESSONS} <= set(CHECKS)
     assert {lesson.page for lesson in LESSONS} <= {"model", "layers", "probes", "similarity", "evaluation",
-                                                   "finetune", "retrieval", "map"}
+                                                   "finetune", "retrieval", "map", "images"}
 
 
 @pytest.mark.parametrize("model_id", ["all-MiniLM-L6-v2", "paraphrase-MiniLM-L3-v2"])
@@ -290,3 +290,34 @@ def test_the_drift_check_compares_the_lessons_two_sets_and_the_null_halves(minil
     assert check.numbers["null p"] == null.mmd.p_value and check.numbers["null auc"] == round(null.separability.auc, 4)
     assert check.holds == (check.numbers["drift p"] < 0.01 < 0.05 < check.numbers["null p"])
     assert check.holds and "STS-B forum texts against STS-B news, AUC" in check.finding
+
+
+def test_the_pictures_check_says_what_to_download_where_no_model_of_images_and_texts_is_here(minilm):
+    check = CHECKS["pictures_and_words"](context(minilm, "pictures_and_words"))
+    assert check.holds is None
+    assert "sentence-transformers/clip-ViT-B-32 is not here" in check.finding and "once to download it" in check.finding
+
+
+def test_the_pictures_check_measures_the_lessons_model_on_the_example_pictures(minilm, clip_folder):
+    """With a model of images and texts given (the tiny CLIP), its figures are those computed here from
+    sentence-transformers' own vectors of the example pictures and their captions."""
+    from sentence_transformers import SentenceTransformer
+
+    from core.data.image_examples import EXAMPLES, example_corpus
+
+    check = CHECKS["pictures_and_words"](Context(minilm, Settings(), lambda model_id: load_model(model_id, "cpu"),
+                                                 inputs={"img_model": str(clip_folder)}))
+    reference = SentenceTransformer(str(clip_folder), device="cpu")
+
+    def unit(x):
+        return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+    images = unit(reference.encode(list(example_corpus().images())))
+    prompts = unit(reference.encode([f"a photo of a {example.label}" for example in EXAMPLES]))
+    captions = unit(reference.encode([example.caption for example in EXAMPLES]))
+    accuracy = np.mean(np.argmax(images @ prompts.T, axis=1) == np.arange(len(EXAMPLES)))
+    assert check.numbers["zero-shot accuracy"] == pytest.approx(accuracy, abs=1e-4)
+    assert check.numbers["modality gap"] == pytest.approx(np.linalg.norm(images.mean(0) - prompts.mean(0)), abs=1e-4)
+    first = np.mean(np.argmax(captions @ images.T, axis=1) == np.arange(len(EXAMPLES)))
+    assert check.numbers["caption → image recall@1, as embedded"] == pytest.approx(first, abs=1e-4)
+    assert check.holds == (accuracy > 1 / len(EXAMPLES) and check.numbers["modality gap"] > 0.2)
