@@ -20,6 +20,7 @@ from bench.cli import bench_cli_help
 from bench.common import ROOT, Row, machine
 from bench.encoding import bench_decoder, bench_encoding
 from bench.explanation import bench_explanation
+from bench.images import bench_images
 from bench.late import bench_late
 from bench.map_canvas import bench_map_canvas
 from bench.map_file import bench_map_file
@@ -46,7 +47,7 @@ SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": benc
             "dataset_sessions": bench_dataset_sessions, "sparse": bench_sparse, "rerank": bench_rerank,
             "rerank_explanation": bench_rerank_explanation,
             "late": bench_late, "layer_cka": bench_layer_cka, "overlap_scale": bench_overlap_scale,
-            "cli_help": bench_cli_help, "probes": bench_probes, "set_drift": bench_set_drift}
+            "cli_help": bench_cli_help, "probes": bench_probes, "set_drift": bench_set_drift, "images": bench_images}
 
 
 def main() -> int:

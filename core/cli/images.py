@@ -13,9 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from core.data.images import IMAGE_COLUMN, LABEL_COLUMN, ImageCorpus, image_source, is_image_source
+from core.data.vectors import VECTOR_COLUMN
 from core.models.image_text import ImageTextModel
-
-VECTOR_COLUMN = "vector"
 
 
 def say_skipped(corpus: ImageCorpus) -> None:

@@ -74,6 +74,7 @@ from core.models.catalog import (
 from core.models.hub import cached_folder
 from core.models.loading import LoadedModel
 from core.models.reranker import LoadedReranker, load_reranker
+from core.models.sources import pending_download
 from core.settings import Settings
 from core.training.distill import static_models_of, teacher_of
 from core.training.finetune import read_card
@@ -581,12 +582,15 @@ def pictures_and_words(ctx: Context) -> Check:
     from core.models.image_text import load_image_text
 
     model_id = str(ctx.inputs["img_model"])
+    download = f"type {model_id} on the page “Pictures and words” once to download it (about 600 MB)"
+    if pending_download(model_id) is not None:  # a check never downloads: the page does, with its progress
+        return Check(None, f"No model of images and texts is here to check this lesson on: {download}, then check "
+                           "again.")
     try:
         model = load_image_text(model_id, ctx.settings.device)
     except ModelUnavailable as err:
-        return Check(None, f"This lesson reads a model of images and texts, and {model_id} is not here: {err} On a "
-                           f"machine with network, type {model_id} on the page “Pictures and words” once to "
-                           "download it (about 600 MB).")
+        return Check(None, f"No model of images and texts is here to check this lesson on ({err}) On a machine "
+                           f"with network, {download}.")
     corpus = example_corpus()
     images = model.encode_images(corpus.images())
     found = zero_shot(images, corpus.labels, [row.split(":")[0] for row in corpus.row_ids], model.encode_texts)

@@ -36,7 +36,7 @@ def cached(minilm):
 def _verdicts(at) -> list[str]:
     return [box.value for box in (*at.success, *at.warning, *at.info) if "this model" in box.value
             or "No fine-tuned model" in box.value or "No static model" in box.value or "No reranker" in box.value
-            or "No late-interaction model" in box.value]
+            or "No late-interaction model" in box.value or "No model of images and texts" in box.value]
 
 
 def test_the_page_lists_every_lesson_and_checks_the_light_ones_at_once():

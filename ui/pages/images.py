@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.analysis.image_attribution import attribute_image
+from core.analysis.image_attribution import PatchAttribution, attribute_image
 from core.analysis.image_space import image_text_space
 from core.analysis.search import top_k, unit_rows
 from core.data.image_examples import example_captions, example_corpus
@@ -17,7 +17,7 @@ from core.data.images import ImageCorpus, NoImages, uploaded_images
 from core.data.stsb import DataUnavailable
 from core.data.thumbnails import data_uri, thumbnail
 from core.evaluation.captioned import captioned_retrieval, captions_pair
-from core.evaluation.zero_shot import TEMPLATE, prompts_of, zero_shot
+from core.evaluation.zero_shot import TEMPLATE, ZeroShot, prompts_of, zero_shot
 from core.models.catalog import ModelUnavailable
 from core.models.image_text import ImageTextModel, load_image_text
 from core.plots.images import confusion_figure, gap_figure, patch_figure, space_heatmap
@@ -40,6 +40,30 @@ def _model(model_id: str, device: str) -> ImageTextModel:
 def _image_vectors(model_id: str, fingerprint: str, row_ids: tuple[str, ...], _corpus: ImageCorpus,
                    _model: ImageTextModel) -> np.ndarray:
     return _model.encode_images(_corpus.images())
+
+
+@st.cache_resource(show_spinner="Reading the pictures…", max_entries=1)
+def _examples() -> ImageCorpus:
+    return example_corpus()
+
+
+@st.cache_resource(show_spinner="Reading the pictures…", max_entries=4)
+def _uploaded(named: tuple[tuple[str, str], ...], _files: list[tuple[str, bytes]]) -> ImageCorpus:
+    """The uploaded files read and checked once (`named`: each file's name and upload id)."""
+    return uploaded_images(_files)
+
+
+@st.cache_data(show_spinner="Classifying the pictures…", max_entries=16)
+def _zero_shot(model_id: str, fingerprint: str, row_ids: tuple[str, ...], template: str, _images: np.ndarray,
+               _labels: list[str], _model: ImageTextModel) -> ZeroShot:
+    return zero_shot(_images, _labels, [row.split(":")[0] for row in row_ids],
+                     lambda prompts: _text_vectors(model_id, fingerprint, tuple(prompts), _model), template)
+
+
+@st.cache_data(show_spinner="Integrated gradients over the picture's patches…", max_entries=32)
+def _attribution(model_id: str, fingerprint: str, row_id: str, text: str, _model: ImageTextModel,
+                 _corpus: ImageCorpus, row: int) -> PatchAttribution:
+    return attribute_image(_model, _corpus.image(row), text, steps=IG_STEPS)
 
 
 @st.cache_data(show_spinner="Embedding the texts…", max_entries=32)
@@ -74,13 +98,14 @@ def chosen_pictures() -> tuple[ImageCorpus, list[str]] | None:
                   format_func=SOURCES.get, horizontal=True)
     try:
         if source == "examples":
-            return example_corpus(), example_captions()
+            return _examples(), example_captions()
         files = st.file_uploader("Pictures (PNG, JPEG, WebP, GIF), or one zip of them (its subfolders are labels)",
                                  type=UPLOADS, accept_multiple_files=True, key="img_upload")
         if not files:
             st.info("Upload pictures, or a zip whose subfolders name their classes (for zero-shot classification).")
             return None
-        corpus = uploaded_images([(file.name, file.getvalue()) for file in files])
+        corpus = _uploaded(tuple((file.name, file.file_id) for file in files),
+                           [(file.name, file.getvalue()) for file in files])
     except (NoImages, DataUnavailable) as err:
         st.warning(str(err))
         return None
@@ -142,9 +167,8 @@ def zero_shot_section(corpus: ImageCorpus, images: np.ndarray, model: ImageTextM
                     help="Each class's name goes where {label} is.")
     try:
         prompts_of(["x"], template)
-        found = zero_shot(images, corpus.labels, [row.split(":")[0] for row in corpus.row_ids],
-                          lambda prompts: _text_vectors(model.model_id, model.fingerprint, tuple(prompts), model),
-                          template)
+        found = _zero_shot(model.model_id, model.fingerprint, tuple(corpus.row_ids), template, images, corpus.labels,
+                           model)
     except ValueError as err:
         st.info(str(err))
         return
@@ -170,7 +194,7 @@ def why_section(corpus: ImageCorpus, texts: list[str], model: ImageTextModel) ->
     row = left.selectbox("Picture", range(len(corpus)), format_func=corpus.paths.__getitem__, key="img_why_image")
     text = right.selectbox("Text", texts, key="img_why_text")
     try:
-        found = attribute_image(model, corpus.image(row), text, steps=IG_STEPS)
+        found = _attribution(model.model_id, model.fingerprint, corpus.row_ids[row], text, model, corpus, row)
     except ValueError as err:
         st.info(str(err))
         return

@@ -295,7 +295,14 @@ def test_the_drift_check_compares_the_lessons_two_sets_and_the_null_halves(minil
 def test_the_pictures_check_says_what_to_download_where_no_model_of_images_and_texts_is_here(minilm):
     check = CHECKS["pictures_and_words"](context(minilm, "pictures_and_words"))
     assert check.holds is None
-    assert "sentence-transformers/clip-ViT-B-32 is not here" in check.finding and "once to download it" in check.finding
+    assert check.finding.startswith("No model of images and texts is here to check this lesson on")  # downloads off
+    assert "type sentence-transformers/clip-ViT-B-32 on the page “Pictures and words” once" in check.finding
+
+
+def test_the_pictures_check_never_downloads(minilm, online):
+    """With downloads on and the model not in the cache, the check says where to download it instead."""
+    check = CHECKS["pictures_and_words"](context(minilm, "pictures_and_words"))
+    assert check.holds is None and check.finding.endswith("(about 600 MB), then check again.")
 
 
 def test_the_pictures_check_measures_the_lessons_model_on_the_example_pictures(minilm, clip_folder):
