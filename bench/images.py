@@ -65,7 +65,7 @@ def bench_images(rows: list[Row]) -> None:
     from sentence_transformers import SentenceTransformer
 
     sys.path.insert(0, str(ROOT))
-    from core.data.images import image_folder
+    from core.data.images import image_scan
     from core.models.image_text import load_image_text
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -77,8 +77,10 @@ def bench_images(rows: list[Row]) -> None:
         reference = SentenceTransformer(str(model_folder), device="cpu")
         found: dict[str, np.ndarray] = {}
 
-        def ours() -> None:
-            found["ours"] = ours_model.encode_images(image_folder(pictures).images(), batch_size=32)
+        def ours() -> None:  # as `embed --input FOLDER` reads it: each file read, checked and decoded once
+            scan = image_scan(pictures)
+            found["ours"] = ours_model.encode_images(scan, batch_size=32)
+            scan.corpus()
 
         def theirs() -> None:
             found["theirs"] = reference.encode([Image.open(path).convert("RGB") for path in sorted(paths)],

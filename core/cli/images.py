@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.data.images import IMAGE_COLUMN, LABEL_COLUMN, ImageCorpus, image_source, is_image_source
+from core.data.images import IMAGE_COLUMN, LABEL_COLUMN, ImageCorpus, image_scan, is_image_source
 from core.data.vectors import VECTOR_COLUMN
 from core.models.image_text import ImageTextModel
 
@@ -22,8 +22,13 @@ def say_skipped(corpus: ImageCorpus) -> None:
         print(f"note: {corpus.said()}", file=sys.stderr)
 
 
-def image_vectors(model: ImageTextModel, corpus: ImageCorpus, batch_size: int) -> np.ndarray:
-    return model.encode_images(corpus.images(), batch_size=batch_size)
+def read_and_embed(model: ImageTextModel, source: Path, batch_size: int) -> tuple[ImageCorpus, np.ndarray]:
+    """The source's images and their vectors, each file read and decoded once; the skipped files said on stderr."""
+    scan = image_scan(source)
+    vectors = model.encode_images(scan, batch_size=batch_size)
+    corpus = scan.corpus()
+    say_skipped(corpus)
+    return corpus, vectors
 
 
 def write_rows(output: Path, corpus: ImageCorpus, vectors: np.ndarray) -> None:
@@ -73,9 +78,7 @@ def embed(model: ImageTextModel, args: argparse.Namespace) -> int:
     source, output = Path(args.input), Path(args.output)
     check_output(output)
     if is_image_source(source):
-        corpus = image_source(source)
-        say_skipped(corpus)
-        write_rows(output, corpus, image_vectors(model, corpus, args.batch_size))
+        write_rows(output, *read_and_embed(model, source, args.batch_size))
         return 0
     texts = read_lines(source)
     vectors = model.encode_texts(texts, batch_size=args.batch_size)
@@ -99,10 +102,8 @@ def search(args: argparse.Namespace) -> int:
     query = args.query.strip()
     if not query:
         raise ValueError("The query is empty; give --query a text.")
-    corpus = image_source(Path(args.input))
-    say_skipped(corpus)
     model = load_image_text(args.model, args.device, args.revision)
-    vectors = image_vectors(model, corpus, args.batch_size)
+    corpus, vectors = read_and_embed(model, Path(args.input), args.batch_size)
     hits = top_k(unit_rows(model.encode_texts([query])), unit_rows(vectors), args.k)
     results = [{"rank": rank + 1, ROW_ID: corpus.row_ids[i], IMAGE_COLUMN: corpus.paths[i], "label": corpus.labels[i],
                 "score": float(score)} for rank, (i, score) in enumerate(zip(hits.indices[0], hits.scores[0]))]
@@ -118,10 +119,9 @@ def zero_shot(args: argparse.Namespace) -> int:
     refuse_options(args)
     template = args.template or TEMPLATE
     prompts_of(["x"], template)  # a template without {label} is refused before the model loads
-    corpus = image_source(Path(args.input))
-    say_skipped(corpus)
     model = load_image_text(args.model, args.device, args.revision)
-    found = zero_shot(image_vectors(model, corpus, args.batch_size), corpus.labels,
+    corpus, vectors = read_and_embed(model, Path(args.input), args.batch_size)
+    found = zero_shot(vectors, corpus.labels,
                       [row.split(":")[0] for row in corpus.row_ids],
                       lambda prompts: model.encode_texts(prompts, batch_size=args.batch_size), template)
     if found.unlabelled:

@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from PIL import Image, ImageOps
 
-from core.data.rows import content_row_ids
+from core.data.rows import digest_of, placed
 
 FORMATS = ("PNG", "JPEG", "WEBP", "GIF")  # as PIL names what it found in a file's bytes
 IMAGE_COLUMN = "image"
@@ -105,28 +105,52 @@ class ImageCorpus:
         return f"{len(self.skipped):,} {files} skipped, the {len(self):,} images kept: {'; '.join(parts)}."
 
 
-def corpus_of(named: Sequence[tuple[str, str]], read: Callable[[str], bytes], source: str,
-              skipped: Sequence[Skipped] = ()) -> ImageCorpus:
-    """Each (path, label) read by `read` and decoded once: kept where it decodes, else skipped with its reason (after
-    the files `skipped` already); NoImages naming `source` where none is kept."""
-    skipped = list(skipped)
-    kept: list[tuple[str, str, bytes]] = []
-    for path, label in named:
-        try:
-            content = read(path)
-            decoded(content)
-        except Refused as err:
-            skipped.append(Skipped(path, str(err)))
-            continue
-        except FileNotFoundError:
-            skipped.append(Skipped(path, MISSING))
-            continue
-        kept.append((path, label, content))
-    if not kept:
-        what = f": {ImageCorpus([], [], [], skipped, read).said()}" if skipped else " at all"
-        raise NoImages(f"{source} holds no image that can be read{what}")
-    return ImageCorpus([path for path, _, _ in kept], content_row_ids(content for _, _, content in kept),
-                       [label for _, label, _ in kept], skipped, read)
+class Scan:
+    """A source's images read once, in the order of their paths: iterating it reads, checks and decodes each file
+    once (an encoder takes the images as they come, and none is kept), skipping what cannot be read; `corpus()` then
+    gives the rows, finishing the pass first where it was not read to the end."""
+
+    def __init__(self, named: Sequence[tuple[str, str]], read: Callable[[str], bytes], source: str,
+                 skipped: Sequence[Skipped] = ()) -> None:
+        self._named, self._read, self._source = list(named), read, source
+        self._skipped = list(skipped)
+        self._kept: list[tuple[str, str, str]] = []  # path, label, the digest of its bytes
+        self._read_through = False
+
+    def __iter__(self) -> Iterator[Image.Image]:
+        if self._kept or self._read_through:
+            raise RuntimeError("A scan of images is read once.")
+        for path, label in self._named:
+            try:
+                content = self._read(path)
+                image = decoded(content)
+            except Refused as err:
+                self._skipped.append(Skipped(path, str(err)))
+                continue
+            except FileNotFoundError:
+                self._skipped.append(Skipped(path, MISSING))
+                continue
+            self._kept.append((path, label, digest_of(content)))
+            yield image
+        self._read_through = True
+
+    def corpus(self) -> ImageCorpus:
+        """The images read, each known by its bytes' digest and its place among equal images; NoImages naming the
+        source where none could be read."""
+        if not self._read_through:
+            for _ in self:
+                pass
+        if not self._kept:
+            what = f": {ImageCorpus([], [], [], self._skipped, self._read).said()}" if self._skipped else " at all"
+            raise NoImages(f"{self._source} holds no image that can be read{what}")
+        return ImageCorpus([path for path, _, _ in self._kept], placed(digest for _, _, digest in self._kept),
+                           [label for _, label, _ in self._kept], self._skipped, self._read)
+
+
+def corpus_of(named: Sequence[tuple[str, str]], read: Callable[[str], bytes], source: str) -> ImageCorpus:
+    """Each (path, label) read by `read` and checked: kept where it decodes, else skipped with its reason; NoImages
+    naming `source` where none is kept."""
+    return Scan(named, read, source).corpus()
 
 
 def _within(root: Path, path: Path) -> bool:
@@ -141,7 +165,7 @@ def _label(parts: Sequence[str]) -> str:
     return parts[0] if len(parts) > 1 else ""
 
 
-def image_folder(folder: Path) -> ImageCorpus:
+def _folder(folder: Path) -> Scan:
     """Every file under `folder` (hidden ones aside), sorted by path; a link that leads out of it is skipped."""
     root = folder.resolve()
     named, skipped = [], []
@@ -156,7 +180,11 @@ def image_folder(folder: Path) -> ImageCorpus:
                 skipped.append(Skipped(relative, OUTSIDE))
             else:
                 named.append((relative, _label(relative.split("/"))))
-    return corpus_of(sorted(named), lambda relative: (root / relative).read_bytes(), str(folder), skipped)
+    return Scan(sorted(named), lambda relative: (root / relative).read_bytes(), str(folder), skipped)
+
+
+def image_folder(folder: Path) -> ImageCorpus:
+    return _folder(folder).corpus()
 
 
 def _safe_member(name: str) -> bool:
@@ -164,7 +192,7 @@ def _safe_member(name: str) -> bool:
     return bool(path.parts) and not path.is_absolute() and ".." not in path.parts and ":" not in path.parts[0]
 
 
-def image_zip(content: bytes, name: str = "The zip") -> ImageCorpus:
+def _zip(content: bytes, name: str) -> Scan:
     """Every file in a zip (folders and hidden files aside), by path; a member whose path leaves the zip's folder
     (`../`, an absolute path) or that inflates past MEMBER_BYTES is skipped, never read."""
     try:
@@ -183,10 +211,14 @@ def image_zip(content: bytes, name: str = "The zip") -> ImageCorpus:
             skipped.append(Skipped(info.filename, TOO_BIG))
         else:
             named.append((info.filename, _label(parts)))
-    return corpus_of(named, archive.read, name, skipped)
+    return Scan(named, archive.read, name, skipped)
 
 
-def image_table(table: Path) -> ImageCorpus:
+def image_zip(content: bytes, name: str = "The zip") -> ImageCorpus:
+    return _zip(content, name).corpus()
+
+
+def _table(table: Path) -> Scan:
     """A CSV or Parquet file's `image` column, paths relative to the file's folder (its `label` column, if any, the
     labels); a path that leaves that folder is skipped, never read."""
     import pandas as pd
@@ -204,7 +236,11 @@ def image_table(table: Path) -> ImageCorpus:
             skipped.append(Skipped(path, OUTSIDE))
         else:
             named.append((path, label))
-    return corpus_of(named, lambda relative: (root / relative).read_bytes(), str(table), skipped)
+    return Scan(named, lambda relative: (root / relative).read_bytes(), str(table), skipped)
+
+
+def image_table(table: Path) -> ImageCorpus:
+    return _table(table).corpus()
 
 
 def is_image_source(path: Path) -> bool:
@@ -213,19 +249,23 @@ def is_image_source(path: Path) -> bool:
     return path.is_dir() or path.suffix.lower() in (".zip", *TABLE_SUFFIXES)
 
 
-def image_source(path: Path) -> ImageCorpus:
-    """The images of a folder, a zip or a table; NoImages in one sentence for anything else."""
+def image_scan(path: Path) -> Scan:
+    """The images of a folder, a zip or a table, to be read once; NoImages in one sentence for anything else."""
     if path.is_dir():
-        return image_folder(path)
+        return _folder(path)
     if not path.exists():
         raise NoImages(f"{path} does not exist; give a folder of images, a .zip of them, or a CSV or Parquet file "
                        f"with an '{IMAGE_COLUMN}' column of paths.")
     if path.suffix.lower() == ".zip":
-        return image_zip(path.read_bytes(), str(path))
+        return _zip(path.read_bytes(), str(path))
     if path.suffix.lower() in TABLE_SUFFIXES:
-        return image_table(path)
+        return _table(path)
     raise NoImages(f"{path} is neither a folder of images, a .zip of them, nor a CSV or Parquet file with an "
                    f"'{IMAGE_COLUMN}' column of paths.")
+
+
+def image_source(path: Path) -> ImageCorpus:
+    return image_scan(path).corpus()
 
 
 def uploaded_images(files: Sequence[tuple[str, bytes]]) -> ImageCorpus:
@@ -234,6 +274,6 @@ def uploaded_images(files: Sequence[tuple[str, bytes]]) -> ImageCorpus:
     if zips and len(files) > 1:
         raise NoImages(f"Upload one zip ({', '.join(zips)}) or images, not both at once.")
     if zips:
-        return image_zip(files[0][1], files[0][0])
+        return _zip(files[0][1], files[0][0]).corpus()
     contents = dict(files)
     return corpus_of([(name, "") for name in contents], contents.__getitem__, "The uploaded files")

@@ -20,16 +20,19 @@ DIGEST_BYTES = 8  # 16 hex characters: two different texts of one corpus share a
 
 def text_row_ids(texts: Iterable[str]) -> list[str]:
     """Each text's digest, then a colon and how many rows of the same text came before it."""
-    return content_row_ids(text.encode("utf-8") for text in texts)
+    return placed(digest_of(text.encode("utf-8")) for text in texts)
 
 
-def content_row_ids(contents: Iterable[bytes]) -> list[str]:
-    """Each row's digest of its bytes (a text's UTF-8, an image file's own bytes), then a colon and how many rows of
-    the same bytes came before it."""
+def digest_of(content: bytes) -> str:
+    """The digest of a row's bytes: a text's UTF-8, an image file's own bytes."""
+    return hashlib.blake2b(content, digest_size=DIGEST_BYTES).hexdigest()
+
+
+def placed(digests: Iterable[str]) -> list[str]:
+    """Each digest with its place among equal ones: "…:0" the first time, "…:1" the second."""
     seen: dict[str, int] = {}
     ids = []
-    for content in contents:
-        digest = hashlib.blake2b(content, digest_size=DIGEST_BYTES).hexdigest()
+    for digest in digests:
         count = seen.get(digest, 0)
         seen[digest] = count + 1
         ids.append(f"{digest}:{count}")

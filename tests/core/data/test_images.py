@@ -153,3 +153,23 @@ def test_every_format_a_user_has_is_read(tmp_path):
     Image.new("RGBA", (8, 8), (9, 9, 9, 100)).save(tmp_path / "alpha.png")
     corpus = image_folder(Path(tmp_path))
     assert len(corpus) == 5 and all(image.mode == "RGB" for image in corpus.images())
+
+
+def test_a_scan_decodes_each_file_once_and_gives_the_same_rows(tmp_path, monkeypatch):
+    from core.data import images
+
+    draw_folder(tmp_path, per_class=2)
+    (tmp_path / "notes.txt").write_text("x")
+    calls = []
+    real = images.decoded
+    monkeypatch.setattr(images, "decoded", lambda content: calls.append(1) or real(content))
+    scan = images.image_scan(tmp_path)
+    pictures = list(scan)
+    assert len(pictures) == 6 and len(calls) == 7  # six pictures and the text file, each tried once
+    corpus = scan.corpus()
+    assert len(calls) == 7
+    assert (corpus.paths, corpus.row_ids, corpus.labels) == (image_folder(tmp_path).paths,
+                                                             image_folder(tmp_path).row_ids,
+                                                             image_folder(tmp_path).labels)
+    with pytest.raises(RuntimeError, match="read once"):
+        list(scan)
