@@ -79,7 +79,7 @@ lint: $(STAMP)
 # and BLAS on one thread each: two threads each oversubscribe two cores (docs/testing.md).
 test: $(STAMP) $(AXE_JS) lint
 	bash scripts/ensure-chromium.sh
-	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15
+	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=60
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not browser and not slow and not load"

@@ -239,14 +239,14 @@ def test_a_missing_or_wrong_token_is_said_with_what_to_do(token_cluster, tmp_pat
     (tmp_path / "home").mkdir()
     (tmp_path / "a.txt").write_text("one\n")
     env = {**token_cluster.env, "HOME": str(tmp_path / "home")} | ({"RAY_AUTH_TOKEN": token} if token else {})
-    start = time.monotonic()
     run = subprocess.run([*EMBED, "--address", token_cluster.address, "--input", str(tmp_path / "a.txt"),
                           "--output", str(tmp_path / "out")], env=env, cwd=ROOT, capture_output=True, text=True,
                          timeout=120)
     assert run.returncode == 1
     assert says in run.stderr and "`ray get-auth-token`" in run.stderr, run.stderr[-2000:]
+    # Without the check, Ray's own connect retries the refusal for 25 s and then blames the address; the message
+    # says which path ran, so no wall-clock bound is needed (one failed CI on a busy machine: 22.7 s to start Python)
     assert "No Ray cluster answers" not in run.stderr
-    assert time.monotonic() - start < 20  # Ray's own connect retried for 25 s, then blamed the address
 
 
 def test_a_cluster_with_authentication_off_is_reached_too(tmp_path):
