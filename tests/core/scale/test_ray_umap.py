@@ -22,14 +22,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 def test_a_umap_with_approximate_neighbour_search_is_placed_on_ray_where_this_process_places_it(tmp_path, monkeypatch):
     from core.scale.ray_project import place_on_ray
 
-    monkeypatch.setattr(projection, "FIT_POINTS", 4_500)
-    monkeypatch.setattr(projection, "CHUNK", 3_000)  # 15,500 placed in 6 chunks, by two actors at once
+    monkeypatch.setattr(projection, "FIT_POINTS", 4_200)  # above 4,096: pynndescent's neighbour search
+    monkeypatch.setattr(projection, "CHUNK", 450)  # 1,800 placed in 4 chunks, by two actors at once
     rng = np.random.default_rng(1)
-    vectors = np.concatenate([c * 3 + rng.normal(size=(5_000, 16)) for c in np.eye(16)[:4]]).astype(np.float32)
+    vectors = np.concatenate([c * 3 + rng.normal(size=(1_500, 16)) for c in np.eye(16)[:4]]).astype(np.float32)
     folder = tmp_path / "embedded"
     (folder / "a").mkdir(parents=True)
     (folder / "a" / "part.parquet").write_bytes(to_parquet(VectorCorpus(
-        [f"text {i}" for i in range(len(vectors))], vectors, pd.DataFrame({"blob": np.repeat(np.arange(4), 5_000)}))))
+        [f"text {i}" for i in range(len(vectors))], vectors, pd.DataFrame({"blob": np.repeat(np.arange(4), 1_500)}))))
     mapped = open_dataset(folder, [folder]).vectors
     fit = fit_projection(mapped, method="UMAP", seed=0, neighbours=10)
     here = placed_here(fit, mapped)
