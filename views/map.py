@@ -22,6 +22,7 @@ from ui.components.compare import describe
 from ui.components.sidebar import page
 from ui.kinds import views_of
 from ui.pages.map.corpus import MapCorpus, map_corpus
+from ui.pages.map.index_check import index_check_panel
 from ui.pages.map.inputs import CLUSTERS, DENSITY, MapInputs, map_inputs, projection_inputs
 from ui.pages.map.projection import colouring_of, projected
 from ui.pages.map.sets import sets_panel
@@ -152,6 +153,8 @@ def _map(settings: Settings, model: LoadedModel, corpus: MapCorpus, points: Poin
                     highlight, labels, lambda row_ids: tag_selection(corpus, row_ids), store().tags(corpus.key))
     if corpus.sets is not None:  # two sets compared: how far apart, right below their map
         sets_panel(model, settings, *corpus.sets)
+    elif corpus.vectors is not None:  # vectors as a file or a dataset stored them: are they still the model's?
+        index_check_panel(model, settings, points.frame, points.raw)
     if clustered:
         cluster_panel(cluster_table(texts, colouring.values))
     if found is not None:

@@ -16,7 +16,7 @@ from core.models.catalog import ModelUnavailable
 # (`project` the map's, openTSNE and scikit-learn; `evaluate` and `distill` sentence-transformers' training code),
 # and `embed` needs none of the others'.
 COMMANDS = ("models", "embed", "project", "evaluate", "search", "rerank", "explain", "finetune", "distill",
-            "compare", "probe", "drift")
+            "compare", "probe", "drift", "check-store")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     named = argv[:1] if argv[:1] and argv[0] in COMMANDS else COMMANDS  # the command comes first; else all, for help
     for name in named:
-        importlib.import_module(f"core.cli.{name}").register(subparsers)
+        importlib.import_module(f"core.cli.{name.replace('-', '_')}").register(subparsers)
     args = parser.parse_args(argv)
     from core.cli.download import download_named_models  # imports the hub's client: once the arguments are good
 

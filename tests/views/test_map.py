@@ -391,3 +391,29 @@ def test_compare_mode_with_a_hub_model_b_the_cache_lacks_offers_its_download_and
     assert_download_offered(at, CATALOG_DENSE, "map_b_model", hub_uncached)
     assert len(canvas(at).positions) == 300  # A's map, as without compare mode
     assert "Trustworthiness (B)" not in metrics(at)
+
+
+def test_a_vectors_file_cut_to_fewer_dimensions_is_checked_against_the_sidebar_model_and_found_cut():
+    import pandas as pd
+    from sentence_transformers import SentenceTransformer
+
+    from core.data.stsb import stsb_sentences
+    from core.data.vectors import VectorCorpus, to_parquet
+    from core.jobs import JOBS
+    from core.models.packages import packaged_minilm_folder
+
+    writer = SentenceTransformer(str(packaged_minilm_folder()), device="cpu")
+    texts = stsb_sentences("dev")[:80]
+    file = to_parquet(VectorCorpus(texts, writer.encode(texts, truncate_dim=256), pd.DataFrame(index=range(80))))
+    at = app_test(PAGE)
+    at.radio(key="map_source").set_value("vectors").run()
+    at.file_uploader(key="map_vector_files").upload("index.parquet", file, "application/octet-stream").run()
+    at.number_input(key="map_check_sample").set_value(50).run()
+    at.toggle(key="map_check_on").set_value(True).run()
+    assert JOBS.wait_idle(300)
+    at.run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == ["The stored vectors are all-MiniLM-L6-v2's cut to their first 256 of 384 "
+                                             "dimensions: check again keeping 256 dimensions."]
+    assert metrics(at)["Agree to 1e-3"] == "0.0%" and float(metrics(at)["Median cosine"]) > 0.999
+    assert figure(at, "map_check_figure").data[0].name == "the model's, cut (50)"

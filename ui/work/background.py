@@ -19,6 +19,7 @@ from typing_extensions import TypeIs
 from core.analysis.agreement import Agreement, agreement
 from core.analysis.attribution import PairAttribution, attribute_pair
 from core.analysis.explanation import explain_pair, reference_texts
+from core.analysis.index_check import IndexCheck
 from core.analysis.index_store import stored_index
 from core.analysis.late.index import LateIndex, searched_exactly, stored_late_index
 from core.analysis.map.projection import TRUST_POINTS, Projection, ProjectionParams, density_clusters
@@ -41,6 +42,7 @@ from core.deployment import load_config
 from core.encoding.late.cache import late_key
 from core.encoding.late.matrix import TokenMatrix
 from core.evaluation.compared_models import layer_cka
+from core.evaluation.index_check import check_index
 from core.evaluation.late_variants import (
     POOL_FACTORS,
     LateEmbedded,
@@ -278,6 +280,15 @@ def layer_drift_job(model: LoadedModel, reference: Sequence[str], current: Seque
     key = ("layer drift", model.fingerprint, settings, texts_digest(reference), texts_digest(current))
     return _queued(key, f"Telling the two sets apart at every layer of {model.model_id}",
                    lambda progress: layer_separability(model, reference, current, settings, progress=progress))
+
+
+def index_check_job(model: LoadedModel, texts: Sequence[str], vectors: np.ndarray, settings: Settings,
+                    sample: int) -> IndexCheck | Job:
+    """Stored vectors checked against the model (seconds: a sample of their texts embedded again, and again under
+    each other pooling where rows are left unexplained): the shared background job, its result once done."""
+    key = ("index check", model.fingerprint, settings, texts_digest(texts), array_digest(vectors, {}), sample)
+    return _queued(key, f"Checking {min(sample, len(texts)):,} stored vectors against {model.model_id}",
+                   lambda _: check_index(model, texts, vectors, settings, sample=sample))
 
 
 def distill_job(model: LoadedModel, pca_dims: int | None) -> Distilled | Job:
