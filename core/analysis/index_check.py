@@ -89,9 +89,10 @@ class IndexCheck:
             return (f"The stored vectors are {model_id}'s: {self.agree_share:.1%} of {self.sample:,} sampled rows "
                     f"agree with it to {AGREE:g} in every dimension.")
         if verdict == "mixed":
-            return (f"The index is mixed: {self.agree_share:.1%} of {self.sample:,} sampled rows agree with "
-                    f"{model_id} and the rest do not ({_looks_text(shares)}); the rows listed were written another "
-                    "way, so embed them again.")
+            rest = {look: share for look, share in shares.items() if look != AGREES}
+            return (f"The index is mixed: of {self.sample:,} sampled rows, {self.agree_share:.0%} agree with "
+                    f"{model_id} and {_looks_text(rest)}; the rows listed were written another way, so embed them "
+                    "again.")
         if verdict == "other_normalisation":
             stored, fresh = ("normalised", "are not") if abs(self.stored_norm - 1) < abs(self.model_norm - 1) else (
                 "not normalised", "are")
@@ -150,7 +151,8 @@ def sampled_rows(texts: Sequence[str], *, limit: int = SAMPLE, seed: int = SEED)
 
 
 def row_cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.einsum("ij,ij->i", unit_rows(a), unit_rows(b)).astype(np.float64)
+    """Each row of `a` against the same row of `b`, within [-1, 1] (float32 rounding can step past 1)."""
+    return np.clip(np.einsum("ij,ij->i", unit_rows(a), unit_rows(b)).astype(np.float64), -1, 1)
 
 
 def first_looks(stored: np.ndarray, fresh: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
@@ -190,6 +192,6 @@ def judged(stored: np.ndarray, fresh: np.ndarray, looks: np.ndarray, cosines: np
 
 
 def _looks_text(shares: dict[str, float]) -> str:
-    names = {AGREES: "agree", LENGTHS: "other lengths", CUT: "cut dimensions", OTHER: "another model"}
-    return ", ".join(f"{share:.0%} {names.get(look, look.replace('pooling:', 'pooled by '))}"
+    names = {LENGTHS: "have other lengths", CUT: "were cut", OTHER: "look like another model's"}
+    return ", ".join(f"{share:.0%} {names.get(look, look.replace('pooling:', 'were pooled by '))}"
                      for look, share in shares.items())

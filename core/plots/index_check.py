@@ -24,10 +24,10 @@ def index_check_figure(check: IndexCheck) -> go.Figure | None:
         name, colour = LOOKS.get(look, (look.replace("pooling:", "the model's, pooled by "), POOLED))
         values = check.cosines[check.looks == look]
         figure.add_trace(go.Histogram(x=values, name=f"{name} ({len(values):,})", marker={"color": colour},
-                                      xbins={"start": -1, "end": 1.0001, "size": 0.01}, opacity=0.8))
+                                      xbins={"start": -1.005, "end": 1.005, "size": 0.01}, opacity=0.8))
     low = float(min(0.9, np.floor(check.cosines.min() * 10) / 10))
     figure.update_layout(height=300, margin={"t": 20, "b": 40}, barmode="stack",
                          legend={"orientation": "h", "y": -0.3},
-                         xaxis={"title": "cosine: stored vector against the model's", "range": [low, 1.01]},
+                         xaxis={"title": "cosine: stored vector against the model's", "range": [low, 1.006]},
                          yaxis={"title": "sampled rows"})
     return figure
