@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8501
 
-.PHONY: setup canvas axe run lint test test-fast test-browser bench models-extra scale notebook-extra notebook \
+.PHONY: setup canvas axe run lint test test-fast test-browser bench models-extra scale stores notebook-extra notebook \
   hub-server mutants bench-extra clean
 
 $(STAMP): requirements.txt requirements-nodeps.txt requirements-dev.txt
@@ -42,6 +42,14 @@ $(VENV)/.scale-installed: $(STAMP) requirements-scale.txt
 	touch $@
 
 scale: $(VENV)/.scale-installed
+
+# Optional extra: the vector stores' clients (LanceDB, Chroma, Qdrant, psycopg with pgvector, and pgserver, which
+# bundles PostgreSQL with pgvector for the tests), for store URIs as corpora (core/data/stores/); CI installs it
+$(VENV)/.stores-installed: $(STAMP) requirements-stores.txt
+	$(BIN)/pip install -q -r requirements-stores.txt
+	touch $@
+
+stores: $(VENV)/.stores-installed
 
 # Optional extra: the notebook (core.notebook's map widget on anywidget, JupyterLab, and nbclient, ipykernel and
 # jupyter-scatter for its tests and `make bench`). `make notebook` installs it and opens JupyterLab on the example

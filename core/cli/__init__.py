@@ -8,6 +8,7 @@ import importlib
 import sys
 from typing import NoReturn
 
+from core.data.stores import StoreError
 from core.models.catalog import ModelUnavailable
 
 # The modules of this package that hold the commands, in the order `--help` lists them. Only the command named is
@@ -39,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         download_named_models(args, sys.stderr)
         return int(args.run(args) or 0)
+    except StoreError as err:  # a store missing, refused or out of reach: bad input, as argparse's refusals
+        sys.stderr.write(f"error: {err}\n")
+        return 2
     except (ModelUnavailable, OSError, ValueError, UnicodeDecodeError) as err:
         sys.stderr.write(f"error: {err}\n")
         return 1

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.cli.options import (
     add_model_options,
@@ -14,7 +15,11 @@ from core.cli.options import (
     add_revision_option,
     add_vector_options,
     positive_int,
+    source,
 )
+
+if TYPE_CHECKING:
+    from core.data.vectors import VectorCorpus
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,9 +32,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--role", choices=("document", "query"), default="document",
                         help="the texts were embedded as documents (the default) or as queries")
     add_vector_options(parser)
-    parser.add_argument("--input", type=Path, required=True,
-                        help="the stored texts and vectors: a .parquet with a text column and a vector column (as "
-                             "`embed --output x.parquet` writes)")
+    parser.add_argument("--input", type=source, required=True,
+                        help="the stored texts and vectors: a store URI (lancedb://FOLDER/TABLE, chroma://…, "
+                             "qdrant://…, postgresql://…?table=T; `make stores`) or a .parquet with a text column and "
+                             "a vector column (as `embed --output x.parquet` writes)")
     parser.add_argument("--sample", type=positive_int, default=None, help="distinct texts embedded again (500)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.set_defaults(run=run)
@@ -40,17 +46,11 @@ def run(args: argparse.Namespace) -> int:
     from core.cli.embed import settings_of
     from core.data.corpus import CorpusError
     from core.data.rows import ROW_ID
-    from core.data.vectors import from_parquet
     from core.evaluation.index_check import check_index
     from core.models.loading import NotAnEmbedder, load_model
 
     try:
-        if args.input.suffix.lower() != ".parquet":
-            raise ValueError(f"{args.input} is not a .parquet file; give the texts and vectors as Parquet, with a "
-                             "text column and a vector column (as `embed --output x.parquet` writes).")
-        if not args.input.is_file():
-            raise ValueError(f"{args.input} does not exist; give a .parquet file of texts and vectors.")
-        stored = from_parquet(args.input.name, args.input.read_bytes())
+        stored = _stored(args.input)
         model = load_model(args.model, args.device, args.revision)
         settings = settings_of(model, args)
         check = check_index(model, stored.texts, stored.vectors, settings, sample=args.sample or SAMPLE)
@@ -73,3 +73,17 @@ def run(args: argparse.Namespace) -> int:
         cosine = "" if row["cosine"] is None else f"{row['cosine']:.4f} "
         print(f"  row {row['row']:>7} {cosine}{row['looks']:<14} {row['text'][:80]}")
     return 0
+
+
+def _stored(given: Path | str) -> VectorCorpus:
+    from core.data.stores.reading import read_store
+    from core.data.vectors import from_parquet
+
+    if isinstance(given, str):
+        return read_store(given)
+    if given.suffix.lower() != ".parquet":
+        raise ValueError(f"{given} is not a .parquet file or a store URI; give the texts and vectors as Parquet, with "
+                         "a text column and a vector column (as `embed --output x.parquet` writes), or a store.")
+    if not given.is_file():
+        raise ValueError(f"{given} does not exist; give a .parquet file of texts and vectors, or a store URI.")
+    return from_parquet(given.name, given.read_bytes())

@@ -21,6 +21,9 @@ from core.settings import Settings
 if TYPE_CHECKING:
     from core.models.loading import LoadedModel
 
+IMAGES_NOT_STORED = ("A store is written from a text model's vectors; write a model of images and texts' vectors as "
+                     ".parquet or .npy.")
+
 
 def read_lines(path: Path) -> list[str]:
     """Every line is a text, empty ones included ("\\n" is one empty text); a final newline ends the last line. An
@@ -60,7 +63,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--output", required=True, help=".npy or .parquet; a sparse model's .npz (a scipy CSR "
                                                         "matrix) or .parquet (indices and values columns); a "
                                                         "late-interaction model's .parquet (tokens and token_vectors "
-                                                        "columns); with --engine ray, a folder")
+                                                        "columns); with --engine ray, a folder; a dense model's "
+                                                        "texts also into a store (lancedb://FOLDER/TABLE, "
+                                                        "chroma://FOLDER/COLLECTION, qdrant://FOLDER/COLLECTION, "
+                                                        "postgresql://…?table=T; `make stores`)")
+    parser.add_argument("--overwrite", action="store_true", help="replace the store's table or collection where it "
+                                                                 "exists (else refused)")
     scale = parser.add_argument_group("Ray Data (--engine ray; install with `make scale`)")
     scale.add_argument("--engine", choices=("local", "ray"), default="local")
     scale.add_argument("--address", default=None, help="a running Ray cluster (host:6379 or ray://host:10001); "
@@ -104,8 +112,11 @@ def run(args: argparse.Namespace) -> int:
     from core.models.loading import load_model
 
     if args.engine == "ray":
+        from core.data.stores import is_store_uri
         from core.scale.cluster import import_ray
 
+        if is_store_uri(args.output):
+            raise ValueError("--engine ray writes a folder of Parquet; write a store with --engine local.")
         if args.revision is not None:
             raise ValueError("Ray's workers load the model at main: --revision applies to --engine local; leave it "
                              "out, or give the revision's folder in the Hugging Face cache as --model.")
@@ -114,19 +125,49 @@ def run(args: argparse.Namespace) -> int:
         return run_ray(args, settings_of(model, args), model.kind)
     from core.cli import images
     from core.data.images import is_image_source
+    from core.data.stores import is_store_uri
+    from core.data.stores.reading import check_writable
     from core.models.image_text import ImagesAndTexts, load_image_text
 
+    store = is_store_uri(args.output)
+    if store:
+        check_writable(args.output, overwrite=args.overwrite)  # before the work an existing table would waste
     if is_image_source(Path(args.input)):  # a folder, zip or table of images
+        if store:
+            raise ValueError(IMAGES_NOT_STORED)
         return images.embed(load_image_text(args.model, args.device, args.revision), args)
     texts = read_lines(Path(args.input))
     try:
         model = load_model(args.model, args.device, args.revision)
     except ImagesAndTexts as found:  # texts into the space of a model of images and texts
+        if store:
+            raise ValueError(IMAGES_NOT_STORED) from None
         return images.embed(found.model, args)
-    settings, output = settings_of(model, args), Path(args.output)
-    kind = kind_of(model)
+    settings, kind = settings_of(model, args), kind_of(model)
+    if store:
+        return _to_store(model, texts, settings, args)
+    output = Path(args.output)
     kind.check_output(model, output)
     notes = kind.write(model, texts, kind.encode(model, texts, settings, batch_size=args.batch_size), output)
     for notice in notes:
         print(f"note: {notice}", file=sys.stderr)
+    return 0
+
+
+def _to_store(model: LoadedModel, texts: list[str], settings: Settings, args: argparse.Namespace) -> int:
+    """The texts' vectors into a new table or collection, each row with its row id (as the app gives it) and text."""
+    import pandas as pd
+
+    from core.data.rows import with_row_ids
+    from core.data.stores.reading import write_store
+    from core.data.vectors import TEXT_COLUMN, VectorCorpus
+    from core.evaluation.stored import store_refusal
+    from core.kinds import kind_of
+
+    refused = store_refusal(model)
+    if refused is not None:
+        raise ValueError(refused)
+    vectors = kind_of(model).encode(model, texts, settings, batch_size=args.batch_size).vectors
+    rows = with_row_ids(pd.DataFrame({TEXT_COLUMN: texts}))
+    write_store(args.output, VectorCorpus(texts, vectors, rows.drop(columns=[TEXT_COLUMN])), overwrite=args.overwrite)
     return 0

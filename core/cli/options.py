@@ -4,8 +4,16 @@ loaded model (core.kinds, core.encoding, which import torch) is imported where a
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from core.settings import DEVICES, POOLINGS, Role
+
+
+def source(text: str) -> Path | str:
+    """An input or output: a store URI as given (core.data.stores), else a path."""
+    from core.data.stores import is_store_uri
+
+    return text if is_store_uri(text) else Path(text)
 
 
 def positive_int(text: str) -> int:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.analysis.map.methods import METHODS
-from core.cli.options import add_model_options, add_revision_option, positive_int
+from core.cli.options import add_model_options, add_revision_option, positive_int, source
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,8 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                                    "those rows, or into a .html file: the map itself, which opens "
                                                    "anywhere with no server and no network; kept on disk with the "
                                                    "map's projections, so neither computes it twice")
-    parser.add_argument("--input", type=Path, nargs="+", required=True,
-                        help="a .parquet file with a vector column (as `embed` writes), a .npy file and a .txt file "
+    parser.add_argument("--input", type=source, nargs="+", required=True,
+                        help="a store URI (lancedb://FOLDER/TABLE, chroma://…, qdrant://…, postgresql://…?table=T; "
+                             "`make stores`), a .parquet file with a vector column (as `embed` writes), a .npy file "
+                             "and a .txt file "
                              "of its texts, the Embedding Projector's vectors.tsv and metadata.tsv, or a dataset "
                              "folder (as `embed --engine ray` writes: every row, its vectors memory-mapped); with "
                              "--model, one file of texts: .txt (one a line), or .csv, .jsonl or .parquet with a text "
@@ -89,7 +91,7 @@ def _parquet_rows(data: bytes) -> int | None:
         return None
 
 
-def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame, np.ndarray | None, str | None]:
+def _corpus(paths: list[Path | str]) -> tuple[list[str], np.ndarray, pd.DataFrame, np.ndarray | None, str | None]:
     """Texts, vectors and metadata of the input files, or of the one dataset folder given (with its rows' numbers,
     their ids, and the key its tags are kept under)."""
     from core.data.corpus import NoTexts
@@ -97,17 +99,25 @@ def _corpus(paths: list[Path]) -> tuple[list[str], np.ndarray, pd.DataFrame, np.
     from core.data.labels import dataset_scope
     from core.data.vectors import TEXT_COLUMN, read_vector_files
 
-    if len(paths) == 1 and paths[0].is_dir():
+    if any(isinstance(path, str) for path in paths):
+        from core.data.stores.reading import read_store
+
+        if len(paths) != 1:
+            raise ValueError("Give one store URI as --input, alone.")
+        corpus = read_store(str(paths[0]))
+        return corpus.texts, corpus.vectors, corpus.metadata, None, None
+    files = [Path(path) for path in paths]
+    if len(files) == 1 and files[0].is_dir():
         try:
-            dataset = open_dataset(paths[0], [paths[0]])
+            dataset = open_dataset(files[0], [files[0]])
         except DatasetError as err:
             raise ValueError(str(err)) from err
         if not len(dataset.vectors):
-            raise NoTexts(paths[0])
+            raise NoTexts(files[0])
         rows, frame, vectors = dataset_sample(dataset, len(dataset.vectors))
         return (frame[TEXT_COLUMN].tolist(), vectors, frame.drop(columns=[TEXT_COLUMN]), rows,
                 dataset_scope(dataset.info.name, dataset.info.version))
-    corpus = read_vector_files([_read(path) for path in paths])
+    corpus = read_vector_files([_read(path) for path in files])
     return corpus.texts, corpus.vectors, corpus.metadata.reset_index(drop=True), None, None
 
 
@@ -118,7 +128,7 @@ def _on_ray(args: argparse.Namespace, vectors: np.ndarray) -> Projection:
     from core.scale.cluster import Cluster, ScaleError, import_ray
     from core.scale.ray_project import place_on_ray
 
-    if len(args.input) != 1 or not args.input[0].is_dir():
+    if len(args.input) != 1 or isinstance(args.input[0], str) or not args.input[0].is_dir():
         raise ScaleError("--engine ray maps a dataset folder (as `embed --engine ray` writes); give its path.")
     import_ray()  # say at once when the extra is missing
     options = ProjectionParams(args.method, args.perplexity, args.neighbours, args.min_dist, args.seed).options()
@@ -143,8 +153,9 @@ def _embedded(args: argparse.Namespace) -> MapPoints:
     from core.models.loading import load_model
     from core.settings import Settings
 
-    if args.engine == "ray" or len(args.input) != 1:
-        raise ValueError("--model embeds the texts of one file here; give one --input file, without --engine ray.")
+    if args.engine == "ray" or len(args.input) != 1 or isinstance(args.input[0], str):
+        raise ValueError("--model embeds the texts of one file here; give one --input file, without --engine ray "
+                         "(a store's vectors are mapped as stored: leave --model out).")
     path = args.input[0]
     table = read_table(path.name, path.read_bytes())
     if table.empty:

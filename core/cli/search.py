@@ -18,6 +18,7 @@ from core.cli.options import (
     positive_int,
     refuse_inapplicable,
     retrieval_prompts,
+    source,
 )
 from core.settings import Settings
 
@@ -34,9 +35,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--query", required=True)
     parser.add_argument("--corpus", type=Path, default=None,
                         help="UTF-8 file, one text a line (default: the 7,977 STS-B sentences)")
-    parser.add_argument("--input", type=Path, default=None,
-                        help="rank images instead, with a model of images and texts (CLIP, SigLIP): a folder of "
-                             "images, a .zip of them or a CSV/Parquet file with an 'image' column of paths")
+    parser.add_argument("--input", type=source, default=None,
+                        help="rank a store's vectors as stored, the query embedded by --model (lancedb://FOLDER/TABLE, "
+                             "chroma://…, qdrant://…, postgresql://…?table=T; `make stores`); or images, with a model "
+                             "of images and texts (CLIP, SigLIP): a folder of images, a .zip of them or a CSV/Parquet "
+                             "file with an 'image' column of paths")
     parser.add_argument("--k", type=positive_int, default=10)
     parser.add_argument("--batch-size", type=positive_int, default=32)
     parser.add_argument("--json", action="store_true", help="the results as JSON (always: kept for scripts)")
@@ -50,6 +53,10 @@ def run(args: argparse.Namespace) -> int:
     from core.data.stsb import stsb_corpus
     from core.models.loading import load_model
 
+    if isinstance(args.input, str):
+        if args.corpus is not None:
+            raise ValueError("Give --input (a store) or --corpus (texts), not both.")
+        return _store_search(args)
     if args.input is not None:
         from core.cli.images import search
 
@@ -66,6 +73,26 @@ def run(args: argparse.Namespace) -> int:
     ranking = rank_query(corpus, rankers, k=args.k, primary=model.model_id)
     print(json.dumps({"query": query, "k": ranking.k, "corpus": len(corpus),
                       "results": ranking.table.to_dict(orient="records")}))
+    return 0
+
+
+def _store_search(args: argparse.Namespace) -> int:
+    """`search --input URI`: the store's vectors as stored, ranked by cosine to the query as --model embeds it."""
+    from core.data.stores.reading import read_store
+    from core.evaluation.stored import stored_hits
+    from core.models.loading import load_model
+
+    query = args.query.strip()
+    if not query:
+        raise ValueError("The query is empty; give --query a text.")
+    corpus = read_store(args.input)
+    model = load_model(args.model, args.device, args.revision)
+    refuse_inapplicable(model, args)
+    query_prompt, _ = retrieval_prompts(model.pipeline, args)
+    settings = Settings(model_id=model.model_id, pooling=args.pooling, layer=args.layer,
+                        truncate_dim=args.truncate_dim, prompt=query_prompt, role="query")
+    results = stored_hits(model, query, corpus, settings, args.k)
+    print(json.dumps({"query": query, "k": len(results), "corpus": len(corpus.texts), "results": results}))
     return 0
 
 

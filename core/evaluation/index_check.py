@@ -20,19 +20,11 @@ from core.analysis.index_check import (
     sampled_rows,
 )
 from core.analysis.statistics import SEED
+from core.evaluation.stored import store_refusal
 from core.kinds import kind_of
 from core.models.loading import LoadedModel
 from core.models.pooling import CHOICES
 from core.settings import Settings
-
-
-def refusal(model: LoadedModel) -> str | None:
-    """Why `model` cannot check a stored index, in one sentence; None where it can (one dense vector a text)."""
-    kind = kind_of(model)
-    if kind.applies.compare:
-        return None
-    return (f"{model.model_id} is {kind.article}: a stored index is checked against one dense vector a text; choose "
-            "the dense model that wrote it.")
 
 
 def check_index(model: LoadedModel, texts: Sequence[str], stored: np.ndarray, settings: Settings, *,
@@ -40,7 +32,7 @@ def check_index(model: LoadedModel, texts: Sequence[str], stored: np.ndarray, se
     """The stored vectors of `texts` (one row each) set against `model`'s vectors of a seeded sample of them, under
     `settings`; ValueError in one sentence where the model's kind gives no one dense vector a text, or the sample is
     too small."""
-    refused = refusal(model)
+    refused = store_refusal(model)
     if refused is not None:
         raise ValueError(refused)
     kind = kind_of(model)

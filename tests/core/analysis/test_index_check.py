@@ -132,5 +132,5 @@ def test_vectors_of_another_model_of_the_same_width_are_told_apart_and_a_mixed_i
 
 def test_a_model_without_one_dense_vector_a_text_is_refused_in_one_sentence(texts, sparse_folders):
     model = load_model(str(next(iter(sparse_folders.values()))), "cpu")
-    with pytest.raises(ValueError, match="checked against one dense vector a text"):
+    with pytest.raises(ValueError, match="stored vectors are one dense vector a text"):
         check_index(model, texts, np.zeros((len(texts), 4), np.float32), Settings(model_id=model.model_id))

@@ -9,7 +9,7 @@ import streamlit as st
 
 from core.analysis.index_check import AGREE, MIN_SAMPLE, SAMPLE
 from core.data.rows import ROW_ID
-from core.evaluation.index_check import refusal
+from core.evaluation.stored import store_refusal
 from core.maps.space import documents
 from core.models.loading import LoadedModel
 from core.plots.index_check import index_check_figure
@@ -25,7 +25,7 @@ def index_check_panel(model: LoadedModel, settings: Settings, frame: pd.DataFram
                    "row per distinct text) is embedded again and each stored vector set against the fresh one. Run it "
                    "after a model update, or before searching an index with a model that may not be the one that "
                    "wrote it.")
-        refused = refusal(model)
+        refused = store_refusal(model)
         if refused is not None:
             st.info(refused)
             return

@@ -1,0 +1,209 @@
+"""Vector stores as corpora, each a real one: LanceDB, Chroma and Qdrant's local mode in a temporary folder, and
+PostgreSQL with pgvector started by pgserver in a temporary data folder (its socket on this machine), stopped at the
+end. The messy labelled texts (repeats, blank labels) with seeded vectors written to each come back equal to the bit;
+their maps are equal; reading writes nothing; every bad store is one sentence, exit status 2, with no password."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import socket
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.cli import main
+from core.data.rows import ROW_ID, text_row_ids
+from core.data.stores import StoreError, parse_store_uri
+from core.data.stores.reading import read_store, write_store
+from core.data.vectors import VectorCorpus
+from tests.extras import extra_module
+from tests.messy import messy
+
+pgserver = extra_module("pgserver", "The vector stores' clients are an optional extra: `make stores`")
+for client in ("lancedb", "chromadb", "qdrant_client", "psycopg"):
+    extra_module(client, "The vector stores' clients are an optional extra: `make stores`")
+
+STORES = ("lancedb", "chroma", "qdrant", "postgresql")
+
+
+@pytest.fixture(scope="module")
+def postgres(tmp_path_factory):
+    """A PostgreSQL server with pgvector, on this machine; its URI (a socket in the data folder)."""
+    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+    try:
+        server.psql("CREATE EXTENSION IF NOT EXISTS vector;")
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+
+
+def uri_of(store: str, folder: Path, postgres: str, name: str = "docs") -> str:
+    if store == "postgresql":
+        return postgres.replace("?", f"?table={name}&", 1)
+    return f"{store}://{folder / store}/{name}"
+
+
+@pytest.fixture(scope="module")
+def corpus() -> VectorCorpus:
+    table = pd.read_csv(messy("labelled.csv"), keep_default_na=False).head(300)
+    texts = table["text"].astype(str).tolist()
+    vectors = np.random.default_rng(0).normal(size=(len(texts), 24)).astype(np.float32)
+    return VectorCorpus(texts, vectors, pd.DataFrame({ROW_ID: text_row_ids(texts), "genre": table["genre"]}))
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory, postgres, corpus) -> dict[str, str]:
+    folder = tmp_path_factory.mktemp("stores")
+    uris = {store: uri_of(store, folder, postgres) for store in STORES}
+    for uri in uris.values():
+        write_store(uri, corpus)
+    return uris
+
+
+def test_the_messy_rows_come_back_from_each_store_equal_to_the_bit(written, corpus):
+    assert corpus.metadata[ROW_ID].nunique() == 300 and len(set(corpus.texts)) < 300  # repeated texts, own row ids
+    assert (corpus.metadata["genre"] == "").any()  # blank labels
+    for store, uri in written.items():
+        back = read_store(uri, chunk=70)  # five chunks, the last one short
+        assert back.texts == corpus.texts, store
+        assert back.vectors.dtype == np.float32 and np.array_equal(back.vectors, corpus.vectors), store
+        pd.testing.assert_frame_equal(back.metadata, corpus.metadata, obj=store)
+
+
+def test_a_row_limit_reads_the_first_rows_only(written, corpus):
+    for store, uri in written.items():
+        back = read_store(uri, limit=45, chunk=20)
+        assert back.texts == corpus.texts[:45] and np.array_equal(back.vectors, corpus.vectors[:45]), store
+
+
+def test_the_maps_of_any_two_stores_are_equal(written, tmp_path, capsys):
+    maps = []
+    for store, uri in written.items():
+        assert main(["project", "--input", uri, "--output", str(tmp_path / f"{store}.csv")]) == 0
+        maps.append((tmp_path / f"{store}.csv").read_bytes())
+    assert len(set(maps)) == 1 and maps[0].count(b"\n") == 301
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {str(path): hashlib.sha256(path.read_bytes()).hexdigest() for path in sorted(folder.rglob("*"))
+            if path.is_file()}
+
+
+@pytest.mark.parametrize("store", ["lancedb", "qdrant"])
+def test_reading_a_store_writes_nothing_to_its_folder(written, store):
+    folder = Path(parse_store_uri(written[store]).location)
+    before = _digest(folder)
+    read_store(written[store])
+    assert _digest(folder) == before
+
+
+@pytest.mark.parametrize("store", STORES)
+def test_a_missing_table_or_collection_is_one_sentence_with_exit_status_2(written, store, tmp_path, capsys):
+    uri = written[store].replace("docs", "nothing_here")
+    assert main(["project", "--input", uri, "--output", str(tmp_path / "map.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "nothing_here" in err and err.count("\n") == 1, err
+    assert not (tmp_path / "map.csv").exists()
+
+
+def test_a_hostile_table_name_is_a_missing_table_and_drops_nothing(written, postgres, corpus):
+    hostile = postgres.replace("?", "?table=docs; DROP TABLE docs&", 1)
+    with pytest.raises(StoreError, match="there is no table named 'docs; DROP TABLE docs'"):
+        read_store(hostile)
+    assert read_store(written["postgresql"]).texts == corpus.texts
+
+
+def test_a_wrong_column_names_the_columns_there_are(written):
+    for store in ("lancedb", "postgresql"):
+        with pytest.raises(StoreError, match="has no column 'embedding' .*row_id, text, vector, genre"):
+            read_store(written[store] + ("&" if "?" in written[store] else "?") + "vector=embedding")
+
+
+def test_a_password_never_reaches_a_message(postgres):
+    closed = socket.create_server(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    with pytest.raises(StoreError) as raised:
+        read_store(f"postgresql://someone:hunter2@127.0.0.1:{port}/db?table=docs")
+    assert "hunter2" not in str(raised.value) and "someone:***@" in str(raised.value)
+    assert "could not connect to PostgreSQL" in str(raised.value)
+
+
+def test_a_qdrant_server_nobody_answers_is_said_in_one_sentence():
+    closed = socket.create_server(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    with pytest.raises(StoreError, match="did not answer"):
+        read_store(f"qdrant+http://127.0.0.1:{port}/docs")
+
+
+def test_a_store_is_not_replaced_unless_asked(written, corpus):
+    for store, uri in written.items():
+        with pytest.raises(StoreError, match="exists already; give --overwrite"):
+            write_store(uri, VectorCorpus(corpus.texts[:3], corpus.vectors[:3], corpus.metadata.head(3)))
+        assert len(read_store(uri).texts) == 300, store
+
+
+def test_without_the_extra_a_store_uri_names_make_stores(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "lancedb", None)  # as if not installed: importing it raises ImportError
+    with pytest.raises(StoreError, match="run `make stores`"):
+        read_store(f"lancedb://{tmp_path}/docs")
+
+
+@pytest.fixture(scope="module")
+def embedded(tmp_path_factory, postgres) -> tuple[list[str], dict[str, str]]:
+    """60 messy texts written by `core embed` into each store (each refused a second time, before any work)."""
+    folder = tmp_path_factory.mktemp("embedded")
+    texts = pd.read_csv(messy("labelled.csv"), keep_default_na=False)["text"].head(60).str.replace("\n", " ")
+    (folder / "texts.txt").write_text("\n".join(texts) + "\n", encoding="utf-8")
+    uris = {store: uri_of(store, folder, postgres, name="embedded") for store in STORES}
+    for uri in uris.values():
+        embed = ["embed", "--model", "all-MiniLM-L6-v2", "--device", "cpu", "--input", str(folder / "texts.txt"),
+                 "--output", uri]
+        assert main(embed) == 0
+        assert main(embed) == 2  # exists already: refused
+    return texts.tolist(), uris
+
+
+def test_embed_writes_a_store_that_check_store_finds_to_match_its_model(embedded, capsys):
+    texts, uris = embedded
+    for store, uri in uris.items():
+        assert main(["check-store", "--model", "all-MiniLM-L6-v2", "--device", "cpu", "--input", uri, "--json"]) == 0
+        record = json.loads(capsys.readouterr().out)
+        assert record["verdict"] == "matches" and record["agree_share"] == 1.0, store
+        assert read_store(uri).metadata[ROW_ID].tolist() == text_row_ids(texts)
+
+
+def test_search_over_a_store_finds_the_top_10_of_the_stores_own_exact_search(embedded, minilm, capsys):
+    import lancedb
+    import psycopg
+    from pgvector.psycopg import register_vector
+    from sentence_transformers import SentenceTransformer
+
+    query = "A man is playing music."
+    wanted = SentenceTransformer(str(minilm.folder), device="cpu").encode_query([query])[0]
+    _, uris = embedded
+    lance = parse_store_uri(uris["lancedb"])
+    own = {"lancedb": lancedb.connect(lance.location).open_table("embedded").search(wanted).distance_type("cosine")
+           .limit(10).to_pandas()[ROW_ID].tolist()}
+    pg = parse_store_uri(uris["postgresql"])
+    with psycopg.connect(pg.location) as conn:
+        register_vector(conn)
+        own["postgresql"] = [row[0] for row in conn.execute(
+            "SELECT row_id FROM embedded ORDER BY vector <=> %s LIMIT 10", (wanted,)).fetchall()]
+    for store, uri in uris.items():
+        assert main(["search", "--model", "all-MiniLM-L6-v2", "--device", "cpu", "--input", uri, "--query", query,
+                     "--k", "10"]) == 0
+        found = [hit[ROW_ID] for hit in json.loads(capsys.readouterr().out)["results"]]
+        assert found == own.get(store, own["lancedb"]), store
+
+
+def test_a_query_model_of_another_width_is_one_sentence_with_exit_status_2(written, capsys):
+    assert main(["search", "--model", "all-MiniLM-L6-v2", "--device", "cpu", "--input", written["lancedb"],
+                 "--query", "a cat"]) == 2
+    err = capsys.readouterr().err
+    assert "gives 384 dimensions and the stored vectors have 24" in err and err.count("\n") == 1
