@@ -96,7 +96,7 @@ test-browser: $(STAMP) $(AXE_JS)
 	bash scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest -m browser
 
-bench: $(STAMP) $(VENV)/.notebook-installed $(VENV)/.bench-installed
+bench: $(STAMP) $(VENV)/.notebook-installed $(VENV)/.stores-installed $(VENV)/.bench-installed
 	$(BIN)/python -m bench.run --output bench/RESULTS.md
 
 # The bench's own references (requirements-bench.txt, alibi-detect without its declared dependencies); the app and

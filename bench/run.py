@@ -36,6 +36,7 @@ from bench.scale import bench_dataset_sessions, bench_index, bench_ray
 from bench.search import bench_search, bench_sts
 from bench.set_drift import bench_set_drift
 from bench.sparse import bench_sparse
+from bench.stores import bench_stores
 
 SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": bench_search, "sts": bench_sts,
             "first_contact": bench_first_contact, "classroom": bench_classroom, "pages": bench_pages,
@@ -47,7 +48,8 @@ SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": benc
             "dataset_sessions": bench_dataset_sessions, "sparse": bench_sparse, "rerank": bench_rerank,
             "rerank_explanation": bench_rerank_explanation,
             "late": bench_late, "layer_cka": bench_layer_cka, "overlap_scale": bench_overlap_scale,
-            "cli_help": bench_cli_help, "probes": bench_probes, "set_drift": bench_set_drift, "images": bench_images}
+            "cli_help": bench_cli_help, "probes": bench_probes, "set_drift": bench_set_drift, "images": bench_images,
+            "stores": bench_stores}
 
 
 def main() -> int:

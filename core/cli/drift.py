@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from core.cli.options import add_model_options, add_revision_option
+from core.cli.options import add_model_options, add_revision_option, source
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,22 +18,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                                  "clusters each set over-represents, and the texts new or gone")
     add_model_options(parser)
     add_revision_option(parser)
-    parser.add_argument("--reference", type=Path, required=True, help="the reference texts: a .txt (one a line), or "
-                                                                      ".csv, .jsonl or .parquet with a text column")
-    parser.add_argument("--current", type=Path, required=True, help="the new texts, read as --reference is")
+    parser.add_argument("--reference", type=source, required=True,
+                        help="the reference texts: a .txt (one a line), .csv, .jsonl or .parquet with a text column, "
+                             "or a store URI (`make stores`), whose texts the model embeds")
+    parser.add_argument("--current", type=source, required=True, help="the new texts, read as --reference is")
     parser.add_argument("--text-column", default="text", help="the column of texts in a table (default: text)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.set_defaults(run=run)
 
 
-def _texts(path: Path, column: str) -> list[str]:
+def _texts(path: Path | str, column: str) -> list[str]:
     """The file's texts, trimmed, empty ones left out: a .txt's lines (as `embed` reads them), or a table's column."""
     from core.cli.embed import read_lines
     from core.data.corpus import NoTexts
+    from core.data.stores.reading import store_table
     from core.data.uploads import column as text_column
     from core.data.uploads import read_table
 
-    if path.suffix.lower() == ".txt":
+    if isinstance(path, str):
+        texts = text_column(store_table(path), column)
+    elif path.suffix.lower() == ".txt":
         texts = read_lines(path)
     else:
         table = read_table(path.name, path.read_bytes())
@@ -41,6 +45,10 @@ def _texts(path: Path, column: str) -> list[str]:
             raise NoTexts(path)
         texts = text_column(table, column)
     return [text.strip() for text in texts if text.strip()]
+
+
+def _same(a: Path | str, b: Path | str) -> bool:
+    return a == b if isinstance(a, str) or isinstance(b, str) else a.resolve() == b.resolve()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from core.settings import Settings
 
     try:
-        if args.reference.resolve() == args.current.resolve():
+        if _same(args.reference, args.current):
             raise ValueError("--reference and --current are the same file: give the new texts as --current.")
         reference, current = _texts(args.reference, args.text_column), _texts(args.current, args.text_column)
         model = load_model(args.model, args.device, args.revision)

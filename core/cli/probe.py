@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from core.cli.options import add_model_options, add_revision_option
+from core.cli.options import add_model_options, add_revision_option, source
 
 ALL = "all"
 
@@ -34,7 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                                  "untrained, the words' TF-IDF and the online codelength")
     add_model_options(parser)
     add_revision_option(parser)
-    parser.add_argument("--input", type=Path, required=True, help="a .csv, .jsonl or .parquet file of texts and labels")
+    parser.add_argument("--input", type=source, required=True,
+                        help="a .csv, .jsonl or .parquet file of texts and labels, or a store URI whose metadata holds "
+                             "the labels (lancedb://FOLDER/TABLE, chroma://…, qdrant://…, postgresql://…?table=T; "
+                             "`make stores`): its texts are embedded by the model at each layer")
     parser.add_argument("--label-column", required=True, help="the column of labels (at least 2 classes of at least "
                                                               "5 different texts each; blank ones are left out)")
     parser.add_argument("--text-column", default="text", help="the column of texts (default: text)")
@@ -44,12 +47,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def _rows(path: Path, text_column: str, label_column: str) -> tuple[list[str], list[str]]:
-    """The texts and labels of the file's rows that hold a text, or ValueError in one sentence."""
+def _rows(path: Path | str, text_column: str, label_column: str) -> tuple[list[str], list[str]]:
+    """The texts and labels of the file's (or store's) rows that hold a text, or ValueError in one sentence."""
     from core.data.corpus import NoTexts
+    from core.data.stores.reading import store_table
     from core.data.uploads import column, read_table
 
-    table = read_table(path.name, path.read_bytes())
+    table = store_table(path) if isinstance(path, str) else read_table(path.name, path.read_bytes())
     if table.empty:
         raise NoTexts(path)
     texts, labels = column(table, text_column), column(table, label_column)

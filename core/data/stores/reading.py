@@ -67,6 +67,12 @@ def _plain(value: object) -> object:
     return "" if value is None else value
 
 
+def store_table(uri: str) -> pd.DataFrame:
+    """The store's rows as a table: `text`, `row_id` and its metadata columns (as text), as a file's table is read."""
+    corpus = read_store(uri)
+    return pd.concat([pd.DataFrame({"text": corpus.texts}), corpus.metadata], axis=1)
+
+
 def check_writable(uri: str, *, overwrite: bool) -> StoreUri:
     """The parsed URI, where a table or collection may be written there: StoreError where one exists and
     `overwrite` is not given (checked before any work that would be lost)."""

@@ -207,3 +207,28 @@ def test_a_query_model_of_another_width_is_one_sentence_with_exit_status_2(writt
                  "--query", "a cat"]) == 2
     err = capsys.readouterr().err
     assert "gives 384 dimensions and the stored vectors have 24" in err and err.count("\n") == 1
+
+
+def test_probe_and_drift_read_a_stores_texts_and_metadata_as_they_read_a_file(tmp_path, capsys):
+    labelled = pd.read_csv(messy("labelled.csv"), keep_default_na=False)
+    texts = labelled["text"].astype(str).tolist()
+    vectors = np.zeros((len(texts), 4), np.float32)  # stored vectors the model does not read: it embeds the texts
+    write_store(f"lancedb://{tmp_path}/docs", VectorCorpus(texts, vectors, labelled[["genre"]]))
+    results = []
+    for source in (f"lancedb://{tmp_path}/docs", str(messy("labelled.csv"))):
+        assert main(["probe", "--model", "all-MiniLM-L6-v2", "--device", "cpu", "--input", source, "--label-column",
+                     "genre", "--layers", "6", "--json"]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    assert results[0] == results[1] and results[0]["n"] < len(texts)  # blank labels left out from either
+    sets = {}
+    for name in ("reference", "current"):
+        lines = messy(f"{name}.txt").read_text(encoding="utf-8").splitlines()
+        write_store(f"lancedb://{tmp_path}/{name}", VectorCorpus(lines, np.zeros((len(lines), 4), np.float32),
+                                                                 pd.DataFrame(index=range(len(lines)))))
+        sets[name] = (f"lancedb://{tmp_path}/{name}", str(messy(f"{name}.txt")))
+    drifts = []
+    for reference, current in zip(sets["reference"], sets["current"]):
+        assert main(["drift", "--model", "all-MiniLM-L6-v2", "--device", "cpu", "--reference", reference,
+                     "--current", current, "--json"]) == 0
+        drifts.append(json.loads(capsys.readouterr().out))
+    assert drifts[0] == drifts[1]
