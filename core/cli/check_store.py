@@ -9,14 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.cli.options import (
-    add_model_options,
-    add_prompt_options,
-    add_revision_option,
-    add_vector_options,
-    positive_int,
-    source,
-)
+from core.cli.options import add_embedding_options, positive_int, source
 
 if TYPE_CHECKING:
     from core.data.vectors import VectorCorpus
@@ -26,12 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("check-store", help="does a stored index still match its model: a seeded sample "
                                                        "of its texts embedded again, each stored vector against the "
                                                        "fresh one")
-    add_model_options(parser)
-    add_revision_option(parser)
-    add_prompt_options(parser, roles=False)
-    parser.add_argument("--role", choices=("document", "query"), default="document",
-                        help="the texts were embedded as documents (the default) or as queries")
-    add_vector_options(parser)
+    add_embedding_options(parser)  # as `embed` wrote them
     parser.add_argument("--input", type=source, required=True,
                         help="the stored texts and vectors: a store URI (lancedb://FOLDER/TABLE, chroma://…, "
                              "qdrant://…, postgresql://…?table=T; `make stores`) or a .parquet with a text column and "

@@ -7,10 +7,7 @@ from typing import TYPE_CHECKING
 
 from core.cli.ctrl_c import CtrlC
 from core.cli.options import (
-    add_model_options,
-    add_prompt_options,
-    add_revision_option,
-    add_vector_options,
+    add_embedding_options,
     chosen_prompt,
     positive_int,
     refuse_inapplicable,
@@ -46,14 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("embed", help="embed a file of texts (one per line) into a .npy array or a "
                                                  ".parquet table of texts and vectors; with --engine ray, many "
                                                  ".txt or Parquet files into a folder of Parquet")
-    add_model_options(parser)
-    add_revision_option(parser)
-    add_prompt_options(parser, roles=False)
-    parser.add_argument("--role", choices=("document", "query"), default="document",
-                        help="embed the texts as documents (encode_document, the default) or as queries "
-                             "(encode_query): the model's prompt for that role and, for a sparse model with a "
-                             "Router, its route")
-    add_vector_options(parser)
+    add_embedding_options(parser)
     parser.add_argument("--batch-size", type=positive_int, default=32)
     parser.add_argument("--input", required=True, help="a .txt file (one text a line); with a model of images and "
                                                        "texts (CLIP, SigLIP), also a folder of images, a .zip of them "

@@ -58,6 +58,19 @@ def add_prompt_options(parser: argparse.ArgumentParser, *, roles: bool, side: st
                         help="keep the first N dimensions (Matryoshka), as sentence-transformers' truncate_dim")
 
 
+def add_embedding_options(parser: argparse.ArgumentParser) -> None:
+    """Every option that shapes the vectors `embed` writes: the model and its revision, prompts, the texts' role,
+    --normalize and --max-length (a stored index is checked against the same)."""
+    add_model_options(parser)
+    add_revision_option(parser)
+    add_prompt_options(parser, roles=False)
+    parser.add_argument("--role", choices=("document", "query"), default="document",
+                        help="embed the texts as documents (encode_document, the default) or as queries "
+                             "(encode_query): the model's prompt for that role and, for a sparse model with a "
+                             "Router, its route")
+    add_vector_options(parser)
+
+
 def add_vector_options(parser: argparse.ArgumentParser, *, side: str = "") -> None:
     """--normalize and --max-length, which shape the vectors `embed` writes."""
     parser.add_argument(_flag("normalize", side), action="store_true")

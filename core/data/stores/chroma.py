@@ -33,12 +33,6 @@ def count(uri: StoreUri) -> int:
     return _collection(uri).count()
 
 
-def exists(uri: StoreUri) -> bool:
-    try:
-        _collection(uri)
-    except StoreError:
-        return False
-    return True
 
 
 def chunks(uri: StoreUri, *, limit: int | None, chunk: int) -> Iterator[StoredRows]:
@@ -57,7 +51,7 @@ def chunks(uri: StoreUri, *, limit: int | None, chunk: int) -> Iterator[StoredRo
 def write(uri: StoreUri, rows: StoredRows, *, overwrite: bool) -> None:
     Path(uri.location).mkdir(parents=True, exist_ok=True)
     client = _client(uri)
-    if overwrite and exists(uri):
+    if overwrite and uri.name in {collection.name for collection in client.list_collections()}:
         client.delete_collection(uri.name)
     collection = client.create_collection(uri.name, embedding_function=None)
     metadatas = [dict(zip(rows.metadata, values)) for values in zip(*rows.metadata.values())] or None

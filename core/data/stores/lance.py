@@ -26,12 +26,6 @@ def count(uri: StoreUri) -> int:
     return _table(uri).count_rows()
 
 
-def exists(uri: StoreUri) -> bool:
-    try:
-        _table(uri)
-    except StoreError:
-        return False
-    return True
 
 
 def chunks(uri: StoreUri, *, limit: int | None, chunk: int) -> Iterator[StoredRows]:

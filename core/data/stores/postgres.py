@@ -55,10 +55,6 @@ def count(uri: StoreUri) -> int:
         return int(found[0]) if found else 0
 
 
-def exists(uri: StoreUri) -> bool:
-    with _connect(uri, read_only=True) as conn:
-        found = conn.execute("SELECT to_regclass(%s) IS NOT NULL", (sql.Identifier(uri.name).as_string(conn),))
-        return bool((found.fetchone() or (False,))[0])
 
 
 def chunks(uri: StoreUri, *, limit: int | None, chunk: int) -> Iterator[StoredRows]:
@@ -76,7 +72,7 @@ def chunks(uri: StoreUri, *, limit: int | None, chunk: int) -> Iterator[StoredRo
                                                    sql.Identifier(uri.name))
         if limit is not None:
             query = sql.SQL("{} LIMIT {}").format(query, sql.Literal(limit))
-        with conn.cursor(name="explorer_read") as cursor:
+        with conn.cursor(name="explorer_read", binary=True) as cursor:  # pgvector's binary loader: no text parsed
             cursor.execute(query)
             while rows := cursor.fetchmany(chunk):
                 columns = list(zip(*rows))

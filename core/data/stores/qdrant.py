@@ -50,12 +50,6 @@ def count(uri: StoreUri) -> int:
         client.close()
 
 
-def exists(uri: StoreUri) -> bool:
-    try:
-        count(uri)
-    except StoreError:
-        return False
-    return True
 
 
 def _vector(point: models.Record, uri: StoreUri) -> list[float]:

@@ -1,5 +1,5 @@
 """Reading a store in chunks into one VectorCorpus, and writing one: the modules of core.data.stores (one a store)
-each give `count`, `exists`, `chunks` and `write`."""
+each give `count`, `chunks` and `write`."""
 
 from __future__ import annotations
 
@@ -77,9 +77,18 @@ def check_writable(uri: str, *, overwrite: bool) -> StoreUri:
     """The parsed URI, where a table or collection may be written there: StoreError where one exists and
     `overwrite` is not given (checked before any work that would be lost)."""
     parsed = parse_store_uri(uri)
-    if store_module(parsed).exists(parsed) and not overwrite:
+    if not overwrite and _exists(store_module(parsed), parsed):
         raise StoreError(f"{parsed.shown} exists already; give --overwrite to replace it, or name a new one.")
     return parsed
+
+
+def _exists(module, uri: StoreUri) -> bool:
+    """Whether the table or collection is there to be read (counted)."""
+    try:
+        module.count(uri)
+    except StoreError:
+        return False
+    return True
 
 
 def write_store(uri: str, corpus: VectorCorpus, *, overwrite: bool = False) -> None:
