@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import socket
 import sys
 from pathlib import Path
@@ -232,3 +233,19 @@ def test_probe_and_drift_read_a_stores_texts_and_metadata_as_they_read_a_file(tm
                      "--current", current, "--json"]) == 0
         drifts.append(json.loads(capsys.readouterr().out))
     assert drifts[0] == drifts[1]
+
+
+@pytest.mark.skipif(not os.environ.get("QDRANT_URL"), reason="no Qdrant server here: set QDRANT_URL=http://HOST:PORT "
+                                                             "to test the server mode against one")
+def test_a_qdrant_server_reads_back_what_was_written(corpus):
+    name = f"explorer_test_{os.getpid()}"
+    uri = f"qdrant+{os.environ['QDRANT_URL'].rstrip('/')}/{name}"
+    from qdrant_client import QdrantClient
+
+    try:
+        write_store(uri, corpus)
+        back = read_store(uri)
+        assert back.texts == corpus.texts and np.array_equal(back.vectors, corpus.vectors)
+        pd.testing.assert_frame_equal(back.metadata, corpus.metadata)
+    finally:
+        QdrantClient(url=os.environ["QDRANT_URL"], check_compatibility=False).delete_collection(name)
