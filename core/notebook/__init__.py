@@ -8,6 +8,7 @@ a notebook widget (core.notebook.map_widget.MapWidget, an anywidget: the noteboo
     fig = ex.similarity(texts)             # the Similarity page's heatmap
     m = ex.map(texts)                      # the map widget; labels=, method=, query=
     m.selection                            # the rows selected in the browser, a DataFrame (empty at first)
+    stored = ex.open("lancedb://FOLDER/TABLE")  # a vector store's rows; ex.map(stored), ex.search(q, stored)
 """
 
 from typing import Any

@@ -28,6 +28,7 @@ from core.data.corpus import corpus_texts
 from core.data.rows import ROW_ID
 from core.data.stsb import stsb_corpus
 from core.data.uploads import query_pairs
+from core.data.vectors import VectorCorpus
 from core.deployment import load_config
 from core.encoding.encoder import Embeddings, checked_layer, encode_tokens
 from core.encoding.prompts import resolve_prompt, role_prompts, with_role
@@ -36,6 +37,7 @@ from core.evaluation.compared_models import dense_only
 from core.evaluation.metrics import shown_name
 from core.evaluation.probing import probe_texts, texts_direction
 from core.evaluation.retrieval import build_task, evaluate_embeddings
+from core.evaluation.stored import stored_hits
 from core.kinds import Kind, Why, kind_of
 from core.kinds.titles import configuration_title
 from core.maps.build import model_map
@@ -204,17 +206,31 @@ class Explorer:
         return layer_curves(drift.sentence, drift.labels, hovers, [pair_colour(k) for k in range(len(hovers))],
                             y_title=f"cosine of pooled sentences ({pooling})")
 
-    def search(self, query: str, corpus: Sequence[str] | None = None, *, k: int = 10) -> pd.DataFrame:
+    @staticmethod
+    def open(uri: str, *, limit: int | None = None) -> VectorCorpus:
+        """A vector store's rows (the stores extra, `make stores`): `lancedb://FOLDER/TABLE`, `chroma://…`,
+        `qdrant://…` or `postgresql://…?table=T` (core.data.stores), at most `limit` of them. `.texts`, `.vectors` and
+        `.metadata` (row_id and the store's other columns) are what `map` and `search` take as a corpus, and
+        `probe(stored.texts, stored.metadata["COLUMN"])` probes a metadata column."""
+        from core.data.stores.reading import read_store
+
+        return read_store(uri, limit=limit)
+
+    def search(self, query: str, corpus: Sequence[str] | VectorCorpus | None = None, *, k: int = 10) -> pd.DataFrame:
         """The model's top `k` texts of `corpus` (default: the 7,977 STS-B sentences) for `query`, as the Retrieval
         page ranks them: the query encoded as a query and the corpus as documents (each with the model's own prompt),
         scored by the cosine (dense), the model's own similarity (sparse: a text that shares no term is no hit and is
         left out) or MaxSim (late interaction). The corpus is cleaned as the page cleans it (trimmed; empty and
-        repeated texts dropped) and its vectors kept on disk for next time. Columns: rank, text, score."""
+        repeated texts dropped) and its vectors kept on disk for next time. Columns: rank, text, score. A store's
+        rows (`open`) are searched by their stored vectors as `python -m core search --input URI` searches them, with
+        the row ids and metadata beside."""
         query = query.strip()
         if not query:
             raise ValueError("The query is empty; give a text.")
         if k < 1:
             raise ValueError(f"k must be 1 or more, not {k}.")
+        if isinstance(corpus, VectorCorpus):
+            return pd.DataFrame(stored_hits(self.model, query, corpus, self._sides()[0], k))
         texts = list(stsb_corpus()) if corpus is None else corpus_texts(_listed(corpus))
         as_query, as_document = self._sides()
         vectors = self.kind.cached(self.model, texts, as_document)
@@ -300,7 +316,7 @@ class Explorer:
                        "figure": direction_figure(found.scores, names, listed, first=a, second=b or f"not {a}")}
         return table
 
-    def map(self, texts: Texts, *, labels: Sequence[object] | None = None, method: str = "PCA",
+    def map(self, texts: Texts | VectorCorpus, *, labels: Sequence[object] | None = None, method: str = "PCA",
             query: str | None = None, seed: int = 0, direction: str | tuple[str, str] | None = None) -> MapWidget:
         """The Map page's map of the texts as a notebook widget (core.notebook.map_widget.MapWidget, an anywidget;
         the notebook extra, `make notebook-extra`): embedded as documents, projected by `method` ("PCA", "t-SNE" or
@@ -308,8 +324,15 @@ class Explorer:
         `df["genre"]`, names the legend), with `query` as a star and lines to its nearest texts (core.maps.build). Its
         `selection` is a DataFrame of the rows selected in the browser. With `direction`, one label (against every
         other text) or two (`(first, second)`: from the second to the first), each point is coloured by its score
-        along the direction between their texts, as the Map page's "a direction between two labels" colours it."""
+        along the direction between their texts, as the Map page's "a direction between two labels" colours it.
+        A store's rows (`open`) are mapped by their stored vectors, as `MapWidget.from_vectors` maps vectors."""
         from core.notebook.map_widget import MapWidget, noted  # anywidget, the notebook extra, only where it is used
+
+        if isinstance(texts, VectorCorpus):
+            if query is not None or direction is not None:
+                raise ValueError("A store's rows are mapped by their stored vectors; query= and direction= need texts "
+                                 "the model embeds: give the texts (stored.texts) instead.")
+            return MapWidget.from_vectors(texts.vectors, texts.texts, labels=labels, method=method, seed=seed)
 
         listed = map_texts(_listed(texts))
         chosen = map_method(method)

@@ -433,3 +433,38 @@ def test_explorer_map_colours_each_text_by_its_score_along_the_direction_between
         explorer.map(texts, direction="news")
     with pytest.raises(ValueError, match="No text is labelled “sports”"):
         explorer.map(texts, labels=sample["genre"], direction="sports")
+
+
+def test_a_store_opened_in_the_notebook_is_mapped_by_its_stored_vectors_and_searched_as_the_command_searches_it(
+        tmp_path, capsys):
+    import json
+
+    from sentence_transformers import SentenceTransformer
+
+    from core.cli import main
+    from core.data.rows import ROW_ID, text_row_ids
+    from core.data.stores.reading import write_store
+    from core.data.vectors import VectorCorpus
+    from tests.extras import extra_module
+
+    extra_module("lancedb", "The vector stores' clients are an optional extra: `make stores`")
+    reference = SentenceTransformer(str(packaged_minilm_folder()), device="cpu")
+    vectors = reference.encode_document(TEXTS)
+    uri = f"lancedb://{tmp_path}/docs"
+    write_store(uri, VectorCorpus(TEXTS, vectors, pd.DataFrame({ROW_ID: text_row_ids(TEXTS), "topic": TOPICS})))
+    ex = Explorer("all-MiniLM-L6-v2", device="cpu")
+    stored = ex.open(uri)
+    assert stored.texts == TEXTS and np.array_equal(stored.vectors, vectors)
+    widget = ex.map(stored, labels=stored.metadata["topic"])
+    widget.selection = range(len(TEXTS))
+    expected = PCA(n_components=2, svd_solver="covariance_eigh").fit_transform(vectors.astype(np.float64))
+    same_up_to_sign(widget.selection[["x", "y"]].to_numpy(), expected, atol=1e-4)
+    assert widget.selection["label"].tolist() == TOPICS
+    found = ex.search("Who plays music?", stored, k=3)
+    assert main(["search", "--model", "all-MiniLM-L6-v2", "--device", "cpu", "--input", uri, "--query",
+                 "Who plays music?", "--k", "3"]) == 0
+    command = json.loads(capsys.readouterr().out)["results"]
+    assert found[ROW_ID].tolist() == [hit[ROW_ID] for hit in command]
+    assert found["topic"].tolist()[:2] == ["music", "music"]
+    with pytest.raises(ValueError, match="mapped by their stored vectors"):
+        ex.map(stored, query="guitar")
