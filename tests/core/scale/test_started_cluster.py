@@ -110,6 +110,22 @@ def wait_for(check, seconds: float, what: str, nodes: list[subprocess.Popen], lo
                          + "\n".join(log.read_text()[-2000:] for log in sorted(logs.glob("node-*.log"))))
 
 
+def start_head(command: list[str], env: dict[str, str], ready, nodes: list[subprocess.Popen], folder: Path) -> None:
+    """`ray start --head` until `ready()`, started once more where Ray's own wait for its raylet ran out: Ray 2.60
+    fixes it at 30 s (node.py), which a loaded two-core machine can pass ("The current node timed out during
+    startup"; one of two full runs here on 12-02). Anything else fails at once."""
+    log = folder / "node-head.log"
+    for attempt in (1, 2):
+        nodes.append(started(command, env, log))
+        try:
+            wait_for(ready, 60, "the head did not start", nodes, folder)
+            return
+        except AssertionError:
+            if attempt == 2 or nodes[-1].poll() is None or "timed out during startup" not in log.read_text():
+                raise
+            stop([nodes.pop()], folder)  # the head's processes, every one naming the folder
+
+
 @pytest.fixture(scope="module")
 def token_cluster() -> Iterator[StartedCluster]:
     """The README's first two commands: `ray get-auth-token --generate` and `ray start --head` on the head, then
@@ -124,9 +140,8 @@ def token_cluster() -> Iterator[StartedCluster]:
     cluster = StartedCluster(f"127.0.0.1:{port}", home, env, nodes, folder)
     try:
         subprocess.run([RAY, "get-auth-token", "--generate"], env=env, check=True, capture_output=True, timeout=60)
-        nodes.append(started(node_command(folder, "--head", "--port", str(port), "--num-cpus", "3",
-                                          "--include-dashboard", "false"), env, folder / "node-head.log"))
-        wait_for(lambda: len(cluster.state()["nodes"]) == 1, 60, "the head did not start", nodes, folder)
+        start_head(node_command(folder, "--head", "--port", str(port), "--num-cpus", "3", "--include-dashboard",
+                                "false"), env, lambda: len(cluster.state()["nodes"]) == 1, nodes, folder)
         assert "Token authentication is enabled" in (folder / "node-head.log").read_text()
         nodes.append(started(node_command(folder, "--address", cluster.address, "--num-cpus", "2"),
                              {**env, "RAY_AUTH_MODE": "token"}, folder / "node-second.log"))
@@ -258,11 +273,10 @@ def test_a_cluster_with_authentication_off_is_reached_too(tmp_path):
     port = free_port()
     nodes: list[subprocess.Popen] = []
     try:
-        nodes.append(started(node_command(folder, "--head", "--port", str(port), "--num-cpus", "2",
-                                          "--include-dashboard", "false"), {**env, "RAY_AUTH_MODE": "disabled"},
-                             folder / "node-head.log"))
         cluster = StartedCluster(f"127.0.0.1:{port}", home, env, nodes, folder)
-        wait_for(lambda: len(cluster.state()["nodes"]) == 1, 60, "the head did not start", nodes, folder)
+        start_head(node_command(folder, "--head", "--port", str(port), "--num-cpus", "2", "--include-dashboard",
+                                "false"), {**env, "RAY_AUTH_MODE": "disabled"},
+                   lambda: len(cluster.state()["nodes"]) == 1, nodes, folder)
         assert cluster.state(mode="disabled")["nodes"]  # reached without a token: authentication is off
         texts = write_texts(tmp_path / "in", {"a": 20})
         run = subprocess.run([*EMBED, "--address", cluster.address, "--workers", "1", "--input",
