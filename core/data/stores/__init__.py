@@ -14,7 +14,7 @@ Any of them takes `?text=`, `?vector=` and `?id=`: the column (or payload key) t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 SCHEMES = {"lancedb": "lance", "chroma": "chroma", "qdrant": "qdrant", "qdrant+http": "qdrant",
            "postgresql": "postgres", "postgres": "postgres"}
@@ -69,7 +69,7 @@ def parse_store_uri(uri: str) -> StoreUri:
                              "not named vector and text).")
         rest = [(key, value) for key, value in parse_qsl(parts.query, keep_blank_values=True)
                 if key not in OWN_PARAMETERS]
-        location = parts._replace(query="&".join(f"{k}={v}" for k, v in rest)).geturl()
+        location = parts._replace(query=urlencode(rest)).geturl()
         return StoreUri(parts.scheme, location, table, shown=shown, **columns)
     path = (parts.netloc + parts.path) if parts.scheme != "qdrant+http" else parts.path
     folder, _, name = path.rstrip("/").rpartition("/")
