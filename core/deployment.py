@@ -24,19 +24,16 @@ class DeploymentConfig:
     max_corpus_rows: int = 100_000
     max_upload_mb: int = 200  # 100,000 vectors of 384 dimensions are 154 MB as .npy
     max_eval_queries: int = 5_000
-    datasets: tuple[str, ...] = ()  # server-side folders of Parquet vectors (`embed --engine ray`); the browser
-    # picks them by name, never by path; relative paths start at the repo root
-
-
-def dataset_folders(config: DeploymentConfig) -> list[Path]:
-    return [(CONFIG_FILE.parent / folder).resolve() for folder in config.datasets]
+    datasets: tuple[str, ...] = ()  # server-side folders of Parquet vectors (`embed --engine ray`) and store URIs
+    # (core.data.stores); the browser picks them by name, never by path; relative paths start at the repo root
 
 
 def _coerce(raw: object, field_type: type) -> object:
     if field_type is bool and isinstance(raw, str):
         return raw.strip().lower() in {"1", "true", "yes", "on"}
-    if field_type is tuple and isinstance(raw, str):  # EXPLORER_DATASETS=/data/a:/data/b
-        return tuple(part for part in raw.split(os.pathsep) if part)
+    if field_type is tuple and isinstance(raw, str):  # EXPLORER_DATASETS=/data/a:/data/b, or, with a store URI among
+        # them (its own ":"), separated by spaces: EXPLORER_DATASETS="/data/a lancedb:///data/store/docs"
+        return tuple(part for part in (raw.split() if "://" in raw else raw.split(os.pathsep)) if part)
     return field_type(raw)
 
 

@@ -68,7 +68,7 @@ def main() -> None:
         threshold = kept(right.slider, "Score threshold", key="ret_threshold", url=True, default=0.0, min_value=-1.0,
                          max_value=1.0, step=0.05, help="Model hits with a lower cosine similarity are hidden.")
     if source in named:
-        dataset_search(named[source], query, k, threshold)
+        dataset_search(named[source], query, k, threshold, model, settings)
         return
     corpus = read_corpus(source)
     if corpus is None:

@@ -1,7 +1,7 @@
-"""Dataset folders: Parquet files of texts and vectors (the layout `to_parquet` writes, one row per text; a
-late-interaction model's tokens and token vectors instead) with an `_embedding.json` saying how they were embedded.
-pyarrow's dataset readers skip names starting with "_" or ".", so the manifest and unfinished parts are never read as
-data."""
+"""Datasets a deployment lists: folders of Parquet files of texts and vectors (the layout `to_parquet` writes, one row
+per text; a late-interaction model's tokens and token vectors instead) with an `_embedding.json` saying how they were
+embedded, and vector stores named by a URI (core.data.stores: a table's texts, vectors and metadata). pyarrow's dataset
+readers skip names starting with "_" or ".", so the manifest and unfinished parts are never read as data."""
 
 from __future__ import annotations
 
@@ -21,7 +21,10 @@ import pyarrow.fs as pafs
 from core.data.late_parquet import TOKEN_VECTORS_COLUMN, TOKENS_COLUMN, matrix_of
 from core.data.sampling import sample_indices
 from core.data.sparse_vectors import INDICES_COLUMN
+from core.data.stores import StoreError, anchored, is_store_uri, parse_store_uri
+from core.data.stores.reading import read_store, store_count
 from core.data.vectors import TEXT_COLUMN, VECTOR_COLUMN
+from core.deployment import CONFIG_FILE, DeploymentConfig
 from core.encoding.late.cache import stored_file, write_token_matrix
 from core.encoding.late.matrix import TokenMatrix
 from core.hashing import texts_digest
@@ -73,16 +76,17 @@ class DatasetInfo:
     """What a corpus picker shows of a listed folder, read from file metadata only."""
 
     name: str
-    folder: Path
+    source: str  # the folder's resolved path, or the store's URI
     rows: int
     manifest: Manifest | None
-    version: str  # folder_version when read: a server reopens the folder when it changes
+    version: str  # source_version when read: a server reopens the dataset when it changes
     late: bool = False  # a late-interaction model's tokens and token vectors, not one vector a text
 
     @property
     def label(self) -> str:
         if self.manifest is None:
-            made = "token vectors made elsewhere" if self.late else "vectors made elsewhere"
+            made = ("token vectors made elsewhere" if self.late else
+                    "vectors of a store" if is_store_uri(self.source) else "vectors made elsewhere")
             return f"{self.name} ({self.rows:,} texts, {made})"
         settings = self.manifest.settings
         how = "late interaction" if self.late else f"{settings.pooling} pooling"
@@ -127,7 +131,29 @@ def folder_version(folder: Path) -> str:
         return ""
 
 
-def dataset_info(folder: Path) -> DatasetInfo:
+def source_version(source: str) -> str:
+    """A folder's version, or a store's: its row count (a store tells no cheaper sign of a change; a row replaced in
+    place, its count unchanged, is seen once the server restarts); "" where it does not open."""
+    if not is_store_uri(source):
+        return folder_version(Path(source))
+    try:
+        return texts_digest([str(store_count(source))], prefix=source.encode())
+    except StoreError:
+        return ""
+
+
+def _store_info(uri: str) -> DatasetInfo:
+    rows = store_count(uri)
+    if rows == 0:
+        raise DatasetError(f"The listed store {parse_store_uri(uri).shown} holds no rows yet; it appears once rows "
+                           "are written to it.")
+    return DatasetInfo(parse_store_uri(uri).name, uri, rows, None, source_version(uri))
+
+
+def dataset_info(source: str | Path) -> DatasetInfo:
+    if is_store_uri(str(source)):
+        return _store_info(str(source))
+    folder = Path(source)
     if not folder.is_dir():
         raise DatasetError(f"The listed dataset folder {folder} does not exist; embed into it with "
                            "`python -m core embed --engine ray --output` or remove it from explorer.toml.")
@@ -149,25 +175,34 @@ def dataset_info(folder: Path) -> DatasetInfo:
         raise DatasetError(f"The listed dataset folder {folder} holds a sparse model's vectors (indices and values); "
                            "Retrieval and the map open dense dataset folders so far: read it with scipy or pyarrow, "
                            "or embed the corpus with a dense model to open it here.")
-    return DatasetInfo(folder.name, folder, rows, read_manifest(pafs.LocalFileSystem(), str(folder)),
+    return DatasetInfo(folder.name, str(folder), rows, read_manifest(pafs.LocalFileSystem(), str(folder)),
                        folder_version(folder), VECTOR_COLUMN not in columns and TOKEN_VECTORS_COLUMN in columns)
 
 
-def listed_datasets(folders: Sequence[Path]) -> tuple[list[DatasetInfo], list[str]]:
-    """The listed folders that open, and a sentence for each that does not."""
+def dataset_sources(config: DeploymentConfig) -> list[str]:
+    """Each dataset the deployment lists: a folder's resolved path, or a store's URI (a store folder's relative path
+    anchored at the repo root too)."""
+    root = CONFIG_FILE.parent
+    return [anchored(source, root) if is_store_uri(source) else str((root / source).resolve())
+            for source in config.datasets]
+
+
+def listed_datasets(sources: Sequence[str | Path]) -> tuple[list[DatasetInfo], list[str]]:
+    """The listed folders and stores that open, and a sentence for each that does not."""
     found, problems = [], []
-    for folder in folders:
+    for source in sources:
         try:
-            found.append(dataset_info(folder))
-        except (DatasetError, OSError, pa.ArrowInvalid) as err:
+            found.append(dataset_info(source))
+        except (DatasetError, StoreError, OSError, pa.ArrowInvalid) as err:
             problems.append(str(err))
     return found, problems
 
 
-def checked_folder(folder: Path, listed: Sequence[Path]) -> Path:
+def checked_folder(folder: Path, listed: Sequence[str | Path]) -> Path:
     """`folder` if it is one of the listed dataset folders (or inside one); the browser never names another."""
     resolved = folder.resolve()
-    if not any(resolved == allowed or resolved.is_relative_to(allowed) for allowed in listed):
+    allowed = [Path(source) for source in listed if not is_store_uri(str(source))]
+    if not any(resolved == place or resolved.is_relative_to(place) for place in allowed):
         raise DatasetError(f"{folder} is not a listed dataset folder; add it to `datasets` in explorer.toml.")
     return resolved
 
@@ -187,9 +222,12 @@ def _vector_file(folder: Path, dims: int) -> Path:
     return cache_dir() / "datasets" / f"{texts_digest(_file_stats(folder), prefix=f'{folder}:{dims}'.encode())}.npy"
 
 
-def open_dataset(folder: Path, listed: Sequence[Path]) -> Dataset:
-    """The dataset in a listed folder; its vectors are copied once into a cache file that is then memory-mapped."""
-    folder = checked_folder(folder, listed)
+def open_dataset(source: str | Path, listed: Sequence[str | Path]) -> Dataset:
+    """The dataset of a listed folder or store; its vectors are copied once into a cache file that is then
+    memory-mapped."""
+    if is_store_uri(str(source)):
+        return _open_store(str(source), listed)
+    folder = checked_folder(Path(source), listed)
     info = dataset_info(folder)
     if info.late:
         raise DatasetError(f"{folder} holds a late-interaction model's token vectors (one per token, not one a "
@@ -217,6 +255,22 @@ def open_dataset(folder: Path, listed: Sequence[Path]) -> Dataset:
         atomic_write(target, write)
     columns = [name for name in parquet.schema.names if name != VECTOR_COLUMN]
     return Dataset(info, parquet.to_table(columns=columns), np.load(target, mmap_mode="r"))
+
+
+def _open_store(uri: str, listed: Sequence[str | Path]) -> Dataset:
+    """A listed store read whole (its vectors into a cache file that is then memory-mapped, written again at each
+    opening: a row replaced in place keeps the store's count): its row ids and metadata become the table's columns
+    beside the texts."""
+    if uri not in [str(source) for source in listed]:
+        raise DatasetError(f"{parse_store_uri(uri).shown} is not a listed store; add it to `datasets` in "
+                           "explorer.toml.")
+    corpus = read_store(uri)
+    info = DatasetInfo(parse_store_uri(uri).name, uri, len(corpus.texts), None, source_version(uri))
+    target = cache_dir() / "datasets" / f"{texts_digest([info.version], prefix=f'{uri}:store'.encode())}.npy"
+    atomic_write(target, lambda tmp: np.save(tmp, np.asarray(corpus.vectors, dtype=np.float32)))
+    table = pa.Table.from_pandas(pd.concat([pd.DataFrame({TEXT_COLUMN: corpus.texts}), corpus.metadata], axis=1),
+                                 preserve_index=False)
+    return Dataset(info, table, np.load(target, mmap_mode="r"))
 
 
 def dataset_sample(dataset: Dataset, size: int, seed: int = 0) -> tuple[np.ndarray, pd.DataFrame, np.ndarray]:

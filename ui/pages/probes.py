@@ -4,6 +4,8 @@ labels look wrong (cleanlab), tagged where the Map page shows them, and a concep
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -11,10 +13,12 @@ import streamlit as st
 from core.analysis.probes import checked_labels
 from core.analysis.statistics import p_shown, p_text
 from core.data.corpus import CorpusError, labelled_corpus
-from core.data.labels import TEXTS, TagError, TagStore
-from core.data.rows import ROW_ID
+from core.data.datasets import DatasetError, DatasetInfo, dataset_sample
+from core.data.labels import TEXTS, TagError, TagStore, dataset_scope
+from core.data.rows import ROW_ID, with_row_ids
 from core.data.stsb import MAP_SAMPLE_SIZE, stsb_genres, stsb_sample
 from core.data.uploads import column, text_columns
+from core.data.vectors import TEXT_COLUMN
 from core.evaluation.probing import ProbeReport
 from core.kinds import kind_of
 from core.models.loading import LoadedModel
@@ -26,17 +30,34 @@ from ui.components.upload import uploaded_corpus
 from ui.state.persist import kept
 from ui.state.url_state import settings_to_query
 from ui.work.background import probe_job, waiting
+from ui.work.cache import dataset_of, listed_datasets_now
 
 SOURCES = {"stsb": "STS-B sentences by genre (built in)", "upload": "A file with a label column"}
 STSB_SIZE = 600  # the built-in example's texts: the probes of every layer in seconds
+DATASET_MOST = 5_000  # a listed dataset's texts probed at most: every layer's vectors are embedded again
 MISLABEL = "possible mislabel"  # the tag the mislabels are given
 EVERY_OTHER = "(every other label)"
 
 
-def _labelled() -> pd.DataFrame | None:
-    """The texts and their labels (`row_id`, `text`, `label`): STS-B's genres, or an uploaded file's label column."""
-    source = kept(st.radio, "Labelled texts", key="probe_source", url=True, default="stsb",
-                  options=list(SOURCES), format_func=SOURCES.get, horizontal=True)
+@dataclass(frozen=True)
+class Labelled:
+    """The texts and labels probed (`row_id`, `text`, `label`), and the listed dataset they come from, if any (its
+    rows are tagged in its own scope, as the Map page shows it)."""
+
+    frame: pd.DataFrame
+    dataset: DatasetInfo | None = None
+
+
+def _labelled() -> Labelled | None:
+    """The texts and their labels (`row_id`, `text`, `label`): STS-B's genres, an uploaded file's label column, or a
+    metadata column of a dataset the deployment lists (a folder or a store)."""
+    datasets = {f"dataset:{info.name}": info for info in listed_datasets_now()[0]}
+    source = kept(st.radio, "Labelled texts", key="probe_source", url=True, default="stsb", must_be_option=True,
+                  options=[*SOURCES, *datasets], format_func=lambda name: SOURCES.get(name) or
+                  f"Dataset: {datasets[name].label}", horizontal=True)
+    if source in datasets:
+        frame = _dataset_labelled(datasets[source])
+        return None if frame is None else Labelled(frame, datasets[source])
     if source == "stsb":
         total = len(stsb_genres())
         size = int(kept(st.number_input, "Sentences", key="probe_size", url=True, default=STSB_SIZE,
@@ -44,7 +65,7 @@ def _labelled() -> pd.DataFrame | None:
                         help="A seeded sample of STS-B's distinct sentences, each labelled with its genre (news, "
                              "image captions, forums)."))
         sample = stsb_sample(size)
-        return labelled_corpus(sample["text"].tolist(), sample["genre"].tolist())
+        return Labelled(labelled_corpus(sample["text"].tolist(), sample["genre"].tolist()))
     uploaded = uploaded_corpus(file_key="probe_upload", column_key="probe_text",
                                hint="Upload a .csv, .jsonl or .parquet file with a text column and a label column.")
     if uploaded is None:
@@ -55,8 +76,30 @@ def _labelled() -> pd.DataFrame | None:
         st.info("The file has one column: a probe needs a second, of labels (at least 2 classes of 5 texts each).")
         return None
     label_col = st.selectbox("Label column", others, key="probe_label")
-    return labelled_corpus(column(table, text_col), column(table, label_col),
-                           table[ROW_ID].tolist() if ROW_ID in table.columns else None)
+    return Labelled(labelled_corpus(column(table, text_col), column(table, label_col),
+                                    table[ROW_ID].tolist() if ROW_ID in table.columns else None))
+
+
+def _dataset_labelled(info: DatasetInfo) -> pd.DataFrame | None:
+    """A seeded sample of a listed dataset's texts, labelled by one of its metadata columns."""
+    try:
+        dataset = dataset_of(info.source, info.version)
+    except (DatasetError, OSError) as err:
+        raise CorpusError(str(err)) from err
+    most = min(DATASET_MOST, info.rows)
+    size = int(kept(st.number_input, "Texts", key="probe_dataset_size", url=True, default=min(STSB_SIZE, most),
+                    min_value=min(30, most), max_value=most, step=100,
+                    help=f"A seeded sample of the dataset's {info.rows:,} texts (seed 0), embedded again at every "
+                         "layer."))
+    rows, frame, _ = dataset_sample(dataset, size)
+    frame = with_row_ids(frame, numbers=rows)  # as the Map page numbers them
+    labels = [c for c in frame.columns if c not in (TEXT_COLUMN, ROW_ID)]
+    if not labels:
+        st.info(f"{info.name} has no column besides its texts: a probe needs one of labels (at least 2 classes of 5 "
+                "texts each).")
+        return None
+    label_col = st.selectbox("Label column", labels, key="probe_dataset_label")
+    return labelled_corpus(frame[TEXT_COLUMN].tolist(), frame[label_col].tolist(), frame[ROW_ID].tolist())
 
 
 def probe_view(model: LoadedModel, settings: Settings) -> None:
@@ -65,12 +108,13 @@ def probe_view(model: LoadedModel, settings: Settings) -> None:
                "is never on both sides). Beside it: the words alone (TF-IDF), the same architecture with random "
                "weights (what training added is the gap), and the labels shuffled (chance).")
     try:
-        frame = _labelled()
+        labelled = _labelled()
     except CorpusError as err:
         st.error(str(err))
         return
-    if frame is None:
+    if labelled is None:
         return
+    frame = labelled.frame
     try:
         checked = checked_labels(frame["label"].tolist(), frame["text"].tolist())
     except ValueError as err:  # the labels cannot be probed: said in one sentence
@@ -92,7 +136,7 @@ def probe_view(model: LoadedModel, settings: Settings) -> None:
         st.markdown("**What the probe gets wrong, most confident first**")
         st.dataframe(report.wrong(layer), hide_index=True, column_config={"probability": THREE_DECIMALS})
     st.caption("Out of fold: each text is predicted by the probe of the fold that held it out.")
-    _mislabels(report, frame, layer, settings)
+    _mislabels(report, labelled, layer, settings)
     _direction(report, layer)
 
 
@@ -122,10 +166,15 @@ def _summary(model: LoadedModel, report: ProbeReport) -> None:
     csv_download(rows, "what-each-layer-knows.csv", "Download the rows (CSV)", index=False, key="probe_csv")
 
 
-def _where_tagged(settings: Settings, size: int) -> None:
+def _where_tagged(settings: Settings, labelled: Labelled) -> None:
     """A link to the Embedding map on a corpus that holds the texts just tagged, coloured by the tag."""
     query = {**settings_to_query(settings), "map_colour": f"tag: {MISLABEL}"}
-    if st.session_state.get("probe_source", "stsb") == "stsb":  # a larger sample holds a smaller one's texts
+    size = len(labelled.frame)
+    if labelled.dataset is not None:  # the map shows every row of a dataset by default, a larger sample at least
+        st.page_link("views/map.py", icon=":material/scatter_plot:",
+                     label=f"See them on the Embedding map: its view of {labelled.dataset.name} holds all of them",
+                     query_params={**query, "map_source": f"dataset:{labelled.dataset.name}"})
+    elif st.session_state.get("probe_source", "stsb") == "stsb":  # a larger sample holds a smaller one's texts
         shown = max(size, MAP_SAMPLE_SIZE)
         st.page_link("views/map.py", icon=":material/scatter_plot:",
                      label=f"See them on the Embedding map: its STS-B sample of {shown:,} sentences holds all of them",
@@ -136,7 +185,7 @@ def _where_tagged(settings: Settings, size: int) -> None:
                            "or taken out)")
 
 
-def _mislabels(report: ProbeReport, frame: pd.DataFrame, layer: int, settings: Settings) -> None:
+def _mislabels(report: ProbeReport, labelled: Labelled, layer: int, settings: Settings) -> None:
     st.subheader("Texts that look mislabelled")
     found = report.mislabels(layer)
     if found.empty:
@@ -148,18 +197,20 @@ def _mislabels(report: ProbeReport, frame: pd.DataFrame, layer: int, settings: S
     st.caption(f"{counted} whose label the layer's space disagrees with, by cleanlab's confident learning "
                "(find_label_issues) on the probe's out-of-fold probabilities, least sure of its own label first, each "
                "with its nearest texts in the layer and their labels.")
-    rows = frame[ROW_ID].to_numpy()[found["row"].to_numpy()].tolist()
+    rows = labelled.frame[ROW_ID].to_numpy()[found["row"].to_numpy()].tolist()
+    dataset = labelled.dataset
     if st.button(f"Tag them all “{MISLABEL}”", key="probe_tag"):
         try:
-            TagStore().tag(TEXTS, MISLABEL, rows)
+            TagStore().tag(TEXTS if dataset is None else dataset_scope(dataset.name, dataset.version), MISLABEL, rows)
         except TagError as err:
             st.error(str(err))
         else:
             tagged = "1 text" if len(rows) == 1 else f"{len(rows):,} texts"
-            st.success(f"Tagged {tagged} “{MISLABEL}”. The tag is kept by the texts themselves: the "
-                       "Embedding map shows it on any corpus that holds them (colour by “tag: possible mislabel”), "
-                       "and its downloads have a tag_possible mislabel column.")
-            _where_tagged(settings, len(frame))
+            kept_by = (f"the rows of {dataset.name}: the Embedding map shows it on that dataset" if dataset else
+                       "the texts themselves: the Embedding map shows it on any corpus that holds them")
+            st.success(f"Tagged {tagged} “{MISLABEL}”. The tag is kept by {kept_by} (colour by “tag: possible "
+                       "mislabel”), and its downloads have a tag_possible mislabel column.")
+            _where_tagged(settings, labelled)
 
 
 def _direction(report: ProbeReport, layer: int) -> None:

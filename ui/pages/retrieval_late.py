@@ -117,7 +117,7 @@ def _dataset_query(dataset: LateDataset, query: str) -> tuple[TokenVectors, str,
 def late_dataset_search(info: DatasetInfo, query: str, k: int) -> None:
     """The dataset's top k for the query by MaxSim, each hit's strongest token matches, and one hit's alignment."""
     try:
-        dataset = late_dataset_of(str(info.folder), info.version)
+        dataset = late_dataset_of(info.source, info.version)
     except (DatasetError, OSError) as err:
         st.error(str(err))
         return

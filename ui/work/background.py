@@ -192,7 +192,7 @@ def index_job(dataset: Dataset) -> VectorIndex | Job:
     """The dataset's search index: exact search at once up to the threshold, else the HNSW graph read from disk or
     built in the shared background job (kept on disk, keyed by the vectors' content hash)."""
     info, params = dataset.info, IndexParams.for_rows(len(dataset.vectors))
-    key = (str(info.folder), info.version)
+    key = (info.source, info.version)
     inline = (lambda: exact_index_of(*key, dataset.vectors)) if params.method == "exact" else None
     return _queued(("index", *key), f"Indexing the {info.rows:,} vectors of {info.name}",
                    lambda progress: stored_index(dataset.vectors, params, progress), inline=inline)

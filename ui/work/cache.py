@@ -29,13 +29,15 @@ from core.data.datasets import (
     Dataset,
     DatasetInfo,
     LateDataset,
-    folder_version,
+    dataset_sources,
     listed_datasets,
     open_dataset,
     open_late_dataset,
+    source_version,
 )
+from core.data.stores import is_store_uri
 from core.data.stsb import Split, stsb_corpus
-from core.deployment import dataset_folders, load_config
+from core.deployment import load_config
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import TokenStates, encode_tokens
 from core.evaluation.retrieval import (
@@ -70,27 +72,33 @@ def cached_reranker(model_id: str, device: str) -> LoadedReranker:
 
 
 def listed_datasets_now() -> tuple[list[DatasetInfo], list[str]]:
-    """The deployment's dataset folders, read again as soon as a file in one of them is added or replaced (a
-    listing reads every file's footer; the versions only list and stat the files)."""
-    folders = tuple(dataset_folders(load_config()))
-    return _listed(folders, tuple(folder_version(folder) for folder in folders))
+    """The deployment's dataset folders and stores, read again as soon as a file in a folder is added or replaced, or
+    a store's count changes (a listing reads every file's footer; the versions only list and stat the files)."""
+    sources = tuple(dataset_sources(load_config()))
+    return _listed(sources, tuple(_store_version(s) if is_store_uri(s) else source_version(s) for s in sources))
+
+
+@st.cache_data(ttl=10, show_spinner=False, max_entries=32)
+def _store_version(uri: str) -> str:
+    """A store's version, asked at most every 10 seconds (a count is a query to its server; a folder's is a stat)."""
+    return source_version(uri)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _listed(folders: tuple[Path, ...], versions: tuple[str, ...]) -> tuple[list[DatasetInfo], list[str]]:
-    return listed_datasets(folders)
+def _listed(sources: tuple[str, ...], versions: tuple[str, ...]) -> tuple[list[DatasetInfo], list[str]]:
+    return listed_datasets(sources)
 
 
 @st.cache_resource(show_spinner="Opening the dataset…", max_entries=4)
-def dataset_of(folder: str, version: str) -> Dataset:
+def dataset_of(source: str, version: str) -> Dataset:
     """One copy per server, shared by every session; a new `version` (a file added or replaced) reopens it."""
-    return open_dataset(Path(folder), dataset_folders(load_config()))
+    return open_dataset(source, dataset_sources(load_config()))
 
 
 @st.cache_resource(show_spinner="Opening the dataset's token vectors…", max_entries=4)
 def late_dataset_of(folder: str, version: str) -> LateDataset:
     """As `dataset_of`, for a late-interaction model's dataset: its token vectors memory-mapped once per server."""
-    return open_late_dataset(Path(folder), dataset_folders(load_config()))
+    return open_late_dataset(Path(folder), dataset_sources(load_config()))
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

@@ -14,12 +14,14 @@ Any of them takes `?text=`, `?vector=` and `?id=`: the column (or payload key) t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 SCHEMES = {"lancedb": "lance", "chroma": "chroma", "qdrant": "qdrant", "qdrant+http": "qdrant",
            "postgresql": "postgres", "postgres": "postgres"}
 CLIENTS = {"lance": "lancedb", "chroma": "chromadb", "qdrant": "qdrant_client", "postgres": "psycopg"}
 OWN_PARAMETERS = ("text", "vector", "id", "table")
+LOCAL = ("lancedb", "chroma", "qdrant")  # the schemes whose location is a folder
 
 
 class StoreError(ValueError):
@@ -46,6 +48,15 @@ class StoreUri:
 
 def is_store_uri(text: str) -> bool:
     return urlsplit(str(text)).scheme in SCHEMES
+
+
+def anchored(uri: str, root: Path) -> str:
+    """`uri` with a store folder's relative path (`lancedb://data/docs/T`) made absolute under `root`."""
+    parts = urlsplit(uri)
+    if parts.scheme not in LOCAL or not parts.netloc:  # a server, or an absolute folder (`lancedb:///data/docs/T`)
+        return uri
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{parts.scheme}://{(root / (parts.netloc + parts.path)).resolve()}{query}"
 
 
 def _without_password(uri: str) -> str:

@@ -36,6 +36,12 @@ def store_module(uri: StoreUri):
     return importlib.import_module(f"core.data.stores.{uri.module}")
 
 
+def store_count(uri: str) -> int:
+    """The store's rows, counted by the store (StoreError where it does not open)."""
+    parsed = parse_store_uri(uri)
+    return store_module(parsed).count(parsed)
+
+
 def read_store(uri: str, *, limit: int | None = None, chunk: int = CHUNK) -> VectorCorpus:
     """The store's rows as one corpus, in the store's order (the order written, for a table this project wrote), each
     row's id as its `row_id`; chunks are copied into one array as they come, never held twice."""

@@ -82,7 +82,7 @@ def _vector_corpus() -> MapCorpus | None:
 
 def _dataset_corpus(info: DatasetInfo) -> MapCorpus:
     try:
-        dataset = dataset_of(str(info.folder), info.version)
+        dataset = dataset_of(info.source, info.version)
     except (DatasetError, OSError) as err:
         raise CorpusError(str(err)) from err
     most = min(MAX_POINTS, info.rows)
@@ -116,7 +116,7 @@ def _one_set(side: str, default: str, size: int) -> list[str] | None:
     if chosen in datasets:
         info = datasets[chosen]
         try:
-            texts = dataset_sample(dataset_of(str(info.folder), info.version), min(size, info.rows))[1]["text"]
+            texts = dataset_sample(dataset_of(info.source, info.version), min(size, info.rows))[1]["text"]
         except (DatasetError, OSError) as err:
             raise CorpusError(str(err)) from err
         return texts.tolist()
