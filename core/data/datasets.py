@@ -273,10 +273,12 @@ def _open_store(uri: str, listed: Sequence[str | Path]) -> Dataset:
     return Dataset(info, table, np.load(target, mmap_mode="r"))
 
 
-def dataset_sample(dataset: Dataset, size: int, seed: int = 0) -> tuple[np.ndarray, pd.DataFrame, np.ndarray]:
-    """A seeded sample of the dataset's rows (all of them when it has `size` or fewer): their row numbers, their
-    table (text first, metadata as text) and their vectors."""
-    rows = sample_indices(len(dataset.vectors), limit=size, seed=seed)
+def dataset_sample(dataset: Dataset, size: int, seed: int = 0,
+                   among: np.ndarray | None = None) -> tuple[np.ndarray, pd.DataFrame, np.ndarray]:
+    """A seeded sample of the dataset's rows, or of the rows `among` (all of them when there are `size` or fewer):
+    their row numbers, their table (text first, metadata as text) and their vectors."""
+    rows = sample_indices(len(dataset.vectors), limit=size, seed=seed) if among is None else \
+        np.asarray(among)[sample_indices(len(among), limit=size, seed=seed)]
     whole = len(rows) == len(dataset.vectors)
     frame = (dataset.table if whole else dataset.table.take(pa.array(rows, pa.int64()))).to_pandas()
     frame = frame[[TEXT_COLUMN, *(c for c in frame.columns if c != TEXT_COLUMN)]]

@@ -1,7 +1,10 @@
 """A LanceDB table listed in explorer.toml, on the pages that list datasets (AppTest): Retrieval answers from its
 vectors (checked against a NumPy search over them), the Map colours by its metadata, and "What each layer knows"
 probes a metadata column as labels (its blanks said) and tags the mislabels where the Map page shows them. The messy
-labelled texts (repeats, blank labels), embedded by the packaged model, in a real LanceDB folder."""
+labelled texts (repeats, blank labels), embedded by the packaged model, in a real LanceDB folder; one store before
+and after a date is two sets on the map."""
+
+import datetime
 
 import pandas as pd
 import pytest
@@ -48,12 +51,18 @@ def planted(table: pd.DataFrame) -> pd.Series:
     return genres
 
 
+def days(n: int) -> list[str]:
+    """One day a row from 2024-1-1, written without leading zeros: as text, 2024-10-1 sorts before 2024-2-1."""
+    return [f"{day.year}-{day.month}-{day.day}" for day in
+            (datetime.date(2024, 1, 1) + datetime.timedelta(days=i) for i in range(n))]
+
+
 @pytest.fixture
 def listed(tmp_path, monkeypatch, table, embedded):
     uri = f"lancedb://{tmp_path / 'lance'}/docs"
     texts = table["text"].tolist()
     write_store(uri, VectorCorpus(texts, embedded, pd.DataFrame({ROW_ID: text_row_ids(texts),
-                                                                 "genre": planted(table)})))
+                                                                 "genre": planted(table), "day": days(len(texts))})))
     monkeypatch.setenv("EXPLORER_DATASETS", f"{tmp_path / 'gone'} {uri}")
     load_config.cache_clear()
     yield uri
@@ -106,3 +115,22 @@ def test_a_stores_metadata_is_probed_as_labels_and_its_mislabels_tagged_where_th
         assert JOBS.wait_idle(600)
         shown.run()
     assert canvas(shown).legend().get("possible mislabel") == len(tagged)
+
+
+def test_one_store_before_and_after_a_date_is_two_sets_on_the_map(listed, table):
+    stamps = days(len(table))
+    cut = 80  # the reference set: the first 80 days, fewer than a set's 100 texts; the new set: every later day
+    at = app_test("views/map.py", map_source="sets", map_set_size="100", map_set_reference="dataset:docs",
+                  map_set_new="dataset:docs", map_set_reference_where="day", map_set_reference_from=stamps[0],
+                  map_set_reference_to=stamps[cut - 1], map_set_new_where="day", map_set_new_from=stamps[cut],
+                  map_set_new_to=stamps[-1])
+    while JOBS.unfinished():
+        assert JOBS.wait_idle(600)
+        at.run()
+    assert not at.exception and not at.error
+    assert any(f"80 of docs's 370 rows have a day from 2024-1-1 to {stamps[cut - 1]} (read as dates)" in c.value
+               for c in at.caption)
+    assert canvas(at).legend() == {"reference": cut, "new": 100}
+    later = set(table["text"].iloc[cut:])
+    farthest = next(frame.value for frame in at.dataframe if frame.value.columns.tolist() == ["text", "distance"])
+    assert set(farthest["text"]) <= later  # the new set's texts farthest from the reference: all after the cut

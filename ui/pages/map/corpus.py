@@ -14,10 +14,11 @@ from core.analysis.set_drift import MAX_TEXTS, MIN_TEXTS
 from core.data.corpus import CorpusError, labelled_corpus, lines
 from core.data.datasets import Dataset, DatasetError, DatasetInfo, dataset_sample
 from core.data.labels import TEXTS, dataset_scope
+from core.data.ranges import ordered
 from core.data.rows import ROW_ID, with_row_ids
 from core.data.stsb import MAP_SAMPLE_SIZE, STSB_SETS, stsb_genres, stsb_sample, stsb_set
 from core.data.uploads import column, text_columns
-from core.data.vectors import FILES_HINT, VECTOR_FILE_TYPES, read_vector_files
+from core.data.vectors import FILES_HINT, TEXT_COLUMN, VECTOR_FILE_TYPES, read_vector_files
 from ui.components.similarity_texts import similarity_texts
 from ui.components.upload import uploaded_corpus
 from ui.state.persist import kept, set_kept
@@ -29,6 +30,7 @@ SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file",
 SET_COLUMN = "set"  # a two-set map's label column: REFERENCE or NEW
 REFERENCE, NEW = "reference", "new"
 UPLOADED = "upload"
+EVERY_ROW = "(every row)"
 NO_LABEL = "(none)"
 READ_FILES = "map_read_vector_files"  # session key: the uploaded files' ids and the corpus read from them
 
@@ -114,12 +116,7 @@ def _one_set(side: str, default: str, size: int) -> list[str] | None:
     chosen = kept(st.selectbox, name, key=f"map_set_{side}", url=True, default=default, must_be_option=True,
                   options=list(names), format_func=names.__getitem__)
     if chosen in datasets:
-        info = datasets[chosen]
-        try:
-            texts = dataset_sample(dataset_of(info.source, info.version), min(size, info.rows))[1]["text"]
-        except (DatasetError, OSError) as err:
-            raise CorpusError(str(err)) from err
-        return texts.tolist()
+        return _dataset_set(side, datasets[chosen], size)
     if chosen in STSB_SETS:
         return stsb_set(chosen, size)
     uploaded = uploaded_corpus(file_key=f"map_set_{side}_file", column_key=f"map_set_{side}_column",
@@ -128,6 +125,36 @@ def _one_set(side: str, default: str, size: int) -> list[str] | None:
         return None
     table, text_col = uploaded
     return [text for text in (value.strip() for value in column(table, text_col)) if text]
+
+
+def _dataset_set(side: str, info: DatasetInfo, size: int) -> list[str] | None:
+    """A seeded sample of a listed dataset's texts: of every row, or of the rows whose value in one of its columns
+    lies in a range (one dataset before and after a date, as two sets); None while no row lies in it."""
+    try:
+        dataset = dataset_of(info.source, info.version)
+    except (DatasetError, OSError) as err:
+        raise CorpusError(str(err)) from err
+    columns = [name for name in dataset.table.column_names if name not in (TEXT_COLUMN, ROW_ID)]
+    where = kept(st.selectbox, f"Rows of {info.name} ({side} set)", key=f"map_set_{side}_where", url=True,
+                 default=EVERY_ROW, must_be_option=True, options=[EVERY_ROW, *columns],
+                 help="Only the rows whose value in a column lies in a range: one dataset before and after a date "
+                      "as two sets. Numbers and dates are compared as such; a blank lies in no range.")
+    among = None
+    if where != EVERY_ROW:
+        values = ordered(dataset.table.column(where).to_pylist())
+        if not values.distinct:
+            st.info(f"Every row of {info.name} has a blank {where}: pick another column.")
+            return None
+        low, high = st.columns(2)
+        first = kept(low.selectbox, f"{where} from ({side} set)", key=f"map_set_{side}_from", url=True,
+                     default=values.distinct[0], must_be_option=True, options=values.distinct)
+        last = kept(high.selectbox, f"{where} to ({side} set)", key=f"map_set_{side}_to", url=True,
+                    default=values.distinct[-1], must_be_option=True, options=values.distinct)
+        among = values.within(first, last)
+        blank = f"; {values.blank:,} with a blank {where} lie in no range" if values.blank else ""
+        st.caption(f"{len(among):,} of {info.name}'s {info.rows:,} rows have a {where} from {first} to {last} (read "
+                   f"as {values.reading}){blank}.")
+    return dataset_sample(dataset, min(size, info.rows), among=among)[1][TEXT_COLUMN].tolist()
 
 
 def _two_sets() -> MapCorpus | None:
