@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,8 +34,6 @@ def count(uri: StoreUri) -> int:
     return _collection(uri).count()
 
 
-
-
 def chunks(uri: StoreUri, *, limit: int | None, chunk: int) -> Iterator[StoredRows]:
     collection = _collection(uri)
     total = collection.count() if limit is None else min(limit, collection.count())
@@ -51,12 +50,18 @@ def chunks(uri: StoreUri, *, limit: int | None, chunk: int) -> Iterator[StoredRo
 def write(uri: StoreUri, rows: StoredRows, *, overwrite: bool) -> None:
     Path(uri.location).mkdir(parents=True, exist_ok=True)
     client = _client(uri)
-    if overwrite and uri.name in {collection.name for collection in client.list_collections()}:
-        client.delete_collection(uri.name)
-    collection = client.create_collection(uri.name, embedding_function=None)
+    writing = f"{uri.name}-writing-{secrets.token_hex(4)}"  # renamed into place once whole
+    collection = client.create_collection(writing, embedding_function=None)
     metadatas = [dict(zip(rows.metadata, values)) for values in zip(*rows.metadata.values())] or None
     batch = client.get_max_batch_size()
-    for start in range(0, len(rows.texts), batch):
-        end = start + batch
-        collection.add(ids=rows.ids[start:end], documents=rows.texts[start:end], embeddings=rows.vectors[start:end],
-                       metadatas=None if metadatas is None else metadatas[start:end])
+    try:
+        for start in range(0, len(rows.texts), batch):
+            end = start + batch
+            collection.add(ids=rows.ids[start:end], documents=rows.texts[start:end], embeddings=rows.vectors[start:end],
+                           metadatas=None if metadatas is None else metadatas[start:end])
+    except BaseException:  # an error or Ctrl-C: no half-written collection is left, an old one stays whole
+        client.delete_collection(writing)
+        raise
+    if overwrite and uri.name in {found.name for found in client.list_collections()}:
+        client.delete_collection(uri.name)
+    collection.modify(name=uri.name)

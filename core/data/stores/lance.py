@@ -26,8 +26,6 @@ def count(uri: StoreUri) -> int:
     return _table(uri).count_rows()
 
 
-
-
 def chunks(uri: StoreUri, *, limit: int | None, chunk: int) -> Iterator[StoredRows]:
     table = _table(uri)
     names = table.schema.names

@@ -55,8 +55,6 @@ def count(uri: StoreUri) -> int:
         return int(found[0]) if found else 0
 
 
-
-
 def chunks(uri: StoreUri, *, limit: int | None, chunk: int) -> Iterator[StoredRows]:
     with _connect(uri, read_only=True) as conn:
         _vector_ready(conn, uri)

@@ -2,7 +2,8 @@
 (`qdrant+http://HOST:PORT/COLLECTION`), read with `scroll` a page at a time. The text and id are payload keys
 (`?text=`, `?id=`); a collection with named vectors takes `?vector=NAME`. A collection this project writes uses dot
 product, so vectors are kept as given (Qdrant scales each vector of a cosine collection to unit length), and each
-row's place as its point id, so a scroll reads the rows in the order written."""
+row's place as its point id, so a scroll reads the rows in the order written. A write that fails leaves no collection
+behind (Qdrant renames none, so an old collection being replaced is gone by then)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from core.data.stores import StoreError, StoreUri
 from core.data.stores.reading import StoredRows
 
 TIMEOUT = 10  # seconds a server has to answer
+BATCH = 1_000  # points written at once
 
 
 def _client(uri: StoreUri) -> QdrantClient:
@@ -48,8 +50,6 @@ def count(uri: StoreUri) -> int:
         return client.count(uri.name, exact=True).count
     finally:
         client.close()
-
-
 
 
 def _vector(point: models.Record, uri: StoreUri) -> list[float]:
@@ -96,11 +96,15 @@ def write(uri: StoreUri, rows: StoredRows, *, overwrite: bool) -> None:
             client.delete_collection(uri.name)
         client.create_collection(uri.name, vectors_config=models.VectorParams(size=rows.vectors.shape[1],
                                                                                distance=models.Distance.DOT))
-        for start in range(0, len(rows.texts), 1_000):
-            client.upsert(uri.name, points=[
-                models.PointStruct(id=place, vector=rows.vectors[place].tolist(),
-                                   payload={uri.id: rows.ids[place], uri.text: rows.texts[place],
-                                            **{key: values[place] for key, values in rows.metadata.items()}})
-                for place in range(start, min(start + 1_000, len(rows.texts)))])
+        try:
+            for start in range(0, len(rows.texts), BATCH):
+                client.upsert(uri.name, points=[
+                    models.PointStruct(id=place, vector=rows.vectors[place].tolist(),
+                                       payload={uri.id: rows.ids[place], uri.text: rows.texts[place],
+                                                **{key: values[place] for key, values in rows.metadata.items()}})
+                    for place in range(start, min(start + BATCH, len(rows.texts)))])
+        except BaseException:  # an error or Ctrl-C: no half-written collection is left
+            client.delete_collection(uri.name)
+            raise
     finally:
         client.close()

@@ -149,6 +149,49 @@ def test_a_store_is_not_replaced_unless_asked(written, corpus):
         assert len(read_store(uri).texts) == 300, store
 
 
+@pytest.mark.parametrize("store", ["chroma", "qdrant"])
+def test_a_write_that_fails_halfway_leaves_no_collection_and_an_old_one_whole(store, tmp_path, corpus, monkeypatch):
+    """Chroma and Qdrant write a batch at a time (LanceDB writes a table at once, PostgreSQL in one transaction)."""
+    import chromadb.api.models.Collection
+    import qdrant_client
+
+    from core.data.stores import qdrant
+
+    monkeypatch.setattr(qdrant, "BATCH", 100)
+    owner, method = ((chromadb.api.models.Collection.Collection, "add") if store == "chroma" else
+                     (qdrant_client.QdrantClient, "upsert"))
+    real, calls = getattr(owner, method), []
+
+    def second_fails(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise OSError("No space left on device")
+        return real(self, *args, **kwargs)
+
+    uri = f"{store}://{tmp_path / store}/docs"
+    old = VectorCorpus(corpus.texts[:5], corpus.vectors[:5], corpus.metadata.head(5))
+    write_store(uri, old)
+    if store == "chroma":  # small batches, as the Qdrant writer's
+        monkeypatch.setattr(chromadb.api.client.Client, "get_max_batch_size", lambda self: 100)
+    monkeypatch.setattr(owner, method, second_fails)
+    with pytest.raises(OSError):
+        write_store(uri.replace("/docs", "/new"), corpus)
+    calls.clear()
+    with pytest.raises(OSError):
+        write_store(uri, corpus, overwrite=True)
+    monkeypatch.undo()
+    with pytest.raises(StoreError, match="no collection named 'new'"):
+        read_store(uri.replace("/docs", "/new"))
+    if store == "chroma":  # written under another name and renamed once whole: the old collection is kept
+        assert read_store(uri).texts == old.texts
+        client = chromadb.PersistentClient(str(tmp_path / store),
+                                           settings=chromadb.config.Settings(anonymized_telemetry=False))
+        assert [c.name for c in client.list_collections()] == ["docs"]
+    else:  # Qdrant renames nothing: the old one was deleted before the write, and none is left
+        with pytest.raises(StoreError, match="no collection named 'docs'"):
+            read_store(uri)
+
+
 def test_without_the_extra_a_store_uri_names_make_stores(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "lancedb", None)  # as if not installed: importing it raises ImportError
     with pytest.raises(StoreError, match="run `make stores`"):
