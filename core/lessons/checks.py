@@ -13,6 +13,7 @@ import numpy as np
 from core.analysis import families
 from core.analysis.agreement import agreement
 from core.analysis.explanation import explain_pair
+from core.analysis.index_check import AGREES
 from core.analysis.layers import Drift, find_word
 from core.analysis.lexical import fit_baseline
 from core.analysis.similarity import closest_pair, mean_off_diagonal, similarity_matrix, text_similarity
@@ -25,6 +26,8 @@ from core.data.stsb import STSB_SETS, stsb_sample, stsb_set
 from core.encoding.embedding_cache import cached_embeddings_with
 from core.encoding.encoder import Progress, encode, encode_tokens
 from core.encoding.prompts import resolve_prompt
+from core.evaluation.example_index import WRITTEN_BY, example_index
+from core.evaluation.index_check import check_index
 from core.evaluation.metrics import STS_PRIMARY
 from core.evaluation.precisions import PRECISIONS
 from core.evaluation.probing import probe_texts
@@ -40,6 +43,7 @@ from core.evaluation.retrieval import (
     paraphrase_task,
 )
 from core.evaluation.set_drift import drift_sets
+from core.evaluation.stored import store_refusal
 from core.evaluation.sts import PairRows, correlation, pair_rows, sts_frame
 from core.evaluation.variants import (
     TRY_INSTRUCTION,
@@ -573,6 +577,26 @@ def has_drifted(ctx: Context) -> Check:
                   "null auc": round(null.separability.auc, 4), "null p": null.mmd.p_value})
 
 
+def index_matches(ctx: Context) -> Check:
+    """The example index (two models wrote its vectors) checked against the sidebar's model: the sampled rows it
+    agrees with must be exactly those it wrote, and the verdict must say so."""
+    refused = store_refusal(ctx.model)
+    if refused is not None:
+        return Check(None, refused)
+    stored = example_index(ctx.load)
+    check = check_index(ctx.model, stored.texts, stored.vectors, ctx.settings)
+    own = stored.metadata[WRITTEN_BY].to_numpy()[check.rows] == ctx.model.model_id
+    agrees = check.looks == AGREES
+    verdict = check.verdict
+    expected = "matches" if own.all() else "other_model" if not own.any() else "mixed"
+    return Check(bool((agrees == own).all()) and verdict == expected,
+                 f"{ctx.model.model_id} agrees with {agrees.mean():.0%} of the {check.sample} sampled stored vectors "
+                 f"(it wrote {own.mean():.0%} of them): verdict “{verdict}”, neighbours' overlap@{check.k} "
+                 f"{check.overlap_at_10:.2f}.",
+                 {"agree share": round(check.agree_share, 4), "written share": round(float(own.mean()), 4),
+                  "verdict": verdict, "overlap at 10": round(check.overlap_at_10, 4)})
+
+
 def pictures_and_words(ctx: Context) -> Check:
     """The lesson's model of images and texts (its own, not the sidebar's) on the example pictures: zero-shot
     accuracy by the labels' prompts, the modality gap, and captioned retrieval both ways, each with the gap closed."""
@@ -629,5 +653,5 @@ CHECKS: dict[str, Callable[[Context], Check]] = {
     "finetune": finetune, "why": why, "prompts": prompts, "dimensions": dimensions, "quantisation": quantisation,
     "static": static, "expansion": expansion, "who_finds": who_finds, "rerank": rerank, "one_per_token": one_per_token,
     "how_different": how_different, "what_each_layer_knows": what_each_layer_knows, "has_drifted": has_drifted,
-    "pictures_and_words": pictures_and_words,
+    "pictures_and_words": pictures_and_words, "index_matches": index_matches,
 }

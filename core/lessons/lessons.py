@@ -278,4 +278,19 @@ LESSONS: tuple[Lesson, ...] = (
             "Why could closing the gap change the image-to-caption ranking less than the heatmap suggests?"),
            "Edit the prompt to “a {label}” or “a blurry photo of a {label}”: how much does the template move the "
            "accuracy? Then upload a zip of your own pictures, one subfolder per class.", heavy=True),
+    Lesson(25, "Does this index still match its model?", "A search service stores a vector for every text. Were they "
+           "all made by the model you would now embed queries with?",
+           "Open the Embedding map on the example index: STS-B sentences with the vectors a service stored for them. "
+           "Below the map, “Check the stored vectors” embeds a sample of the texts again with the sidebar's model and "
+           "sets each stored vector against the fresh one. Read the verdict, the share that agrees to 1e-3 and the "
+           "rows unlike the model, then colour the map by written_by.", "map",
+           {"map_source": "example_index", "map_check_on": True},
+           "The index is mixed: all-MiniLM-L6-v2 agrees exactly with the last third of the rows and with none of the "
+           "first two thirds, which paraphrase-MiniLM-L3-v2 wrote before the team moved to the new model. Both give "
+           "384 dimensions, so nothing failed: only the check tells. A query embedded by the new model finds the old "
+           "rows by a different geometry, as the neighbours' overlap shows.", "index_matches",
+           ("Why does an index written by two models of the same width give no error, and what does it cost a search?",
+            "Which rows would you embed again first, and how would you know you were done?"),
+           "Pick paraphrase-MiniLM-L3-v2 in the sidebar and check again: which rows agree now? Then check a store of "
+           "your own: `python -m core check-store --model M --input lancedb://…`.", heavy=True),
 )

@@ -37,9 +37,11 @@ from core.data.datasets import (
 )
 from core.data.stores import is_store_uri
 from core.data.stsb import Split, stsb_corpus
+from core.data.vectors import VectorCorpus
 from core.deployment import load_config
 from core.encoding.embedding_cache import ProgressBar
 from core.encoding.encoder import TokenStates, encode_tokens
+from core.evaluation.example_index import example_index
 from core.evaluation.retrieval import (
     RetrievalTask,
     Scored,
@@ -87,6 +89,11 @@ def _store_version(uri: str) -> str:
 @st.cache_data(show_spinner=False, max_entries=8)
 def _listed(sources: tuple[str, ...], versions: tuple[str, ...]) -> tuple[list[DatasetInfo], list[str]]:
     return listed_datasets(sources)
+
+
+@st.cache_resource(show_spinner="Writing the example index (two models embed 300 sentences)…", max_entries=1)
+def example_index_now() -> VectorCorpus:
+    return example_index(lambda model_id: cached_model(model_id, "auto"))
 
 
 @st.cache_resource(show_spinner="Opening the dataset…", max_entries=4)

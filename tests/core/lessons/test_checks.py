@@ -328,3 +328,29 @@ def test_the_pictures_check_measures_the_lessons_model_on_the_example_pictures(m
     first = np.mean(np.argmax(captions @ images.T, axis=1) == np.arange(len(EXAMPLES)))
     assert check.numbers["caption → image recall@1, as embedded"] == pytest.approx(first, abs=1e-4)
     assert check.holds == (accuracy > 1 / len(EXAMPLES) and check.numbers["modality gap"] > 0.2)
+
+
+def test_the_example_index_holds_each_models_own_vectors_and_the_check_finds_which_wrote_them(minilm):
+    from sentence_transformers import SentenceTransformer
+
+    from core.evaluation.example_index import NEW, OLD, WRITTEN_BY, example_index
+
+    stored = example_index(lambda model_id: load_model(model_id, "cpu"))
+    written = stored.metadata[WRITTEN_BY].to_numpy()
+    for model_id in (OLD, NEW):  # each part as sentence-transformers itself encodes it
+        rows = written == model_id
+        reference = SentenceTransformer(str(load_model(model_id, "cpu").folder), device="cpu")
+        own = reference.encode([text for text, row in zip(stored.texts, rows) if row])
+        assert np.allclose(stored.vectors[rows], own, atol=1e-5)
+    for model_id in (NEW, OLD):
+        model = load_model(model_id, "cpu")
+        check = CHECKS["index_matches"](Context(model, Settings(model_id=model_id),
+                                                lambda other: load_model(other, "cpu")))
+        assert check.holds and check.numbers["verdict"] == "mixed"
+        assert check.numbers["agree share"] == check.numbers["written share"]
+
+
+def test_the_index_check_lesson_says_a_sparse_model_reads_no_stored_vectors(splade):
+    check = CHECKS["index_matches"](Context(splade, Settings(model_id=splade.model_id),
+                                            lambda other: load_model(other, "cpu")))
+    assert check.holds is None and "stored vectors are one dense vector a text" in check.finding

@@ -19,14 +19,15 @@ from core.data.rows import ROW_ID, with_row_ids
 from core.data.stsb import MAP_SAMPLE_SIZE, STSB_SETS, stsb_genres, stsb_sample, stsb_set
 from core.data.uploads import column, text_columns
 from core.data.vectors import FILES_HINT, TEXT_COLUMN, VECTOR_FILE_TYPES, read_vector_files
+from core.evaluation.example_index import WRITTEN_BY
 from ui.components.similarity_texts import similarity_texts
 from ui.components.upload import uploaded_corpus
 from ui.state.persist import kept, set_kept
-from ui.work.cache import dataset_of, listed_datasets_now
+from ui.work.cache import dataset_of, example_index_now, listed_datasets_now
 
 SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file",
            "similarity": "Texts of the Similarity page", "vectors": "A vectors file (no model needed)",
-           "sets": "Two sets: has new data drifted?"}
+           "sets": "Two sets: has new data drifted?", "example_index": "An example index: are its vectors the model's?"}
 SET_COLUMN = "set"  # a two-set map's label column: REFERENCE or NEW
 REFERENCE, NEW = "reference", "new"
 UPLOADED = "upload"
@@ -193,6 +194,13 @@ def map_corpus() -> MapCorpus | None:
         return _vector_corpus()
     if source == "sets":
         return _two_sets()
+    if source == "example_index":
+        stored = example_index_now()
+        frame = pd.concat([pd.DataFrame({"text": stored.texts}), stored.metadata], axis=1)
+        st.caption(f"{len(frame):,} STS-B sentences and the vectors an index stores for them, as a search service "
+                   f"keeps them: the model that wrote each is in the column {WRITTEN_BY} (a real index rarely says). "
+                   "Check them against the sidebar's model below the map.")
+        return MapCorpus(with_row_ids(frame), _labels(frame), stored.vectors, "an example index")
     uploaded = uploaded_corpus(file_key="map_upload", column_key="map_text_col",
                                help=".txt: one text a line; .csv / .jsonl: pick the text column and, if you like, "
                                     "a label column to colour by.")

@@ -29,9 +29,9 @@ def index_check_panel(model: LoadedModel, settings: Settings, frame: pd.DataFram
         if refused is not None:
             st.info(refused)
             return
-        sample = int(kept(st.number_input, "Texts embedded again", key="map_check_sample", default=SAMPLE,
+        sample = int(kept(st.number_input, "Texts embedded again", key="map_check_sample", url=True, default=SAMPLE,
                           min_value=MIN_SAMPLE, max_value=5_000, step=100))
-        if not kept(st.toggle, "Check them", key="map_check_on", default=False,
+        if not kept(st.toggle, "Check them", key="map_check_on", url=True, default=False,
                     help="Embeds the sample with the sidebar's model and settings (seconds for a small model)."):
             return
         check = index_check_job(model, frame["text"].tolist(), vectors, documents(model, settings), sample)
