@@ -10,9 +10,24 @@ import re
 import pytest
 
 from core.lessons.lessons import LESSONS, Lesson
-from tests.browser.harness import VIEWPORT, check_and_shoot, load, open_page, wait_for_idle
+from tests.browser.harness import SHOTS, VIEWPORT, check_and_shoot, load, open_page, start_server, wait_for_idle
+from tests.views.cache_fill import prefill_lessons
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(chromium, minilm, tmp_path_factory):
+    """An app server of this module's own, on a cache of its own that holds the heavy lessons' benchmark embeddings as
+    seeded random vectors (as tests/views/test_lessons.py does): what a student clicks and sees is tested here, the
+    numbers in tests/core/lessons. The other browser tests' server keeps its real vectors."""
+    cache = str(tmp_path_factory.mktemp("lessons-cache"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("EXPLORER_CACHE_DIR", cache)
+        prefill_lessons(minilm)
+    app = start_server(SHOTS / "server-lessons.log", env={"EXPLORER_CACHE_DIR": cache})
+    yield app
+    app.stop()
 LONG = 600  # seconds: Evaluation's first visit embeds the 7,977 STS-B texts once per pooling on a shared CPU
 TABS = ("Token drift", "Sentence drift")
 LINKED = {max((lesson for lesson in LESSONS if lesson.page == page),

@@ -40,3 +40,31 @@ def prefill_sparse(model: LoadedModel, texts: list[str], *, role: Role = "docume
     embedding_cache._memo.clear()
     st.cache_data.clear()
     return rows
+
+
+def prefill_lessons(minilm: LoadedModel) -> None:
+    """The heavy lessons' benchmark embeddings (STS-B and its paraphrase task under each pooling and prompt they use,
+    SPLADE-tiny's, the texts lesson 21 compares three models on) as seeded random vectors: their views and checks
+    then draw in seconds; the numbers are tested in tests/core/lessons on real vectors."""
+    from core.data.stsb import stsb_corpus, stsb_sample, stsb_sentences
+    from core.evaluation.retrieval import paraphrase_task
+    from core.evaluation.variants import TRY_INSTRUCTION
+    from core.lessons.lessons import COMPARED_TEXTS
+    from core.models.catalog import L3_ID
+    from core.models.loading import load_model
+
+    sentences = stsb_sentences("dev")
+    prefill(minilm, sentences, seed=1)
+    prefill(load_model("untrained-bert", "cpu"), sentences, seed=2)
+    task = paraphrase_task("dev")
+    for seed, pooling in enumerate(("default", "mean", "cls", "max")):
+        prefill(minilm, stsb_corpus(), pooling=pooling, seed=10 + seed)
+        prefill(minilm, task.queries, pooling=pooling, seed=20 + seed)
+    prefill(minilm, task.queries, prompt=TRY_INSTRUCTION, seed=30)  # the Prompts check's typed instruction
+    prefill(minilm, sentences, prompt=TRY_INSTRUCTION, seed=31)
+    splade = load_model("splade-tiny", "cpu")  # lesson 18 ranks the task with SPLADE-tiny too
+    prefill_sparse(splade, stsb_corpus(), seed=40)
+    prefill_sparse(splade, task.queries, role="query", seed=41)
+    compared = stsb_sample(COMPARED_TEXTS)["text"].tolist()  # lesson 21 compares three models on them
+    for seed, model_id in enumerate(("all-MiniLM-L6-v2", L3_ID, "untrained-bert")):
+        prefill(load_model(model_id, "cpu"), compared, seed=50 + seed)

@@ -1,13 +1,9 @@
 import pytest
 
-from core.data.stsb import stsb_corpus, stsb_sample, stsb_sentences
-from core.evaluation.retrieval import paraphrase_task
-from core.evaluation.variants import TRY_INSTRUCTION
-from core.lessons.lessons import BANK, COMPARED_TEXTS, LESSONS
-from core.models.catalog import L3_ID
+from core.lessons.lessons import BANK, LESSONS
 from core.models.loading import load_model
 from tests.conftest import app_test
-from tests.views.cache_fill import prefill, prefill_sparse
+from tests.views.cache_fill import prefill_lessons
 from ui.state.page_registry import BY_PATH
 
 PAGE = "views/lessons.py"
@@ -16,21 +12,7 @@ PAGE = "views/lessons.py"
 @pytest.fixture(scope="module", autouse=True)
 def cached(minilm):
     """Benchmark embeddings stand in as seeded random vectors, so the heavy checks run in seconds."""
-    sentences = stsb_sentences("dev")
-    prefill(minilm, sentences, seed=1)
-    prefill(load_model("untrained-bert", "cpu"), sentences, seed=2)
-    task = paraphrase_task("dev")
-    for seed, pooling in enumerate(("default", "mean", "cls", "max")):
-        prefill(minilm, stsb_corpus(), pooling=pooling, seed=10 + seed)
-        prefill(minilm, task.queries, pooling=pooling, seed=20 + seed)
-    prefill(minilm, task.queries, prompt=TRY_INSTRUCTION, seed=30)  # the Prompts check's typed instruction
-    prefill(minilm, sentences, prompt=TRY_INSTRUCTION, seed=31)
-    splade = load_model("splade-tiny", "cpu")  # lesson 18 ranks the task with SPLADE-tiny too
-    prefill_sparse(splade, stsb_corpus(), seed=40)
-    prefill_sparse(splade, task.queries, role="query", seed=41)
-    compared = stsb_sample(COMPARED_TEXTS)["text"].tolist()  # lesson 21 compares three models on them
-    for seed, model_id in enumerate(("all-MiniLM-L6-v2", L3_ID, "untrained-bert")):
-        prefill(load_model(model_id, "cpu"), compared, seed=50 + seed)
+    prefill_lessons(minilm)
 
 
 def _verdicts(at) -> list[str]:

@@ -342,12 +342,9 @@ def test_the_example_index_holds_each_models_own_vectors_and_the_check_finds_whi
         reference = SentenceTransformer(str(load_model(model_id, "cpu").folder), device="cpu")
         own = reference.encode([text for text, row in zip(stored.texts, rows) if row])
         assert np.allclose(stored.vectors[rows], own, atol=1e-5)
-    for model_id in (NEW, OLD):
-        model = load_model(model_id, "cpu")
-        check = CHECKS["index_matches"](Context(model, Settings(model_id=model_id),
-                                                lambda other: load_model(other, "cpu")))
-        assert check.holds and check.numbers["verdict"] == "mixed"
-        assert check.numbers["agree share"] == check.numbers["written share"]
+    check = CHECKS["index_matches"](Context(minilm, Settings(model_id=NEW), lambda other: load_model(other, "cpu")))
+    assert check.holds and check.numbers["verdict"] == "mixed"
+    assert check.numbers["agree share"] == check.numbers["written share"] == pytest.approx(1 / 3, abs=0.02)
 
 
 def test_the_index_check_lesson_says_a_sparse_model_reads_no_stored_vectors(splade):
