@@ -15,12 +15,13 @@ from core.models.loading import LoadedModel
 from core.plots.index_check import index_check_figure
 from core.settings import Settings
 from ui.components.downloads import csv_download
-from ui.state.persist import kept
+from ui.state.persist import kept, kept_value, linked_value
 from ui.work.background import index_check_job, waiting
 
 
 def index_check_panel(model: LoadedModel, settings: Settings, frame: pd.DataFrame, vectors: np.ndarray) -> None:
-    with st.expander(f"Check the stored vectors against {model.model_id}"):
+    with st.expander(f"Check the stored vectors against {model.model_id}",
+                     expanded=bool(kept_value("map_check_on", linked_value("map_check_on", False)))):
         st.caption("Were these vectors made by this model, with these settings? A seeded sample of their texts (one "
                    "row per distinct text) is embedded again and each stored vector set against the fresh one. Run it "
                    "after a model update, or before searching an index with a model that may not be the one that "
