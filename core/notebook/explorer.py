@@ -287,13 +287,24 @@ class Explorer:
                           k=overlap_k(len(listed)) if k is None else k)
         return dict(found.record())
 
-    def probe(self, texts: Texts, labels: Sequence[object], *, layers: Sequence[int] | None = None) -> Probed:
+    def probe(self, texts: Texts | VectorCorpus, labels: Sequence[object] | str, *,
+              layers: Sequence[int] | None = None) -> Probed:
         """What each layer knows about `labels` (one per text; blank ones left out; at least 2 classes of at least 5
-        different texts each), as the page "What each layer knows" and `python -m core probe` measure it
+        different texts each; for rows `open` read from a store, the name of one of their metadata columns), as the
+        page "What each layer knows" and `python -m core probe` measure it
         (core.evaluation.probing): one row per layer (accuracy with its 95% interval, macro-F1, the labels shuffled,
         the architecture untrained, the words' TF-IDF accuracy, the online codelength and compression). `.figure` is
         the page's figure; `.report` has the rest (`confusion(layer)`, `wrong(layer)`, `mislabels(layer)`,
         `direction(layer, a, b)`, `labels.unlabelled`)."""
+        if isinstance(texts, VectorCorpus):  # a store's rows: their texts are embedded again at every layer
+            if isinstance(labels, str):
+                if labels not in texts.metadata.columns:
+                    raise ValueError(f"The rows have no column {labels!r}; their columns are "
+                                     f"{', '.join(map(str, texts.metadata.columns))}.")
+                labels = texts.metadata[labels].tolist()
+            texts = texts.texts
+        elif isinstance(labels, str):
+            raise TypeError("Give one label a text; a column's name is read from rows `open` returned.")
         report = probe_texts(self.model, _listed(texts), labels, self.settings, layers=layers)
         rows = Probed(report.frame())
         rows.report = report

@@ -381,6 +381,30 @@ def test_probe_gives_the_commands_rows_with_the_pages_figure_and_the_report(expl
     assert rows.report.confusion(2).to_numpy().sum() == 120
 
 
+def test_rows_opened_from_a_store_are_probed_by_a_metadata_column_as_their_texts_and_labels_are(explorer, tmp_path):
+    import pandas as pd
+
+    from core.data.rows import ROW_ID, text_row_ids
+    from core.data.stores.reading import write_store
+    from core.data.stsb import stsb_sample
+    from core.data.vectors import VectorCorpus
+    from tests.extras import extra_module
+
+    extra_module("lancedb", "The vector stores' clients are an optional extra: `make stores`")
+    sample = stsb_sample(120, seed=4)
+    texts, genres = sample["text"].tolist(), sample["genre"].tolist()
+    uri = f"lancedb://{tmp_path}/docs"
+    write_store(uri, VectorCorpus(texts, np.zeros((len(texts), 4), np.float32),  # probes embed the texts again
+                                  pd.DataFrame({ROW_ID: text_row_ids(texts), "genre": genres})))
+    stored = explorer.open(uri)
+    pd.testing.assert_frame_equal(explorer.probe(stored, "genre", layers=[2]),
+                                  explorer.probe(texts, genres, layers=[2]))
+    with pytest.raises(ValueError, match="The rows have no column 'topic'; their columns are row_id, genre."):
+        explorer.probe(stored, "topic")
+    with pytest.raises(TypeError, match="a column's name is read from rows `open` returned"):
+        explorer.probe(texts, "genre")
+
+
 def test_direction_scores_every_text_along_the_probe_of_two_labels(explorer):
     from core.data.stsb import stsb_sample
 
