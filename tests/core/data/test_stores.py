@@ -1,6 +1,6 @@
 """Vector stores as corpora, each a real one: LanceDB, Chroma and Qdrant's local mode in a temporary folder, and
-PostgreSQL with pgvector started by pgserver in a temporary data folder (its socket on this machine), stopped at the
-end. The messy labelled texts (repeats, blank labels) with seeded vectors written to each come back equal to the bit;
+PostgreSQL with pgvector started by pgserver in a temporary data folder (its socket on this machine; once more on
+127.0.0.1 with a password, as a user's `postgresql://USER@HOST:PORT/DB` reaches a server), stopped at the end. The messy labelled texts (repeats, blank labels) with seeded vectors written to each come back equal to the bit;
 their maps are equal; reading writes nothing; every bad store is one sentence, exit status 2, with no password."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import json
 import os
 import socket
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -132,6 +133,56 @@ def test_a_password_never_reaches_a_message(postgres):
         read_store(f"postgresql://someone:hunter2@127.0.0.1:{port}/db?table=docs")
     assert "hunter2" not in str(raised.value) and "someone:***@" in str(raised.value)
     assert "could not connect to PostgreSQL" in str(raised.value)
+
+
+PASSWORD = "s3cret-Pw"
+
+
+@pytest.fixture(scope="module")
+def postgres_tcp(tmp_path_factory) -> Iterator[str]:
+    """pgserver's PostgreSQL listening on 127.0.0.1 instead of its socket, a password asked of every TCP connection
+    (scram-sha-256): the URI a user gives, `postgresql://USER@HOST:PORT/DB`, with no password in it."""
+    from pgserver._commands import pg_ctl
+
+    data = tmp_path_factory.mktemp("pg-tcp")
+    server = pgserver.get_server(data, cleanup_mode="stop")
+    try:
+        server.psql(f"CREATE EXTENSION IF NOT EXISTS vector; ALTER USER postgres PASSWORD '{PASSWORD}';")
+        hba = Path(server.pgdata) / "pg_hba.conf"
+        hba.write_text("host all all 127.0.0.1/32 scram-sha-256\n" + hba.read_text())  # the first line that fits
+        closed = socket.create_server(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        closed.close()
+        pg_ctl(["-w", "-o", f"-h 127.0.0.1 -p {port}", "-l", str(Path(server.pgdata) / "tcp.log"), "restart"],
+               pgdata=server.pgdata, user=server.system_user, timeout=60)
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        server.cleanup()
+
+
+def test_a_server_on_loopback_takes_its_password_from_pgpassword_or_a_pgpass_file(postgres_tcp, corpus, tmp_path,
+                                                                                   monkeypatch, capsys):
+    uri = f"{postgres_tcp}?table=tcp_docs"
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    monkeypatch.setenv("PGPASSFILE", str(tmp_path / "none"))
+    with pytest.raises(StoreError, match="the password was refused or is missing"):
+        write_store(uri, corpus)
+    monkeypatch.setenv("PGPASSWORD", PASSWORD)
+    write_store(uri, corpus)
+    monkeypatch.delenv("PGPASSWORD")
+    passfile = tmp_path / "pgpass"
+    port = postgres_tcp.rsplit(":", 1)[1].split("/")[0]
+    passfile.write_text(f"127.0.0.1:{port}:*:postgres:{PASSWORD}\n")
+    passfile.chmod(0o600)  # libpq ignores a file others can read
+    monkeypatch.setenv("PGPASSFILE", str(passfile))
+    back = read_store(uri)
+    assert back.texts == corpus.texts and np.array_equal(back.vectors, corpus.vectors)
+    monkeypatch.setenv("PGPASSWORD", "wrong-one")
+    monkeypatch.setenv("PGPASSFILE", str(tmp_path / "none"))
+    assert main(["search", "--input", uri, "--query", "guitar", "--model", "all-MiniLM-L6-v2"]) == 2
+    said = capsys.readouterr().err
+    assert "the password was refused or is missing (set PGPASSWORD or ~/.pgpass)" in said
+    assert "wrong-one" not in said and PASSWORD not in said and "Traceback" not in said
 
 
 def test_a_qdrant_server_nobody_answers_is_said_in_one_sentence():
