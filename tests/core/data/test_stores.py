@@ -1,7 +1,8 @@
 """Vector stores as corpora, each a real one: LanceDB, Chroma and Qdrant's local mode in a temporary folder, and
 PostgreSQL with pgvector started by pgserver in a temporary data folder (its socket on this machine; once more on
-127.0.0.1 with a password, as a user's `postgresql://USER@HOST:PORT/DB` reaches a server), stopped at the end. The messy labelled texts (repeats, blank labels) with seeded vectors written to each come back equal to the bit;
-their maps are equal; reading writes nothing; every bad store is one sentence, exit status 2, with no password."""
+127.0.0.1 with a password, as a user's `postgresql://USER@HOST:PORT/DB` reaches a server), stopped at the end. The
+messy labelled texts (repeats, blank labels) with seeded vectors written to each come back equal to the bit; their
+maps are equal; reading writes nothing; every bad store is one sentence, exit status 2, with no password."""
 
 from __future__ import annotations
 

@@ -110,20 +110,26 @@ def wait_for(check, seconds: float, what: str, nodes: list[subprocess.Popen], lo
                          + "\n".join(log.read_text()[-2000:] for log in sorted(logs.glob("node-*.log"))))
 
 
-def start_head(command: list[str], env: dict[str, str], ready, nodes: list[subprocess.Popen], folder: Path) -> None:
-    """`ray start --head` until `ready()`, started once more where Ray's own wait for its raylet ran out: Ray 2.60
-    fixes it at 30 s (node.py), which a loaded two-core machine can pass ("The current node timed out during
-    startup"; one of two full runs here on 12-02). Anything else fails at once."""
-    log = folder / "node-head.log"
+def start_node(command: list[str], env: dict[str, str], ready, nodes: list[subprocess.Popen], folder: Path, *,
+               head: bool) -> None:
+    """`ray start` (the head, or a node joining it) until `ready()`, started once more where Ray's own wait for its
+    raylet ran out: Ray 2.60 fixes it at 30 s (node.py), which a loaded two-core machine can pass ("The current node
+    timed out during startup": the head in one of two full runs here on 12-02, the second node in the next).
+    Anything else fails at once."""
+    log = folder / ("node-head.log" if head else "node-second.log")
     for attempt in (1, 2):
         nodes.append(started(command, env, log))
         try:
-            wait_for(ready, 60, "the head did not start", nodes, folder)
+            wait_for(ready, 60, "the head did not start" if head else "the second node did not join", nodes, folder)
             return
         except AssertionError:
             if attempt == 2 or nodes[-1].poll() is None or "timed out during startup" not in log.read_text():
                 raise
-            stop([nodes.pop()], folder)  # the head's processes, every one naming the folder
+            failed = nodes.pop()
+            if head:
+                stop([failed], folder)  # the head's processes, every one naming the folder
+            else:
+                failed.wait()  # exited: the head and its processes stay
 
 
 @pytest.fixture(scope="module")
@@ -140,12 +146,12 @@ def token_cluster() -> Iterator[StartedCluster]:
     cluster = StartedCluster(f"127.0.0.1:{port}", home, env, nodes, folder)
     try:
         subprocess.run([RAY, "get-auth-token", "--generate"], env=env, check=True, capture_output=True, timeout=60)
-        start_head(node_command(folder, "--head", "--port", str(port), "--num-cpus", "3", "--include-dashboard",
-                                "false"), env, lambda: len(cluster.state()["nodes"]) == 1, nodes, folder)
+        start_node(node_command(folder, "--head", "--port", str(port), "--num-cpus", "3", "--include-dashboard",
+                                "false"), env, lambda: len(cluster.state()["nodes"]) == 1, nodes, folder, head=True)
         assert "Token authentication is enabled" in (folder / "node-head.log").read_text()
-        nodes.append(started(node_command(folder, "--address", cluster.address, "--num-cpus", "2"),
-                             {**env, "RAY_AUTH_MODE": "token"}, folder / "node-second.log"))
-        wait_for(lambda: len(cluster.state()["nodes"]) == 2, 60, "the second node did not join", nodes, folder)
+        start_node(node_command(folder, "--address", cluster.address, "--num-cpus", "2"),
+                   {**env, "RAY_AUTH_MODE": "token"}, lambda: len(cluster.state()["nodes"]) == 2, nodes, folder,
+                   head=False)
         yield cluster
     finally:
         stop(nodes, folder)
@@ -274,9 +280,9 @@ def test_a_cluster_with_authentication_off_is_reached_too(tmp_path):
     nodes: list[subprocess.Popen] = []
     try:
         cluster = StartedCluster(f"127.0.0.1:{port}", home, env, nodes, folder)
-        start_head(node_command(folder, "--head", "--port", str(port), "--num-cpus", "2", "--include-dashboard",
+        start_node(node_command(folder, "--head", "--port", str(port), "--num-cpus", "2", "--include-dashboard",
                                 "false"), {**env, "RAY_AUTH_MODE": "disabled"},
-                   lambda: len(cluster.state()["nodes"]) == 1, nodes, folder)
+                   lambda: len(cluster.state()["nodes"]) == 1, nodes, folder, head=True)
         assert cluster.state(mode="disabled")["nodes"]  # reached without a token: authentication is off
         texts = write_texts(tmp_path / "in", {"a": 20})
         run = subprocess.run([*EMBED, "--address", cluster.address, "--workers", "1", "--input",
