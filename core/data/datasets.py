@@ -137,9 +137,13 @@ def source_version(source: str) -> str:
     if not is_store_uri(source):
         return folder_version(Path(source))
     try:
-        return texts_digest([str(store_count(source))], prefix=source.encode())
+        return _store_version(source, store_count(source))
     except StoreError:
         return ""
+
+
+def _store_version(uri: str, rows: int) -> str:
+    return texts_digest([str(rows)], prefix=uri.encode())
 
 
 def _store_info(uri: str) -> DatasetInfo:
@@ -147,7 +151,7 @@ def _store_info(uri: str) -> DatasetInfo:
     if rows == 0:
         raise DatasetError(f"The listed store {parse_store_uri(uri).shown} holds no rows yet; it appears once rows "
                            "are written to it.")
-    return DatasetInfo(parse_store_uri(uri).name, uri, rows, None, source_version(uri))
+    return DatasetInfo(parse_store_uri(uri).name, uri, rows, None, _store_version(uri, rows))
 
 
 def dataset_info(source: str | Path) -> DatasetInfo:
@@ -265,7 +269,7 @@ def _open_store(uri: str, listed: Sequence[str | Path]) -> Dataset:
         raise DatasetError(f"{parse_store_uri(uri).shown} is not a listed store; add it to `datasets` in "
                            "explorer.toml.")
     corpus = read_store(uri)
-    info = DatasetInfo(parse_store_uri(uri).name, uri, len(corpus.texts), None, source_version(uri))
+    info = DatasetInfo(parse_store_uri(uri).name, uri, len(corpus.texts), None, _store_version(uri, len(corpus.texts)))
     target = cache_dir() / "datasets" / f"{texts_digest([info.version], prefix=f'{uri}:store'.encode())}.npy"
     atomic_write(target, lambda tmp: np.save(tmp, np.asarray(corpus.vectors, dtype=np.float32)))
     table = pa.Table.from_pandas(pd.concat([pd.DataFrame({TEXT_COLUMN: corpus.texts}), corpus.metadata], axis=1),

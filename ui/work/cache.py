@@ -35,6 +35,7 @@ from core.data.datasets import (
     open_late_dataset,
     source_version,
 )
+from core.data.ranges import Ordered, ordered
 from core.data.stores import is_store_uri
 from core.data.stsb import Split, stsb_corpus
 from core.data.vectors import VectorCorpus
@@ -100,6 +101,12 @@ def example_index_now() -> VectorCorpus:
 def dataset_of(source: str, version: str) -> Dataset:
     """One copy per server, shared by every session; a new `version` (a file added or replaced) reopens it."""
     return open_dataset(source, dataset_sources(load_config()))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def column_order(source: str, version: str, column: str) -> Ordered:
+    """A dataset column's values in their own order, read once per version (dates are parsed from text)."""
+    return ordered(dataset_of(source, version).table.column(column).to_pylist())
 
 
 @st.cache_resource(show_spinner="Opening the dataset's token vectors…", max_entries=4)

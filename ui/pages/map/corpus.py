@@ -14,7 +14,6 @@ from core.analysis.set_drift import MAX_TEXTS, MIN_TEXTS
 from core.data.corpus import CorpusError, labelled_corpus, lines
 from core.data.datasets import Dataset, DatasetError, DatasetInfo, dataset_sample
 from core.data.labels import TEXTS, dataset_scope
-from core.data.ranges import ordered
 from core.data.rows import ROW_ID, with_row_ids
 from core.data.stsb import MAP_SAMPLE_SIZE, STSB_SETS, stsb_genres, stsb_sample, stsb_set
 from core.data.uploads import column, text_columns
@@ -23,7 +22,7 @@ from core.evaluation.example_index import WRITTEN_BY
 from ui.components.similarity_texts import similarity_texts
 from ui.components.upload import uploaded_corpus
 from ui.state.persist import kept, set_kept
-from ui.work.cache import dataset_of, example_index_now, listed_datasets_now
+from ui.work.cache import column_order, dataset_of, example_index_now, listed_datasets_now
 
 SOURCES = {"stsb": "STS-B sentences (built in)", "upload": "Upload a file",
            "similarity": "Texts of the Similarity page", "vectors": "A vectors file (no model needed)",
@@ -142,7 +141,7 @@ def _dataset_set(side: str, info: DatasetInfo, size: int) -> list[str] | None:
                       "as two sets. Numbers and dates are compared as such; a blank lies in no range.")
     among = None
     if where != EVERY_ROW:
-        values = ordered(dataset.table.column(where).to_pylist())
+        values = column_order(info.source, info.version, where)
         if not values.distinct:
             st.info(f"Every row of {info.name} has a blank {where}: pick another column.")
             return None
