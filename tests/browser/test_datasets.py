@@ -16,26 +16,26 @@ ray = pytest.importorskip("ray", reason="Ray is an optional extra: `make scale`"
 @pytest.fixture(scope="module")
 def dataset_server(tmp_path_factory, chromium):
     folder = tmp_path_factory.mktemp("ray-run")
-    (folder / "stsb.txt").write_text("\n".join(stsb_corpus()[:2000]) + "\n", encoding="utf-8")
+    (folder / "stsb.txt").write_text("\n".join(stsb_corpus()[:500]) + "\n", encoding="utf-8")
     ray.init(num_cpus=3, include_dashboard=False, logging_level="WARNING")
     try:
         assert main(["embed", "--engine", "ray", "--model", "all-MiniLM-L6-v2", "--pooling", "default",
-                     "--input", str(folder / "stsb.txt"), "--output", str(folder / "stsb-2000")]) == 0
+                     "--input", str(folder / "stsb.txt"), "--output", str(folder / "stsb-500")]) == 0
     finally:
         ray.shutdown()
-    app = start_server(SHOTS / "server-datasets.log", env={"EXPLORER_DATASETS": str(folder / "stsb-2000")})
+    app = start_server(SHOTS / "server-datasets.log", env={"EXPLORER_DATASETS": str(folder / "stsb-500")})
     yield app
     app.stop()
 
 
 def test_retrieval_answers_from_the_folder_ray_wrote_and_the_map_draws_it(page, dataset_server):
-    open_page(page, dataset_server, "retrieval?ret_source=Dataset%3A+stsb-2000")
-    page.get_by_text("Dataset: stsb-2000 (2,000 texts, all-MiniLM-L6-v2, default pooling)").first.wait_for()
-    page.get_by_text("answered by exact search over 2,000 vectors", exact=False).first.wait_for()
+    open_page(page, dataset_server, "retrieval?ret_source=Dataset%3A+stsb-500")
+    page.get_by_text("Dataset: stsb-500 (500 texts, all-MiniLM-L6-v2, default pooling)").first.wait_for()
+    page.get_by_text("answered by exact search over 500 vectors", exact=False).first.wait_for()
     check_and_shoot(page, "retrieval-dataset")
-    open_page(page, dataset_server, "map?map_source=dataset%3Astsb-2000")
-    page.get_by_text("All 2,000 texts of the dataset", exact=False).first.wait_for()
-    page.get_by_text("The query's nearest texts in all 2,000 of stsb-2000").first.wait_for()
+    open_page(page, dataset_server, "map?map_source=dataset%3Astsb-500")
+    page.get_by_text("All 500 texts of the dataset", exact=False).first.wait_for()
+    page.get_by_text("The query's nearest texts in all 500 of stsb-500").first.wait_for()
     page.get_by_text("every row is on the map", exact=False).first.wait_for()
     check_and_shoot(page, "map-dataset")
     assert "Traceback" not in dataset_server.log()

@@ -19,7 +19,16 @@ PAGES = sorted(str(path.relative_to(Path(__file__).parents[2])) for path in
 
 
 @pytest.fixture(scope="module")
-def folders(tiny_sentence_transformer_folder, sparse_folders, late_folders, reranker_folder) -> dict[str, Path]:
+def folders(tiny_sentence_transformer_folder, sparse_folders, late_folders, reranker_folder, minilm) -> dict[str, Path]:
+    """Each kind's tiny folder, with the STS-B corpus that Evaluation and Retrieval embed on opening already stored
+    as seeded random vectors for the sparse one and for MiniLM (the pages a reranker leaves on it): what is tested
+    here is that every page opens, not those vectors (8,000 texts each, 40 s of a loaded run)."""
+    from core.data.stsb import stsb_corpus
+    from core.models.loading import load_model
+    from tests.views.cache_fill import prefill, prefill_sparse
+
+    prefill(minilm, stsb_corpus())
+    prefill_sparse(load_model(str(sparse_folders["splade"]), "cpu"), stsb_corpus())
     return {"dense": tiny_sentence_transformer_folder, "sparse": sparse_folders["splade"],
             "late interaction": late_folders["colbert"], "reranker": reranker_folder}
 

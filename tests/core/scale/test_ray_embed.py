@@ -49,11 +49,13 @@ def read_folder(folder) -> tuple[pa.Table, np.ndarray]:
     return table, np.asarray(table.column("vector").to_pylist(), dtype=np.float32)
 
 
-def test_two_thousand_stsb_sentences_equal_the_local_command(tmp_path):
+def test_two_thousand_stsb_sentences_equal_the_local_command(tmp_path, tiny_sentence_transformer_folder):
+    """Rows in order over several blocks, with the tiny model (the packaged MiniLM's exactness on Ray is
+    test_parquet_columns_are_kept_and_every_option_reaches_the_actors')."""
     texts = list(stsb_corpus()[:2000])
     source = tmp_path / "stsb.txt"
     source.write_text("\n".join(texts) + "\n", encoding="utf-8")
-    model = ["--model", "all-MiniLM-L6-v2", "--pooling", "default", "--input", str(source)]
+    model = ["--model", str(tiny_sentence_transformer_folder), "--pooling", "default", "--input", str(source)]
     assert main(["embed", *model, "--output", str(tmp_path / "local.npy")]) == 0
     assert main(["embed", *model, "--engine", "ray", "--output", str(tmp_path / "out")]) == 0
     table, vectors = read_folder(tmp_path / "out" / "stsb")
@@ -94,13 +96,13 @@ def test_parquet_columns_are_kept_and_every_option_reaches_the_actors(tmp_path, 
     np.testing.assert_allclose(vectors, encode_with(minilm, texts, settings).vectors, atol=1e-5)
 
 
-def test_many_files_share_one_actor_pool_and_keep_their_own_rows(tmp_path, capsys):
+def test_many_files_share_one_actor_pool_and_keep_their_own_rows(tmp_path, capsys, tiny_sentence_transformer_folder):
     texts = list(stsb_corpus()[:300])
     for number in range(6):
         (tmp_path / f"part-{number}.txt").write_text("\n".join(texts[number * 50:(number + 1) * 50]) + "\n")
     before = len(embedders())
-    assert main(["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "default", "--engine", "ray", "--workers", "2",
-                 "--input", str(tmp_path / "*.txt"), "--output", str(tmp_path / "out")]) == 0
+    assert main(["embed", "--model", str(tiny_sentence_transformer_folder), "--pooling", "default", "--engine", "ray",
+                 "--workers", "2", "--input", str(tmp_path / "*.txt"), "--output", str(tmp_path / "out")]) == 0
     assert len(embedders()) - before == 2  # was 2 per file: an actor pool, and a model load, per file
     for number in range(6):
         table, _ = read_folder(tmp_path / "out" / f"part-{number}")
@@ -152,7 +154,7 @@ def test_an_address_that_does_not_answer_is_said_at_once(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
-def test_ctrl_c_leaves_only_whole_folders_and_stops_the_ray_it_started(tmp_path):
+def test_ctrl_c_leaves_only_whole_folders_and_stops_the_ray_it_started(tmp_path, tiny_sentence_transformer_folder):
     """The command as its own process, starting Ray inside itself as it does without --address. Ctrl-C comes when
     the command says what it will embed, before Ray starts: it stops once its first batch is written (file a, and
     b where the batch holds it whole), never later; the Ray processes it started are watched while it runs."""
@@ -164,9 +166,10 @@ def test_ctrl_c_leaves_only_whole_folders_and_stops_the_ray_it_started(tmp_path)
         start += size
     env = {key: value for key, value in os.environ.items() if not key.startswith("RAY_")}
     env["RAY_AUTH_TOKEN"] = os.environ["RAY_AUTH_TOKEN"]  # as tests/conftest.py set it: never a file in ~/.ray
-    run = subprocess.Popen([sys.executable, "-m", "core", "embed", "--engine", "ray", "--model", "all-MiniLM-L6-v2",
-                            "--pooling", "default", "--input", str(tmp_path / "*.txt"), "--output",
-                            str(tmp_path / "out")], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    run = subprocess.Popen([sys.executable, "-m", "core", "embed", "--engine", "ray", "--model",
+                            str(tiny_sentence_transformer_folder), "--pooling", "default", "--input",
+                            str(tmp_path / "*.txt"), "--output", str(tmp_path / "out")],
+                           cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
     started: dict[psutil.Process, str] = {}  # Ray's processes, the actors among them, with their command lines
     watcher = threading.Thread(target=watch_children, args=(run, started))
     watcher.start()

@@ -34,8 +34,16 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 
 RAY = str(Path(sys.executable).with_name("ray"))
 ROOT = Path(__file__).resolve().parents[3]
-EMBED = [sys.executable, "-m", "core", "embed", "--engine", "ray", "--model", "all-MiniLM-L6-v2", "--pooling",
-         "default"]
+
+
+@pytest.fixture
+def embed(tiny_sentence_transformer_folder) -> list[str]:
+    """The command a user runs against the cluster, with the tiny model (the packaged MiniLM's exactness on Ray is
+    test_ray_embed.py's): what is tested here is the cluster's part."""
+    return [sys.executable, "-m", "core", "embed", "--engine", "ray", "--model", str(tiny_sentence_transformer_folder),
+            "--pooling", "default"]
+
+
 # What the test asks Ray itself, in a process of its own: the live nodes and every actor with its node and state
 STATE = """
 import json, sys
@@ -173,12 +181,13 @@ def read_vectors(folder: Path) -> np.ndarray:
     return np.asarray(table.column("vector").to_pylist(), dtype=np.float32)
 
 
-def test_the_readme_commands_embed_on_two_nodes_as_the_local_command_does(token_cluster, tmp_path):
+def test_the_readme_commands_embed_on_two_nodes_as_the_local_command_does(token_cluster, tmp_path, embed,
+                                                                          tiny_sentence_transformer_folder):
     texts = write_texts(tmp_path / "in", {"a": 600, "b": 400})
     (tmp_path / "all.txt").write_text("\n".join(texts) + "\n", encoding="utf-8")
-    assert main(["embed", "--model", "all-MiniLM-L6-v2", "--pooling", "default", "--input", str(tmp_path / "all.txt"),
-                 "--output", str(tmp_path / "local.npy")]) == 0
-    run = subprocess.run([*EMBED, "--address", token_cluster.address, "--workers", "2", "--cpus-per-worker", "2",
+    assert main(["embed", "--model", str(tiny_sentence_transformer_folder), "--pooling", "default", "--input",
+                 str(tmp_path / "all.txt"), "--output", str(tmp_path / "local.npy")]) == 0
+    run = subprocess.run([*embed, "--address", token_cluster.address, "--workers", "2", "--cpus-per-worker", "2",
                           "--input", str(tmp_path / "in" / "*.txt"), "--output", str(tmp_path / "out")],
                          env=token_cluster.env, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
@@ -190,10 +199,10 @@ def test_the_readme_commands_embed_on_two_nodes_as_the_local_command_does(token_
     assert {actor["node"] for actor in embedders} == set(token_cluster.state()["nodes"])
 
 
-def test_ctrl_c_leaves_only_whole_folders_and_stops_the_actors(token_cluster, tmp_path):
+def test_ctrl_c_leaves_only_whole_folders_and_stops_the_actors(token_cluster, tmp_path, embed):
     write_texts(tmp_path / "in", {"a": 50, "b": 500, "c": 500, "d": 500})
     before = {actor["job"] for actor in token_cluster.embedders()}
-    run = subprocess.Popen([*EMBED, "--address", token_cluster.address, "--workers", "2", "--cpus-per-worker", "2",
+    run = subprocess.Popen([*embed, "--address", token_cluster.address, "--workers", "2", "--cpus-per-worker", "2",
                             "--input", str(tmp_path / "in" / "*.txt"), "--output", str(tmp_path / "out")],
                            env=token_cluster.env, cwd=ROOT, stderr=subprocess.PIPE, text=True)
     said = []
@@ -256,11 +265,11 @@ def test_the_map_of_a_dataset_placed_on_two_nodes_is_the_local_commands(token_cl
     (None, "asks for its authentication token and this machine has none"),
     ("0" * 64, "refuses this machine's authentication token (read from the variable RAY_AUTH_TOKEN)"),
 ])
-def test_a_missing_or_wrong_token_is_said_with_what_to_do(token_cluster, tmp_path, token, says):
+def test_a_missing_or_wrong_token_is_said_with_what_to_do(token_cluster, tmp_path, token, says, embed):
     (tmp_path / "home").mkdir()
     (tmp_path / "a.txt").write_text("one\n")
     env = {**token_cluster.env, "HOME": str(tmp_path / "home")} | ({"RAY_AUTH_TOKEN": token} if token else {})
-    run = subprocess.run([*EMBED, "--address", token_cluster.address, "--input", str(tmp_path / "a.txt"),
+    run = subprocess.run([*embed, "--address", token_cluster.address, "--input", str(tmp_path / "a.txt"),
                           "--output", str(tmp_path / "out")], env=env, cwd=ROOT, capture_output=True, text=True,
                          timeout=120)
     assert run.returncode == 1
@@ -270,7 +279,7 @@ def test_a_missing_or_wrong_token_is_said_with_what_to_do(token_cluster, tmp_pat
     assert "No Ray cluster answers" not in run.stderr
 
 
-def test_a_cluster_with_authentication_off_is_reached_too(tmp_path):
+def test_a_cluster_with_authentication_off_is_reached_too(tmp_path, embed):
     folder = Path(tempfile.mkdtemp(prefix="rt-", dir="/tmp"))
     home = folder / "home"
     (home / ".ray").mkdir(parents=True)
@@ -285,7 +294,7 @@ def test_a_cluster_with_authentication_off_is_reached_too(tmp_path):
                    lambda: len(cluster.state()["nodes"]) == 1, nodes, folder, head=True)
         assert cluster.state(mode="disabled")["nodes"]  # reached without a token: authentication is off
         texts = write_texts(tmp_path / "in", {"a": 20})
-        run = subprocess.run([*EMBED, "--address", cluster.address, "--workers", "1", "--input",
+        run = subprocess.run([*embed, "--address", cluster.address, "--workers", "1", "--input",
                               str(tmp_path / "in" / "a.txt"), "--output", str(tmp_path / "out")],
                              env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert run.returncode == 0, run.stderr[-3000:]
