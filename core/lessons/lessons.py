@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.models.catalog import DEFAULT_MODEL_ID, L3_ID, SPLADE_ID
+from core.models.catalog import CLIP_ID, DEFAULT_MODEL_ID, L3_ID, SPLADE_ID
 
 BANK = ("The robbers burst into the bank and emptied the safe.",
         "We had a picnic on the grassy bank of the river.",
@@ -22,7 +22,6 @@ GUITAR = ("A man is playing a guitar.", "Someone performs music on an instrument
 COMPARED_TEXTS = 500  # STS-B sentences two models are compared on (lesson 21)
 PROBED_TEXTS = 600  # STS-B sentences whose genre each layer is probed for (lesson 22)
 DRIFT_TEXTS = 300  # STS-B sentences in each of two sets compared (lesson 23)
-CLIP_ID = "sentence-transformers/clip-ViT-B-32"  # lesson 24's model of images and texts, a hub download
 
 
 @dataclass(frozen=True)

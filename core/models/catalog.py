@@ -34,7 +34,7 @@ class HubFacts:
     the page): its size and licence, and the prompts its card asks for that its repo does not ship."""
 
     parameters_m: float  # millions
-    download_bytes: int  # the files a download fetches (core.models.download.DOWNLOADED_FILES), as the hub lists them
+    download_bytes: int  # what a download fetches (core.models.download.downloaded_patterns), as the hub lists it
     licence: str
     card_prompts: str = ""
 
@@ -150,6 +150,19 @@ HUB_ENTRIES: tuple[CatalogEntry, ...] = (
     # docs load it with MultiVectorEncoder.
     _hub("lightonai/GTE-ModernColBERT-v1", LATE, HubFacts(149, 600_000_000, "Apache-2.0")),
 )
+
+
+# Models of images and texts (core.models.image_text), offered on the page "Pictures and words" and by lesson 24, not
+# in the sidebar (its pages read texts). https://huggingface.co/sentence-transformers/clip-ViT-B-32/tree/main and its
+# 0_CLIPModel folder: sentence-transformers' older CLIPModel layout, weights only as 0_CLIPModel/pytorch_model.bin
+# (605 MB float32, a pickle: core.models.download fetches a folder's pickled-only weights, and transformers reads them
+# with torch.load(weights_only=True)), vocab.json 961 kB, merges.txt 525 kB, the card 43.6 kB; no licence in its card;
+# 151M parameters (the weights' bytes over 4). A SigLIP is not listed yet: its SiglipTokenizer needs sentencepiece,
+# which is not installed here.
+IMAGE_TEXT_ENTRIES: tuple[CatalogEntry, ...] = (
+    _hub("sentence-transformers/clip-ViT-B-32", "dense", HubFacts(151, 607_000_000, "no licence stated")),
+)
+CLIP_ID = IMAGE_TEXT_ENTRIES[0].id
 
 
 BUILTIN: tuple[CatalogEntry, ...] = (

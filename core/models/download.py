@@ -14,8 +14,9 @@ but a snapshot without it loads (a model downloaded before the card was fetched 
 
 from __future__ import annotations
 
+import posixpath
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,7 +34,24 @@ if TYPE_CHECKING:
 LOADED_FILES = ["*.json", "*.txt", "*.safetensors", "*.model", "1_*/*", "artifact.metadata"]
 CARD_FILE = "README.md"  # the model card (huggingface_hub's REPOCARD_NAME): its front matter is what the hub shows
 DOWNLOADED_FILES = [*LOADED_FILES, CARD_FILE]
+# A folder's weights as a pickle, fetched and read only where the folder holds no safetensors file: a checkpoint
+# published so alone, as sentence-transformers/clip-ViT-B-32's 0_CLIPModel (its CLIPModel module's layout).
+# transformers reads it with torch.load(weights_only=True), which rebuilds tensors and runs none of the file's code.
+PICKLED_WEIGHTS = "pytorch_model.bin"
 BYTES_BAR = "huggingface_hub.snapshot_download"  # the name of snapshot_download's bar of bytes written to disk
+
+
+def pickled_weights(paths: Iterable[str]) -> list[str]:
+    """The repo's files (`paths`) that are a folder's only weights in a pickle (PICKLED_WEIGHTS)."""
+    paths = list(paths)
+    safe = {posixpath.dirname(path) for path in paths if path.endswith(".safetensors")}
+    return [path for path in paths
+            if posixpath.basename(path) == PICKLED_WEIGHTS and posixpath.dirname(path) not in safe]
+
+
+def downloaded_patterns(paths: Iterable[str]) -> list[str]:
+    """What a download of a repo holding `paths` fetches: DOWNLOADED_FILES, and its pickled-only weights."""
+    return [*DOWNLOADED_FILES, *pickled_weights(paths)]
 
 
 @dataclass(frozen=True)
@@ -59,7 +77,8 @@ def plan_download(repo: str, revision: str | None = None) -> DownloadPlan:
     commit = api.model_info(repo, revision=asked, timeout=constants.HF_HUB_ETAG_TIMEOUT).sha
     assert commit is not None, "the hub names the commit of every model it answers for"
     files = [item for item in api.list_repo_tree(repo, recursive=True, revision=commit) if isinstance(item, RepoFile)]
-    wanted = filter_repo_objects(files, allow_patterns=DOWNLOADED_FILES, key=lambda item: item.path)
+    patterns = downloaded_patterns(item.path for item in files)
+    wanted = filter_repo_objects(files, allow_patterns=patterns, key=lambda item: item.path)
     return DownloadPlan(repo, asked, commit, {item.path: item.size for item in wanted})
 
 
@@ -112,7 +131,7 @@ def fetch(plan: DownloadPlan, progress: Progress) -> Path:
     tally = _Tally(bytes_here(plan), plan.total, progress)
     progress(tally.done, tally.total)
     try:  # the revision as asked, not the plan's commit, so that huggingface_hub records which commit a branch is
-        return Path(snapshot_download(plan.repo, revision=plan.revision, allow_patterns=DOWNLOADED_FILES,
+        return Path(snapshot_download(plan.repo, revision=plan.revision, allow_patterns=downloaded_patterns(plan.sizes),
                                       tqdm_class=_counting_bar(tally.add)))
     except Exception as err:  # the hub and its transport raise many exception types; each is said as one sentence
         raise ModelUnavailable(failure_sentence(plan.repo, err, plan.revision)) from err

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from core.deployment import load_config, where_set
 from core.models.catalog import Availability
-from core.models.download import LOADED_FILES, download
+from core.models.download import LOADED_FILES, download, pickled_weights
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,16 @@ def cached_folder(repo: str, revision: str | None = None) -> Path | None:
     """The model's snapshot at `revision` (main by default: the commit the cache last saw main at) in the local
     Hugging Face cache, found without the network, or None (as for a snapshot that a download left incomplete:
     huggingface_hub raises IncompleteSnapshotError, a LocalEntryNotFoundError)."""
-    from huggingface_hub import snapshot_download
-    from huggingface_hub.errors import LocalEntryNotFoundError
+    from huggingface_hub import get_cached_repo_tree, snapshot_download
+    from huggingface_hub.errors import CachedRepoTreeNotFoundError, LocalEntryNotFoundError
 
+    try:  # the pickled-only weights a download fetched are loaded too, so a snapshot that lacks them is incomplete
+        recorded = [item.path for item in get_cached_repo_tree(repo, revision=revision)]
+    except (CachedRepoTreeNotFoundError, ValueError, OSError):  # never downloaded, or not at this revision
+        recorded = []
     try:
-        return Path(snapshot_download(repo, revision=revision, local_files_only=True, allow_patterns=LOADED_FILES))
+        return Path(snapshot_download(repo, revision=revision, local_files_only=True,
+                                      allow_patterns=[*LOADED_FILES, *pickled_weights(recorded)]))
     except (LocalEntryNotFoundError, FileNotFoundError, ValueError, OSError):
         return None
 

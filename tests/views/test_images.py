@@ -8,6 +8,7 @@ import pytest
 from sentence_transformers import SentenceTransformer
 
 from core.data.image_examples import EXAMPLES, example_corpus
+from core.models.catalog import IMAGE_TEXT_ENTRIES
 from tests.conftest import app_test
 from tests.figures import figure
 
@@ -39,6 +40,9 @@ def test_without_a_model_the_page_says_what_to_type_and_draws_nothing():
     assert not at.exception and not at.error
     assert any("Type a model of images and texts above" in info.value for info in at.info)
     assert not at.get("plotly_chart")
+    offered = " ".join(caption.value for caption in at.main.caption)
+    for entry in IMAGE_TEXT_ENTRIES:  # the catalog's models of images and texts, with their size and licence
+        assert entry.facts is not None and f"{entry.repo} ({entry.facts.brief})" in offered
 
 
 def test_a_text_model_is_refused_in_one_sentence(tmp_path):

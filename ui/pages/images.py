@@ -18,7 +18,7 @@ from core.data.stsb import DataUnavailable
 from core.data.thumbnails import data_uri, thumbnail
 from core.evaluation.captioned import captioned_retrieval, captions_pair
 from core.evaluation.zero_shot import TEMPLATE, ZeroShot, prompts_of, zero_shot
-from core.models.catalog import ModelUnavailable
+from core.models.catalog import IMAGE_TEXT_ENTRIES, ModelUnavailable
 from core.models.image_text import ImageTextModel, load_image_text
 from core.plots.images import confusion_figure, gap_figure, patch_figure, space_heatmap
 from ui.components.columns import THREE_DECIMALS
@@ -77,6 +77,8 @@ def chosen_model(device: str) -> ImageTextModel | None:
                     help="Any model sentence-transformers loads with an image modality: a CLIP or SigLIP folder "
                          "saved by sentence-transformers or transformers, or a hub id such as "
                          "sentence-transformers/clip-ViT-B-32 where downloads are on.").strip()
+    st.caption("From the Hugging Face hub, downloaded once where downloads are on: " + "; ".join(
+        f"{entry.repo} ({entry.facts.brief})" for entry in IMAGE_TEXT_ENTRIES if entry.facts is not None) + ".")
     if not model_id:
         st.info("Type a model of images and texts above (a CLIP or SigLIP folder, or a hub id where downloads are on) "
                 "to see pictures and words in one space. The sidebar's model reads texts only, so it is not used "

@@ -11,7 +11,7 @@ from sentence_transformers import CrossEncoder, SparseEncoder
 
 from core.analysis.rerank import pair_scores
 from core.encoding.sparse import encode_sparse
-from core.models.catalog import LATE, Availability, catalog, find_entry
+from core.models.catalog import IMAGE_TEXT_ENTRIES, LATE, Availability, catalog, find_entry
 from core.models.loading import NotAnEmbedder, load_model
 from core.models.reranker import load_reranker
 from core.models.sources import folder_kind
@@ -23,7 +23,8 @@ TEXTS = ["The bank by the river was flooded.", "She deposited her salary at the 
 
 
 def hub_entries():
-    return [entry for entry in catalog() if entry.source == "hub"]
+    """The sidebar's hub models and those of images and texts (the page "Pictures and words" offers them)."""
+    return [entry for entry in (*catalog(), *IMAGE_TEXT_ENTRIES) if entry.source == "hub"]
 
 
 def test_every_hub_model_says_its_kind_size_and_licence():
@@ -37,7 +38,7 @@ def test_every_hub_model_says_its_kind_size_and_licence():
 
 
 def test_ids_and_repos_are_unique_and_each_kind_has_a_model_from_the_hub():
-    ids = [entry.id for entry in catalog()]
+    ids = [entry.id for entry in (*catalog(), *IMAGE_TEXT_ENTRIES)]
     repos = [entry.repo for entry in hub_entries()]
     assert len(ids) == len(set(ids)) and len(repos) == len(set(repos))
     # a fresh machine has a reranker, and a late-interaction model besides the one it can train
