@@ -357,6 +357,14 @@ def clip_folder(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def siglip_folder(tmp_path_factory) -> Path:
+    """A tiny SigLIP with seeded random weights, saved by sentence-transformers (tests/image_text.py)."""
+    from tests.image_text import build_siglip
+
+    return build_siglip(tmp_path_factory.mktemp("tiny-siglip"))
+
+
+@pytest.fixture(scope="session")
 def reranker_folder(tmp_path_factory) -> Path:
     """A tiny CrossEncoder folder saved by sentence-transformers."""
     from tests.sparse import cross_encoder

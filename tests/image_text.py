@@ -51,3 +51,36 @@ def draw_folder(folder: Path, per_class: int = 6) -> Path:
             ImageDraw.Draw(image).ellipse((4 + i, 5, 30 + i, 31), fill=colour)
             image.save(folder / name / f"{i}.png")
     return folder
+
+
+def build_siglip(folder: Path) -> Path:
+    """A tiny SigLIP with seeded random weights, built as the tiny CLIP is (width 32, two layers a tower, 32 × 32
+    images in 8 × 8 patches), its SiglipTokenizer a sentencepiece unigram vocabulary trained here on the example
+    pictures' captions, saved by sentence-transformers itself. SigLIP's tokenizer needs sentencepiece."""
+    import sentencepiece as spm
+    import torch
+    from transformers import SiglipConfig, SiglipModel, SiglipProcessor, SiglipTokenizer
+    from transformers.models.siglip.image_processing_pil_siglip import SiglipImageProcessorPil
+
+    from core.data.image_examples import example_captions
+
+    folder.mkdir(parents=True, exist_ok=True)
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(example_captions() * 4), model_prefix=str(folder / "spiece"),
+                                   vocab_size=120, model_type="unigram", pad_id=0, eos_id=1, unk_id=2, bos_id=-1,
+                                   pad_piece="<pad>", eos_piece="</s>", unk_piece="<unk>", hard_vocab_limit=False,
+                                   minloglevel=2)
+    tokenizer = SiglipTokenizer(vocab_file=str(folder / "spiece.model"))
+    images = SiglipImageProcessorPil(size={"height": 32, "width": 32})
+    tower = {"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2}
+    ids = {"pad_token_id": 1, "bos_token_id": 1, "eos_token_id": 1}  # SigLIP pads with </s> and has no start token
+    config = SiglipConfig(text_config={**tower, **ids, "vocab_size": tokenizer.vocab_size,
+                                       "max_position_embeddings": 64},
+                          vision_config={**tower, "image_size": 32, "patch_size": 8})
+    torch.manual_seed(0)
+    plain = folder / "plain"
+    SiglipModel(config).save_pretrained(plain)
+    SiglipProcessor(image_processor=images, tokenizer=tokenizer).save_pretrained(plain)
+    from sentence_transformers import SentenceTransformer
+
+    SentenceTransformer(str(plain), device="cpu").save(str(folder / "st"))
+    return folder / "st"

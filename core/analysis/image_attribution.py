@@ -1,7 +1,8 @@
 """Why an image matches a text: integrated gradients (Captum's LayerIntegratedGradients) of the cosine between the
 image's vector and the text's, over the image's patch embeddings, the text held fixed. The baseline is the image of
 the processor's mean colour (pixel values 0 after normalising, so every patch embeds to 0 where the patch embedding
-has no bias, as CLIP's and SigLIP's have none); the class token and the positions stay as they are. The attributions
+has no bias, as CLIP's; SigLIP's has one, which every patch of the baseline embeds to); the class token (CLIP's) and
+the positions stay as they are. The attributions
 of a patch's dimensions are summed into one number a patch, drawn as a heat map over the image as the model saw it.
 Completeness says how far to trust it: the patches' attributions sum to the score's change from the baseline, and
 the gap shrinks as the steps grow."""

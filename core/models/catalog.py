@@ -157,10 +157,14 @@ HUB_ENTRIES: tuple[CatalogEntry, ...] = (
 # 0_CLIPModel folder: sentence-transformers' older CLIPModel layout, weights only as 0_CLIPModel/pytorch_model.bin
 # (605 MB float32, a pickle: core.models.download fetches a folder's pickled-only weights, and transformers reads them
 # with torch.load(weights_only=True)), vocab.json 961 kB, merges.txt 525 kB, the card 43.6 kB; no licence in its card;
-# 151M parameters (the weights' bytes over 4). A SigLIP is not listed yet: its SiglipTokenizer needs sentencepiece,
-# which is not installed here.
+# 151M parameters (the weights' bytes over 4).
+# https://huggingface.co/google/siglip-base-patch16-224/tree/d9049814fd748f55717e7f6e8e330574f955bd0a: model.safetensors
+# 813 MB float32 (a pytorch_model.bin beside it, never fetched), spiece.model 798 kB (its SiglipTokenizer reads it with
+# sentencepiece), the card 4.11 kB, configs under 1 kB; Apache-2.0 in its card; 203M parameters (the weights' bytes
+# over 4). SiglipModel has get_text_features and get_image_features: sentence-transformers loads it with both.
 IMAGE_TEXT_ENTRIES: tuple[CatalogEntry, ...] = (
     _hub("sentence-transformers/clip-ViT-B-32", "dense", HubFacts(151, 607_000_000, "no licence stated")),
+    _hub("google/siglip-base-patch16-224", "dense", HubFacts(203, 814_000_000, "Apache-2.0")),
 )
 CLIP_ID = IMAGE_TEXT_ENTRIES[0].id
 

@@ -1,6 +1,6 @@
-"""Why an image matches a text (the tiny CLIP, random weights): the score is sentence-transformers' own cosine, the
-patches' attributions sum to its change from the baseline (completeness within 1 %), and equal integrated gradients
-computed here by hand with autograd."""
+"""Why an image matches a text (the tiny CLIP and the tiny SigLIP, random weights): the score is sentence-transformers'
+own cosine, the patches' attributions sum to its change from the baseline (completeness within 1 %), and equal
+integrated gradients computed here by hand with autograd."""
 
 import numpy as np
 import pytest
@@ -23,9 +23,11 @@ def picture(tmp_path_factory):
     return Image.open(draw_folder(tmp_path_factory.mktemp("drawn"), per_class=1) / "red" / "0.png").convert("RGB")
 
 
-def test_the_score_is_sentence_transformers_cosine_and_the_patches_sum_to_its_change(clip, clip_folder, picture):
-    found = attribute_image(clip, picture, "a red circle", steps=50)
-    reference = SentenceTransformer(str(clip_folder), device="cpu")
+@pytest.mark.parametrize("folder", ["clip_folder", "siglip_folder"])
+def test_the_score_is_sentence_transformers_cosine_and_the_patches_sum_to_its_change(folder, picture, request):
+    folder = request.getfixturevalue(folder)
+    found = attribute_image(load_image_text(str(folder), "cpu"), picture, "a red circle", steps=50)
+    reference = SentenceTransformer(str(folder), device="cpu")
     cosine = float(util.cos_sim(reference.encode([picture]), reference.encode(["a red circle"]))[0, 0])
     assert found.score == pytest.approx(cosine, abs=1e-5)
     assert abs(found.gap) <= 0.01 * abs(found.change)

@@ -52,6 +52,22 @@ def test_embed_writes_a_row_per_image_with_sentence_transformers_own_vectors(cli
     np.testing.assert_allclose(np.stack(table["vector"]), theirs, atol=1e-5)
 
 
+def test_a_siglip_embeds_pictures_and_texts_as_sentence_transformers_does(siglip_folder, drawn, tmp_path):
+    """SigLIP, a model of images and texts of another architecture (its tokenizer sentencepiece's), asked of its
+    modalities like CLIP: each picture's and each text's vector is sentence-transformers' own."""
+    reference = SentenceTransformer(str(siglip_folder), device="cpu")
+    assert reference.modalities == ["text", "image"]
+    assert main(["embed", "--model", str(siglip_folder), "--input", str(drawn), "--output",
+                 str(tmp_path / "images.parquet")]) == 0
+    table = pd.read_parquet(tmp_path / "images.parquet")
+    np.testing.assert_allclose(np.stack(table["vector"]), reference.encode(_images(drawn, table["image"])), atol=1e-5)
+    texts = ["a red circle", "a photo of a green circle", ""]
+    (tmp_path / "texts.txt").write_text("\n".join(texts) + "\n")
+    assert main(["embed", "--model", str(siglip_folder), "--input", str(tmp_path / "texts.txt"), "--output",
+                 str(tmp_path / "texts.npy")]) == 0
+    np.testing.assert_allclose(np.load(tmp_path / "texts.npy"), reference.encode(texts), atol=1e-5)
+
+
 def test_a_text_file_is_embedded_into_the_same_space_by_the_text_tower(clip_folder, reference, tmp_path):
     texts = ["a red circle", "a blue circle", "a red circle", ""]
     source = tmp_path / "texts.txt"
