@@ -84,3 +84,18 @@ def test_the_patches_of_a_match_sum_to_its_change(opened):
     patches = np.asarray(drawn.data[1].z, float)
     said = next(caption.value for caption in opened.caption if caption.value.startswith("Integrated gradients"))
     assert f"They sum to {patches.sum():.4f}" in said
+
+
+def test_an_uploaded_picture_ranks_the_texts_by_sentence_transformers_cosine(clip_folder, reference):
+    from core.data.image_examples import examples_folder
+
+    _, images, captions = reference
+    at = app_test(PAGE, img_model=str(clip_folder))
+    chosen = EXAMPLES[2]
+    at.file_uploader(key="img_query_file").set_value(
+        (chosen.file, (examples_folder() / chosen.file).read_bytes(), "image/png")).run()
+    assert not at.exception and not at.error, [e.value for e in at.exception]
+    shown = next(frame.value for frame in at.dataframe if list(frame.value.columns) == ["text", "cosine"])
+    expected = np.argsort(-(captions @ images[2]), kind="stable")[:len(shown)]
+    assert shown["text"].tolist() == [EXAMPLES[i].caption for i in expected]
+    np.testing.assert_allclose(shown["cosine"], (captions @ images[2])[expected], atol=1e-5)

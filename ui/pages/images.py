@@ -26,7 +26,8 @@ from ui.components.model_download import ready_or_download
 from ui.state.persist import kept
 
 SOURCES = {"examples": "The example pictures (14, CC0 or public domain)", "upload": "Upload pictures or a zip"}
-UPLOADS = ["zip", "png", "jpg", "jpeg", "webp", "gif"]
+PICTURES = ["png", "jpg", "jpeg", "webp", "gif"]
+UPLOADS = ["zip", *PICTURES]
 HITS = 5
 IG_STEPS = 32
 
@@ -163,6 +164,30 @@ def search_section(corpus: ImageCorpus, images: np.ndarray, model: ImageTextMode
                      alt=f"{corpus.paths[row]}, hit {rank + 1} for “{query}”")
 
 
+def picture_query_section(corpus: ImageCorpus, images: np.ndarray, texts: list[str], vectors: np.ndarray,
+                          model: ImageTextModel) -> None:
+    st.subheader("A picture's nearest pictures and texts")
+    upload = st.file_uploader("A picture as the query (PNG, JPEG, WebP, GIF)", type=PICTURES, key="img_query_file")
+    if upload is None:
+        st.caption("Upload a picture: the pictures and texts nearest it by the cosine, in the one space they share.")
+        return
+    try:
+        query = _uploaded(((upload.name, upload.file_id),), [(upload.name, upload.getvalue())])
+    except NoImages as err:
+        st.warning(f"{err} Upload another picture.")
+        return
+    vector = unit_rows(_image_vectors(model.model_id, model.fingerprint, tuple(query.row_ids), query, model))
+    hits = top_k(vector, unit_rows(images), min(HITS, len(corpus)))
+    columns = st.columns(len(hits.indices[0]))
+    for rank, (column, row, score) in enumerate(zip(columns, hits.indices[0], hits.scores[0], strict=True)):
+        column.image(thumbnail(corpus, int(row), 160), caption=f"{corpus.paths[row]} · cosine {score:.3f}",
+                     alt=f"{corpus.paths[row]}, hit {rank + 1} for the picture {upload.name}")
+    if texts:
+        found = top_k(vector, unit_rows(vectors), min(HITS, len(texts)))
+        st.dataframe(pd.DataFrame({"text": [texts[i] for i in found.indices[0]], "cosine": found.scores[0]}),
+                     hide_index=True, column_config={"cosine": THREE_DECIMALS})
+
+
 def zero_shot_section(corpus: ImageCorpus, images: np.ndarray, model: ImageTextModel) -> None:
     st.subheader("Zero-shot classification")
     template = kept(st.text_input, "Prompt for each class", key="img_template", default=TEMPLATE,
@@ -225,5 +250,6 @@ def images_view(device: str) -> None:
     else:
         st.info("Type texts above to put them in one space with the pictures.")
     search_section(corpus, images, model)
+    picture_query_section(corpus, images, texts, vectors, model)
     zero_shot_section(corpus, images, model)
     why_section(corpus, texts, model)
