@@ -25,7 +25,7 @@ def test_the_examples_in_one_space_and_an_upload(page, server, clip_folder, tmp_
     picture, broken = tmp_path / "red.png", tmp_path / "broken.png"
     Image.new("RGB", (40, 40), (220, 20, 20)).save(picture)
     broken.write_bytes(b"not a picture at all")
-    page.locator("input[type='file']").set_input_files([str(picture), str(broken)])
+    page.locator(".st-key-img_upload input[type='file']").set_input_files([str(picture), str(broken)])
     wait_for_idle(page, 300)
     page.get_by_text("1 file was skipped, the 1 images kept").wait_for()
     assert page.locator(".stPlotlyChart").count() >= 1
