@@ -49,9 +49,14 @@ def pickled_weights(paths: Iterable[str]) -> list[str]:
             if posixpath.basename(path) == PICKLED_WEIGHTS and posixpath.dirname(path) not in safe]
 
 
+def loaded_patterns(paths: Iterable[str]) -> list[str]:
+    """What loading a repo holding `paths` reads: LOADED_FILES, and its pickled-only weights."""
+    return [*LOADED_FILES, *pickled_weights(paths)]
+
+
 def downloaded_patterns(paths: Iterable[str]) -> list[str]:
-    """What a download of a repo holding `paths` fetches: DOWNLOADED_FILES, and its pickled-only weights."""
-    return [*DOWNLOADED_FILES, *pickled_weights(paths)]
+    """What a download of a repo holding `paths` fetches: what loading reads, and the card."""
+    return [*loaded_patterns(paths), CARD_FILE]
 
 
 @dataclass(frozen=True)

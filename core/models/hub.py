@@ -10,7 +10,7 @@ from pathlib import Path
 
 from core.deployment import load_config, where_set
 from core.models.catalog import Availability
-from core.models.download import LOADED_FILES, download, pickled_weights
+from core.models.download import download, loaded_patterns
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def cached_folder(repo: str, revision: str | None = None) -> Path | None:
         recorded = []
     try:
         return Path(snapshot_download(repo, revision=revision, local_files_only=True,
-                                      allow_patterns=[*LOADED_FILES, *pickled_weights(recorded)]))
+                                      allow_patterns=loaded_patterns(recorded)))
     except (LocalEntryNotFoundError, FileNotFoundError, ValueError, OSError):
         return None
 
