@@ -29,6 +29,7 @@ from bench.maps import bench_map_scale, bench_tsne
 from bench.memory import bench_memory
 from bench.notebook_map import bench_notebook_map
 from bench.pages import bench_classroom, bench_first_contact, bench_pages
+from bench.picture_map import bench_picture_map
 from bench.probes import bench_probes
 from bench.rerank import bench_rerank
 from bench.rerank_explanation import bench_rerank_explanation
@@ -49,7 +50,7 @@ SECTIONS = {"encoding": bench_encoding, "decoder": bench_decoder, "search": benc
             "rerank_explanation": bench_rerank_explanation,
             "late": bench_late, "layer_cka": bench_layer_cka, "overlap_scale": bench_overlap_scale,
             "cli_help": bench_cli_help, "probes": bench_probes, "set_drift": bench_set_drift, "images": bench_images,
-            "stores": bench_stores}
+            "picture_map": bench_picture_map, "stores": bench_stores}
 
 
 def main() -> int:

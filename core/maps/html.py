@@ -3,11 +3,12 @@ HTML", MapWidget.save_html and `python -m core project --output map.html` all wr
 
 The file is the canvas's third host (ui/components/map_canvas/frontend/src/file.js, built into dist/map_file.js and
 inlined here) and one JSON island it reads: the view the canvas draws (core.plots.map_canvas), its binary columns in
-base64 (positions float32, colour codes uint8, a highlight's bits), and the texts, the values hovering shows and the
-row ids as gzip'd JSON in base64 (the browser inflates them with DecompressionStream). Row ids that are the texts'
-digests (core.data.rows) are not stored: the browser computes them again when a CSV is downloaded. Tags go in as row
-numbers. Every text is data: the island escapes `<`, `>` and `&`, and the page sets it as text. The file's
-Content-Security-Policy lets it fetch nothing, and it holds no path of the machine that made it."""
+base64 (positions float32, colour codes uint8, a highlight's bits), the texts, the values hovering shows and the
+row ids as gzip'd JSON in base64 (the browser inflates them with DecompressionStream), and on a map of pictures each
+picture's JPEG thumbnail in base64. Row ids that are the texts' digests (core.data.rows) are not stored: the browser
+computes them again when a CSV is downloaded. Tags go in as row numbers. Every text is data: the island escapes `<`,
+`>` and `&`, and the page sets it as text. The file's Content-Security-Policy lets it fetch nothing, and it holds no
+path of the machine that made it."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import html
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -50,12 +51,14 @@ class MapFileError(ValueError):
 @dataclass(frozen=True)
 class FileRows:
     """What the file says of each point beyond the canvas: its text, its colour value as hovering shows it (named
-    `title`), and its row id."""
+    `title`), its row id and, on a map of pictures, each picture's thumbnail (a JPEG; None for a text), which
+    hovering shows above its text."""
 
     texts: Sequence[str]
     values: Sequence[str]
     title: str
     row_ids: Sequence[str]
+    thumbnails: Sequence[bytes | None] | None = None
 
 
 def file_rows(texts: Sequence[str], colouring: Colouring, row_ids: Sequence[str]) -> FileRows:
@@ -113,6 +116,8 @@ def map_html(canvas: CanvasView, rows: FileRows, tags: Tags | None = None) -> st
         "tags": {name: sorted(place[row] for row in marked if row in place)
                  for name, marked in sorted(tags_here(rows.row_ids, tags or {}).items())},
         "texts": _zipped(list(rows.texts)),
+        "thumbnails": None if rows.thumbnails is None else [  # JPEGs: gzip would not shrink them
+            None if jpeg is None else base64.b64encode(jpeg).decode("ascii") for jpeg in rows.thumbnails],
         "values": _zipped(list(rows.values)),
         "valueTitle": rows.title,
         "view": view,
@@ -125,11 +130,13 @@ def map_html(canvas: CanvasView, rows: FileRows, tags: Tags | None = None) -> st
             f'<script type="module">{_script(_bundle())}</script>\n</body>\n</html>\n')
 
 
-def points_html(points: MapPoints, tags: Tags | None = None, *, highlight: np.ndarray | None = None) -> str:
+def points_html(points: MapPoints, tags: Tags | None = None, *, highlight: np.ndarray | None = None,
+                thumbnails: Sequence[bytes | None] | None = None) -> str:
     """A MapPoints map (the notebook's, the command line's) as one HTML file: its colouring, zoom labels, query
-    star and `highlight`."""
+    star, `highlight` and, on a map of pictures, each row's thumbnail (FileRows)."""
     check_savable(len(points.frame))
     colouring = points.colouring
     canvas = canvas_view(points.coords, colouring, label=points.title, highlight=highlight, query=points.query,
                          labels=points.zoom_labels(), height=HEIGHT)
-    return map_html(canvas, file_rows(points.texts, colouring, points.row_ids), tags)
+    rows = file_rows(points.texts, colouring, points.row_ids)
+    return map_html(canvas, replace(rows, thumbnails=thumbnails), tags)

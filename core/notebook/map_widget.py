@@ -6,19 +6,21 @@ for the Map page (positions, colour codes, highlight bits, palette, legend, zoom
 The contract with the browser is MapWidget's synced traits, each declared once below with its type; their JavaScript
 side is frontend/src/contract.js (WidgetState). The binary columns travel as binary buffers (a column is its content
 key followed by its bytes, as in Streamlit), never as JSON; the selection comes back as uint32 row numbers, and a
-hover asks Python for that one row's text by a custom message ({"hover": row}, answered {"hover": {row, text}}), so
-a million texts never go to the browser. The zoom labels follow the first frame: once its points are drawn the browser
-asks for them ({"labels": true}) and they come in the view, computed in a thread of their own (k-means at three
-levels and keywords took seconds at 1,000,000 points, which neither the points nor a hover wait for).
+hover asks Python for that one row's text by a custom message ({"hover": row}, answered {"hover": {row, text,
+image}}, the image a picture's thumbnail, none on a map of texts), so a million texts never go to the browser. The
+zoom labels follow the first frame: once its points are drawn the browser asks for them ({"labels": true}) and they
+come in the view, computed in a thread of their own (k-means at three levels and keywords took seconds at 1,000,000
+points, which neither the points nor a hover wait for).
 
-Open one with `Explorer.map(texts)` (embedded and projected as the Map page does), `MapWidget.from_vectors(vectors,
-texts)` or `MapWidget.from_frame(frame)` (coordinates you have). Needs the notebook extra: `make notebook-extra`."""
+Open one with `Explorer.map(texts)` (embedded and projected as the Map page does), `Pictures.map(pictures, texts)`
+(a model of images and texts; pictures hover their thumbnails), `MapWidget.from_vectors(vectors, texts)` or
+`MapWidget.from_frame(frame)` (coordinates you have). Needs the notebook extra: `make notebook-extra`."""
 
 from __future__ import annotations
 
 import threading
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,7 @@ from core.analysis.map.clusters import matching
 from core.analysis.map.projection import ProjectionParams
 from core.data.labels import TEXTS, TagStore, labelled_table, tag_name
 from core.data.rows import ROW_ID, positions_of
+from core.data.thumbnails import data_uri
 from core.maps.build import HEIGHT, MapPoints, build_map, map_points
 from core.maps.checks import check_coords, check_labels, check_projectable, coordinate, map_method, map_texts
 from core.maps.html import points_html
@@ -107,12 +110,16 @@ class MapWidget(anywidget.AnyWidget):
     selected = Rows().tag(sync=True, echo_update=False, **ROWS)
     answered = traitlets.Int(0).tag(sync=True)  # counts Python's answers to selections: the browser then draws them
 
-    def __init__(self, points: MapPoints, *, height: int = HEIGHT) -> None:
+    def __init__(self, points: MapPoints, *, height: int = HEIGHT,
+                 thumbnail: Callable[[int], bytes | None] | None = None) -> None:
+        """`thumbnail(row)`: on a map of pictures, a picture's JPEG thumbnail, shown above its text on hover and kept
+        in the saved HTML file (None for a text)."""
         if not BUNDLE.exists():
             raise FileNotFoundError(NOT_BUILT)
         canvas = points.canvas(height=height)
         super().__init__(view=dict(canvas.view), positions=canvas.blobs["positions"], codes=canvas.blobs["codes"])
         self._points = points
+        self._thumbnail = thumbnail
         self._highlight: np.ndarray | None = None
         self._labelling: threading.Thread | None = None
         self._view_lock = threading.Lock()  # the labels' thread and highlight() both change the view
@@ -177,7 +184,8 @@ class MapWidget(anywidget.AnyWidget):
         core.maps.html.MapFileError above core.maps.html.MAX_POINTS points."""
         points = self._points
         saved = Path(path)
-        page = points_html(points, TagStore().tags(TEXTS), highlight=self._highlight)
+        thumbnails = None if self._thumbnail is None else [self._thumbnail(row) for row in range(len(points.frame))]
+        page = points_html(points, TagStore().tags(TEXTS), highlight=self._highlight, thumbnails=thumbnails)
         atomic_write(saved, lambda tmp: tmp.write_text(page, encoding="utf-8"))
         return saved
 
@@ -269,7 +277,9 @@ class MapWidget(anywidget.AnyWidget):
         row = content.get(HOVER)
         if isinstance(row, int) and 0 <= row < len(self._points.frame):
             points = self._points
-            self.send({HOVER: {"row": row, "text": hover_line(row, points.texts[row], points.colouring)}})
+            text = hover_line(row, points.texts[row], points.colouring)
+            jpeg = None if self._thumbnail is None else self._thumbnail(row)
+            self.send({HOVER: {"row": row, "text": text, "image": None if jpeg is None else data_uri(jpeg)}})
         if content.get(LABELS) is True:
             self._label()
 

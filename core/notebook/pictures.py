@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -15,12 +16,18 @@ from PIL import Image
 
 from core.analysis.image_attribution import attribute_image
 from core.analysis.image_space import image_text_space
+from core.analysis.map.projection import ProjectionParams
 from core.data.images import ImageCorpus, corpus_of, decoded
 from core.data.thumbnails import data_uri, thumbnail
 from core.evaluation.captioned import captioned_retrieval, captions_pair
 from core.evaluation.zero_shot import TEMPLATE, ZeroShot, zero_shot
+from core.maps.checks import map_method
+from core.maps.pictures import MODALITY, picture_map
 from core.models.image_text import load_image_text
 from core.plots.images import confusion_figure, patch_figure, space_heatmap
+
+if TYPE_CHECKING:
+    from core.notebook.map_widget import MapWidget
 
 Picture = Image.Image | str | Path
 
@@ -79,6 +86,25 @@ class Pictures:
             raise ValueError(f"Give one caption a picture ({len(images)} pictures, {len(texts)} captions), at least "
                              "two of each.")
         return captioned_retrieval(images, texts)
+
+    def map(self, pictures: Sequence[Picture], texts: Sequence[str] = (), *, query: str | None = None,
+            method: str = "PCA", colour_by: str = MODALITY) -> MapWidget:
+        """The page's map of the pictures and texts as a notebook widget (MapWidget, the notebook extra): a picture
+        hovers its thumbnail; coloured by `colour_by` ("modality", or "label": the pictures' subfolders); `query`
+        lights its nearest pictures (its star and lines to them)."""
+        from core.notebook.map_widget import MapWidget  # anywidget, the notebook extra, only where it is used
+
+        corpus = _corpus(list(pictures))
+        listed = list(texts)
+        images = self.model.encode_images(corpus.images())
+        vectors = self.model.encode_texts(listed) if listed else np.zeros((0, images.shape[1]), images.dtype)
+        asked = None if not query else (query, self.model.encode_texts([query])[0])
+        found = picture_map(corpus, images, listed, vectors, ProjectionParams(map_method(method)),
+                            colour_by=colour_by, query=asked, model_id=self.model.model_id)
+        widget = MapWidget(found.points, thumbnail=lambda row: found.thumbnail(corpus, row))
+        if found.lit is not None:
+            widget.highlight(found.lit)
+        return widget
 
     def zero_shot(self, pictures: Sequence[Picture], labels: Sequence[object], *,
                   template: str = TEMPLATE) -> ZeroShot:

@@ -1,13 +1,16 @@
 """The page "Pictures and words" in Chromium with the tiny CLIP (random weights): the example pictures and their
-captions drawn in one heatmap with a thumbnail above each picture's column, the gap, zero-shot and a match's patches;
-a picture uploaded by the file picker replaces the examples; WCAG A/AA (axe) and no fork in the server."""
+captions drawn in one heatmap with a thumbnail above each picture's column, the gap, the map (a picture hovers its
+thumbnail, a caption its text alone), zero-shot and a match's patches; a picture uploaded by the file picker replaces
+the examples; WCAG A/AA (axe) and no fork in the server."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from PIL import Image
 
 from core.data.image_examples import EXAMPLES
+from tests.browser.canvas import hover, screen_positions, tooltip, wait_drawn
 from tests.browser.harness import check_and_shoot, open_page, plot_data, wait_for_idle
 
 pytestmark = pytest.mark.browser
@@ -20,6 +23,18 @@ def test_the_examples_in_one_space_and_an_upload(page, server, clip_folder, tmp_
     heatmap = plot_data(page, 0)[0]
     assert len(heatmap["z"]) == 2 * len(EXAMPLES)
     assert page.locator(".stPlotlyChart image").count() >= len(EXAMPLES) + 1  # the thumbnails and the patches' picture
+    wait_drawn(page)  # the map: each picture hovers its thumbnail above its file's name, a caption its text alone
+    xy = screen_positions(page)
+    gaps = np.linalg.norm(xy[:, None] - xy[None], axis=2) + np.diag(np.full(len(xy), np.inf))
+    pictures = len(EXAMPLES)
+    picture = int(gaps[:pictures].min(axis=1).argmax())
+    caption = pictures + int(gaps[pictures:].min(axis=1).argmax())
+    hover(page, picture)
+    tooltip(page).filter(has_text=EXAMPLES[picture].file).wait_for()
+    assert tooltip(page).locator("img").get_attribute("src").startswith("data:image/jpeg;base64,")
+    hover(page, caption)
+    tooltip(page).filter(has_text=EXAMPLES[caption - pictures].caption).wait_for()
+    assert tooltip(page).locator("img").count() == 0
     check_and_shoot(page, "images")
     page.get_by_text("Upload pictures or a zip").click()
     picture, broken = tmp_path / "red.png", tmp_path / "broken.png"

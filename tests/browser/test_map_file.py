@@ -2,8 +2,9 @@
 happen): the Map page's "Download the map as HTML", MapWidget.save_html and `python -m core project --output
 map.html` give the same file for the same map; in it the points are drawn and a hover shows its text, a search
 highlights the rows pandas finds, a lasso selects the rows a point-in-polygon over the drawn positions finds and the
-CSVs downloaded hold exactly those rows (their row ids computed apart from the app), and a text holding markup runs
-nothing; axe-core finds no WCAG 2 A/AA violation in it."""
+CSVs downloaded hold exactly those rows (their row ids computed apart from the app), a text holding markup runs
+nothing, and a map of pictures hovers each picture's thumbnail from inside the file; axe-core finds no WCAG 2 A/AA
+violation in it."""
 
 from __future__ import annotations
 
@@ -205,6 +206,38 @@ def test_a_text_holding_markup_shows_as_text_and_runs_nothing(chromium, tmp_path
         assert page.locator("img").count() == 0 and page.locator("b, i").count() == 0
         assert page.get_by_role("heading", level=1).text_content() == "<i>Hostile</i> map"
         assert made.requests == []
+    finally:
+        made.close()
+
+
+def test_a_map_of_pictures_hovers_each_pictures_thumbnail_from_inside_the_file(chromium, tmp_path):
+    from core.analysis.map.projection import ProjectionParams
+    from core.data.image_examples import EXAMPLES, example_corpus
+    from core.maps.html import map_html
+    from core.maps.pictures import picture_map
+
+    corpus = example_corpus()
+    rng = np.random.default_rng(0)
+    found = picture_map(corpus, rng.normal(size=(len(corpus), 8)), ["a cat"], rng.normal(size=(1, 8)),
+                        ProjectionParams("PCA"), model_id="random vectors")
+    path = tmp_path / "pictures.html"
+    path.write_text(map_html(found.canvas(), found.file_rows(corpus)), encoding="utf-8")
+    made = Opened(chromium, path)
+    try:
+        page = made.page
+        xy = screen_positions(page)
+        gaps = np.linalg.norm(xy[:, None] - xy[None], axis=2) + np.diag(np.full(len(xy), np.inf))
+        picture = int(gaps[:len(corpus)].min(axis=1).argmax())
+        hover(page, picture)
+        tooltip(page).filter(has_text=EXAMPLES[picture].file).wait_for()
+        shown = tooltip(page).locator("img")
+        assert shown.get_attribute("src").startswith("data:image/jpeg;base64,")
+        page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=shown.element_handle())
+        shoot(page, SHOTS / "map-file-pictures.png")
+        hover(page, len(corpus))  # the text
+        tooltip(page).filter(has_text="a cat").wait_for()
+        assert tooltip(page).locator("img").count() == 0
+        assert made.requests == []  # the thumbnails are inside the file
     finally:
         made.close()
 

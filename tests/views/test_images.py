@@ -99,3 +99,15 @@ def test_an_uploaded_picture_ranks_the_texts_by_sentence_transformers_cosine(cli
     expected = np.argsort(-(captions @ images[2]), kind="stable")[:len(shown)]
     assert shown["text"].tolist() == [EXAMPLES[i].caption for i in expected]
     np.testing.assert_allclose(shown["cosine"], (captions @ images[2])[expected], atol=1e-5)
+
+
+def test_the_map_holds_every_picture_and_text_and_lights_the_querys_nearest_pictures(opened, reference):
+    from tests.canvases import canvas
+
+    model, images, captions = reference
+    drawn = canvas(opened, "img_map")
+    assert drawn.legend() == {"picture": len(EXAMPLES), "text": len(EXAMPLES)}
+    query = _unit(model.encode(["a photo of a cat"]))[0]  # the page's query
+    nearest = np.argsort(-(images @ query), kind="stable")[:5]
+    assert drawn.highlight is not None and np.flatnonzero(drawn.highlight).tolist() == sorted(nearest.tolist())
+    assert drawn.view["query"]["text"] == "a photo of a cat"

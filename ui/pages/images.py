@@ -11,6 +11,8 @@ import streamlit as st
 
 from core.analysis.image_attribution import PatchAttribution, attribute_image
 from core.analysis.image_space import image_text_space
+from core.analysis.map.methods import METHODS, Method
+from core.analysis.map.projection import ProjectionParams
 from core.analysis.search import top_k, unit_rows
 from core.data.image_examples import example_captions, example_corpus
 from core.data.images import ImageCorpus, NoImages, uploaded_images
@@ -18,10 +20,13 @@ from core.data.stsb import DataUnavailable
 from core.data.thumbnails import data_uri, thumbnail
 from core.evaluation.captioned import captioned_retrieval, captions_pair
 from core.evaluation.zero_shot import TEMPLATE, ZeroShot, prompts_of, zero_shot
+from core.maps.pictures import LABEL, MODALITY, PictureMap, picture_map
 from core.models.catalog import IMAGE_TEXT_ENTRIES, ModelUnavailable
 from core.models.image_text import ImageTextModel, load_image_text
 from core.plots.images import confusion_figure, gap_figure, patch_figure, space_heatmap
 from ui.components.columns import THREE_DECIMALS
+from ui.components.downloads import map_file_download
+from ui.components.map_canvas import map_canvas
 from ui.components.model_download import ready_or_download
 from ui.state.persist import kept
 
@@ -65,6 +70,15 @@ def _zero_shot(model_id: str, fingerprint: str, row_ids: tuple[str, ...], templa
 def _attribution(model_id: str, fingerprint: str, row_id: str, text: str, _model: ImageTextModel,
                  _corpus: ImageCorpus, row: int) -> PatchAttribution:
     return attribute_image(_model, _corpus.image(row), text, steps=IG_STEPS)
+
+
+@st.cache_resource(show_spinner="Mapping the pictures and texts…", max_entries=8)
+def _map(model_id: str, fingerprint: str, row_ids: tuple[str, ...], texts: tuple[str, ...], method: Method,
+         colour_by: str, query: str, _corpus: ImageCorpus, _images: np.ndarray, _vectors: np.ndarray,
+         _model: ImageTextModel) -> PictureMap:
+    asked = (query, _text_vectors(model_id, fingerprint, (query,), _model)[0]) if query else None
+    return picture_map(_corpus, _images, list(texts), _vectors, ProjectionParams(method), colour_by=colour_by,
+                       query=asked, top=HITS, model_id=model_id)
 
 
 @st.cache_data(show_spinner="Embedding the texts…", max_entries=32)
@@ -152,16 +166,43 @@ def space_section(corpus: ImageCorpus, images: np.ndarray, texts: list[str], vec
                    "define them), with the gap as it is and closed.")
 
 
-def search_section(corpus: ImageCorpus, images: np.ndarray, model: ImageTextModel) -> None:
+def search_section(corpus: ImageCorpus, images: np.ndarray, model: ImageTextModel) -> str:
+    """The query's nearest pictures; the query, which the map lights too."""
     st.subheader("A text's nearest pictures")
     query = kept(st.text_input, "Query", key="img_query", url=True, default="a photo of a cat").strip()
     if not query:
-        return
-    hits = top_k(unit_rows(model.encode_texts([query])), unit_rows(images), min(HITS, len(corpus)))
+        return ""
+    vector = _text_vectors(model.model_id, model.fingerprint, (query,), model)
+    hits = top_k(unit_rows(vector), unit_rows(images), min(HITS, len(corpus)))
     columns = st.columns(len(hits.indices[0]))
     for rank, (column, row, score) in enumerate(zip(columns, hits.indices[0], hits.scores[0], strict=True)):
         column.image(thumbnail(corpus, int(row), 160), caption=f"{corpus.paths[row]} · cosine {score:.3f}",
                      alt=f"{corpus.paths[row]}, hit {rank + 1} for “{query}”")
+    return query
+
+
+def map_section(corpus: ImageCorpus, images: np.ndarray, texts: list[str], vectors: np.ndarray,
+                model: ImageTextModel, query: str) -> None:
+    st.subheader("The map: pictures and texts")
+    left, right = st.columns(2)
+    method = kept(left.selectbox, "Projection", key="img_map_method", url=True, default="PCA", options=list(METHODS))
+    colours = {MODALITY: "Picture or text", LABEL: "The pictures' labels (subfolders)"}
+    colour_by = kept(right.radio, "Colour by", key="img_map_colour", url=True, default=MODALITY,
+                     options=list(colours), format_func=colours.get, horizontal=True)
+    try:
+        found = _map(model.model_id, model.fingerprint, tuple(corpus.row_ids), tuple(texts), method, colour_by, query,
+                     corpus, images, vectors, model)
+    except ValueError as err:
+        st.info(f"{err} Try PCA, or add pictures or texts.")
+        return
+    canvas = found.canvas()
+    map_canvas(canvas, key="img_map", hover_text=found.hover, on_selection=lambda rows: None,
+               hover_image=lambda row: None if (jpeg := found.thumbnail(corpus, row)) is None else data_uri(jpeg))
+    map_file_download(canvas, lambda: found.file_rows(corpus), {}, file_name="pictures-map.html", key="img_map_html")
+    lit = "" if found.lit is None else (f" The query “{query}” is the star; its {len(found.lit)} nearest pictures by "
+                                        "the cosine in the full space are lit, with lines to them.")
+    st.caption(f"Each point is a picture or a text; hover a picture for its thumbnail. Only closeness means "
+               f"something: the axes have no units, and the two modalities sit apart (the gap above).{lit}")
 
 
 def picture_query_section(corpus: ImageCorpus, images: np.ndarray, texts: list[str], vectors: np.ndarray,
@@ -249,7 +290,8 @@ def images_view(device: str) -> None:
         space_section(corpus, images, texts, vectors)
     else:
         st.info("Type texts above to put them in one space with the pictures.")
-    search_section(corpus, images, model)
+    query = search_section(corpus, images, model)
+    map_section(corpus, images, texts, vectors, model, query)
     picture_query_section(corpus, images, texts, vectors, model)
     zero_shot_section(corpus, images, model)
     why_section(corpus, texts, model)

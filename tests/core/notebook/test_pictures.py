@@ -43,3 +43,26 @@ def test_the_figures_of_the_page(clip_folder, drawn):
 def test_a_text_model_is_refused_in_one_sentence():
     with pytest.raises(ModelUnavailable, match="of texts alone"):
         Pictures("all-MiniLM-L6-v2", device="cpu")
+
+
+def test_the_map_hovers_a_pictures_thumbnail_lights_the_querys_nearest_and_saves_them(clip_folder, drawn, tmp_path):
+    pytest.importorskip("anywidget", reason="the map widget is the notebook extra: `make notebook-extra`")
+    from tests.core.notebook.test_map_widget import wired
+
+    reference = SentenceTransformer(str(clip_folder), device="cpu")
+    texts = ["a red disc", "a blue square", "a red disc"]  # a text repeats
+    widget = Pictures(str(clip_folder), device="cpu").map(drawn, texts, query="a red disc")
+    images = reference.encode([Image.open(path).convert("RGB") for path in drawn])
+    query = reference.encode(["a red disc"])[0]
+    cosines = images @ query / np.linalg.norm(images, axis=1) / np.linalg.norm(query)
+    lit = np.flatnonzero(widget._highlight).tolist()
+    assert lit == sorted(np.argsort(-cosines, kind="stable")[:5].tolist())  # pictures only, never a text
+    wire = wired(widget)
+    for row in (0, len(drawn)):  # a picture, then a text
+        widget._handle_msg({"content": {"data": {"method": "custom", "content": {"hover": row}}}, "buffers": []})
+    (picture, _), (text, _) = wire.sent
+    assert picture["content"]["hover"]["image"].startswith("data:image/jpeg;base64,")
+    assert str(drawn[0]) in picture["content"]["hover"]["text"]
+    assert text["content"]["hover"]["image"] is None and "a red disc" in text["content"]["hover"]["text"]
+    saved = widget.save_html(tmp_path / "pictures.html").read_text(encoding="utf-8")
+    assert saved.count("/9j/") == len(drawn)  # each picture's JPEG in base64, once

@@ -9,8 +9,9 @@ its column. A selection comes back as row numbers; a hover asks for that one row
 
 The contract with the browser is `CanvasData` below (what the canvas is sent) and the two states it sets, named by
 the `on_…_change` callbacks: `selection` (the selected row numbers) and `hover` (a trigger: the row whose text it
-asks for). The rows Python keeps selected go the other way as a column of their own, which the canvas takes when its
-points are new. Its JavaScript side is frontend/src/contract.js (the MapData typedef)."""
+asks for, answered with its text and, for a picture, its thumbnail). The rows Python keeps selected go the other way
+as a column of their own, which the canvas takes when its points are new. Its JavaScript side is
+frontend/src/contract.js (the MapData typedef)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ NOT_BUILT = ("The map canvas's JavaScript (ui/components/map_canvas/frontend/dis
 class HoverText(TypedDict):
     row: int
     text: str  # what hovering the row shows
+    image: str | None  # a picture's thumbnail above the text (a data URI), or None
 
 
 class CanvasData(CanvasViewData):
@@ -61,8 +63,10 @@ def _bundle() -> bytes:
 
 
 def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str],
-               on_selection: Callable[[list[int]], None], selected: Sequence[int] = ()) -> None:
-    """Draw `canvas`. `hover_text(row)` is what hovering that row shows; `on_selection(rows)` runs (before the
+               on_selection: Callable[[list[int]], None], selected: Sequence[int] = (),
+               hover_image: Callable[[int], str | None] = lambda row: None) -> None:
+    """Draw `canvas`. `hover_text(row)` is what hovering that row shows, below `hover_image(row)` where that is a
+    picture's thumbnail (a data URI); `on_selection(rows)` runs (before the
     rerun) when the user clicks, boxes or lassoes points, or clears the selection; `selected`, the rows Python keeps
     selected, are selected on the canvas when its points are new (another corpus, sample or order)."""
     try:
@@ -76,7 +80,8 @@ def map_canvas(canvas: CanvasView, *, key: str, hover_text: Callable[[int], str]
     def hovered() -> None:
         row = st.session_state[key].hover
         if row is not None:  # the answer holds for this view only: another colouring says other things
-            st.session_state[hovered_now] = canvas.key, HoverText(row=int(row), text=hover_text(int(row)))
+            st.session_state[hovered_now] = canvas.key, HoverText(row=int(row), text=hover_text(int(row)),
+                                                                          image=hover_image(int(row)))
 
     def chose() -> None:
         on_selection(sorted(int(i) for i in st.session_state[key].selection or []))

@@ -7271,6 +7271,8 @@ var Oa = class {
 .tooltip { position: absolute; box-sizing: border-box; width: max-content; max-width: 320px;
   padding: 6px 8px; background: rgba(255,255,255,0.96); border: 1px solid #868e96; border-radius: 4px;
   pointer-events: none; white-space: pre-wrap; font-size: 13px; box-shadow: 0 1px 4px rgba(0,0,0,0.15); }
+.tooltip img { display: block; width: 96px; height: 96px; object-fit: contain;
+  object-position: left; margin-bottom: 4px; } /* a fixed box: the tooltip is placed before the picture decodes */
 .legend { flex: 0 0 190px; max-height: 100%; overflow-y: auto; }
 .legend-title { font-weight: 700; margin-bottom: 2px; }
 .legend-hint { color: #495057; font-size: 12px; margin-bottom: 4px; }
@@ -7410,7 +7412,7 @@ var Oa = class {
 		});
 	}
 	restore(e) {
-		this.applyFilter(), this.selected.length ? this.plot.select(this.selected, { preventEvent: !0 }) : this.plot.deselect({ preventEvent: !0 }), e && this.hoverTexts.set(e.row, e.text), this.hovered = -1, this.hoverPick(), this.paintOverlay();
+		this.applyFilter(), this.selected.length ? this.plot.select(this.selected, { preventEvent: !0 }) : this.plot.deselect({ preventEvent: !0 }), e && this.hoverTexts.set(e.row, e), this.hovered = -1, this.hoverPick(), this.paintOverlay();
 		let { n: t, highlight: n, highlighted: r } = this.data, i = n ? `, ${r.toLocaleString("en")} highlighted` : "";
 		this.status.textContent = `${t.toLocaleString("en")} points${i}`;
 	}
@@ -7491,7 +7493,7 @@ var Oa = class {
 		t !== this.hovered && (this.hovered = t, clearTimeout(this.hoverTimer), t >= 0 && !this.hoverTexts.has(t) && (this.hoverTimer = setTimeout(() => this.host.askHover(t), 120)), this.showTooltip());
 	}
 	hoverAnswered(e) {
-		e && this.hoverTexts.set(e.row, e.text), this.showTooltip();
+		e && this.hoverTexts.set(e.row, e), this.showTooltip();
 	}
 	sketched(e) {
 		if (!this.plot || !this.x) return;
@@ -7514,11 +7516,16 @@ var Oa = class {
 			t,
 			n,
 			Math.max(4, this.drawnSize() / 2 + 3)
-		]), this.tooltip.textContent = this.hoverTexts.get(e) ?? `#${e} …`, this.tooltip.hidden = !1;
-		let r = this.stage.getBoundingClientRect(), i = this.tooltip.getBoundingClientRect();
-		this.tooltip.style.left = `${Math.max(0, Math.min(t + 12, r.width - i.width))}px`;
-		let a = n + 12;
-		this.tooltip.style.top = `${a + i.height <= r.height ? a : Math.max(0, n - 12 - i.height)}px`;
+		]);
+		let r = this.hoverTexts.get(e);
+		this.tooltip.textContent = r?.text ?? `#${e} …`, r?.image && this.tooltip.prepend(Object.assign(document.createElement("img"), {
+			src: r.image,
+			alt: ""
+		})), this.tooltip.hidden = !1;
+		let i = this.stage.getBoundingClientRect(), a = this.tooltip.getBoundingClientRect();
+		this.tooltip.style.left = `${Math.max(0, Math.min(t + 12, i.width - a.width))}px`;
+		let o = n + 12;
+		this.tooltip.style.top = `${o + a.height <= i.height ? o : Math.max(0, n - 12 - a.height)}px`;
 	}
 	paintOverlay() {
 		if (!this.plot || !this.data) return;
@@ -8094,10 +8101,11 @@ var to = (e) => Math.min(6, Math.max(1.5, 9 - 1.3 * Math.log10(Math.max(e, 1))))
 		this.search.addEventListener("input", r), this.regex.addEventListener("change", r), this.showSelection(), this.showTags();
 	}
 	async hoverAsked(e) {
-		let { texts: t, values: n } = await this.rows, r = t[e], i = r.length <= Ya ? r : [...r].slice(0, 499).join("") + "…";
+		let { texts: t, values: n } = await this.rows, r = t[e], i = r.length <= Ya ? r : [...r].slice(0, 499).join("") + "…", a = this.data.thumbnails?.[e];
 		this.map.hoverAnswered({
 			row: e,
-			text: `#${e} · ${this.data.valueTitle}: ${n[e]}\n${i}`
+			text: `#${e} · ${this.data.valueTitle}: ${n[e]}\n${i}`,
+			image: a ? `data:image/jpeg;base64,${a}` : null
 		});
 	}
 	selectionMade(e) {

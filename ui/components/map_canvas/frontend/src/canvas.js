@@ -65,7 +65,7 @@ export class MapCanvas {
     this.sketch = new Sketch(this.root.querySelector("canvas.sketch"), (shape) => this.sketched(shape));
     this.selected = [];
     this.hovered = -1;
-    this.hoverTexts = new Map(); // row -> its text, for the view drawn now
+    this.hoverTexts = new Map(); // row -> its answer ({text, image}), for the view drawn now
     this.draws = 0;
     this.lastDraw = { started: 0, ended: 0 };
     this.wireToolbar();
@@ -232,7 +232,7 @@ export class MapCanvas {
     this.applyFilter();
     if (this.selected.length) this.plot.select(this.selected, { preventEvent: true });
     else this.plot.deselect({ preventEvent: true });
-    if (hover) this.hoverTexts.set(hover.row, hover.text);
+    if (hover) this.hoverTexts.set(hover.row, hover);
     this.hovered = -1;
     this.hoverPick(); // the point under the pointer now, and its text for this view
     this.paintOverlay();
@@ -344,7 +344,7 @@ export class MapCanvas {
   }
 
   hoverAnswered(hover) {
-    if (hover) this.hoverTexts.set(hover.row, hover.text);
+    if (hover) this.hoverTexts.set(hover.row, hover);
     this.showTooltip();
   }
 
@@ -371,7 +371,11 @@ export class MapCanvas {
     }
     const [sx, sy] = this.plot.getScreenPosition(i) ?? [0, 0];
     this.sketch.showRing([sx, sy, Math.max(RING_MIN_RADIUS_PX, this.drawnSize() / 2 + RING_GAP_PX)]);
-    this.tooltip.textContent = this.hoverTexts.get(i) ?? `#${i} …`;
+    const answer = this.hoverTexts.get(i);
+    this.tooltip.textContent = answer?.text ?? `#${i} …`;
+    if (answer?.image) { // a picture's thumbnail above its text; the text says what it is
+      this.tooltip.prepend(Object.assign(document.createElement("img"), { src: answer.image, alt: "" }));
+    }
     this.tooltip.hidden = false;
     // kept inside the map: to the point's left near the map's right edge, above it near the bottom
     const stage = this.stage.getBoundingClientRect();

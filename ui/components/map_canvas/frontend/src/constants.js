@@ -22,6 +22,7 @@ export const RING_GAP_PX = 3;
 export const CLICK_SLOP_PX = 3; // a press and release closer than this is a click, not a pan
 export const TOOLTIP_WIDTH_PX = 320; // the tooltip's widest (its CSS max-width, style.js)
 export const TOOLTIP_OFFSET_PX = 12; // below and right of the point
+export const THUMBNAIL_PX = 96; // a picture's thumbnail in the tooltip, at most (core/data/thumbnails.py: SIZE)
 
 // Time
 export const HOVER_DELAY_MS = 120; // a pointer resting this long on a point asks Python for its text

@@ -25,7 +25,8 @@
  * @property {{x: number, y: number, text: string, neighbours: Array<[number, number]>}|null} query the star
  * @property {string} link maps with the same link pan, zoom and select together ("" for none)
  * @property {string} code key of this canvas's own code, a column like the others
- * @property {{row: number, text: string}|null} hover the text of the row last asked for, for this view
+ * @property {{row: number, text: string, image: (string|null)}|null} hover the row last asked for, for this view:
+ *   its text and, for a picture, its thumbnail (a data URI) shown above it
  * @property {number} answered counts Python's answers to selections
  * @property {string} element the map's key in Python: an element Streamlit mounts again shows the same canvas
  * @property {string|null} selected key of the rows Python keeps selected (uint32, little-endian), or null for none:
@@ -54,8 +55,8 @@
  */
 
 // What goes back to Python, by name: in Streamlit a state and a trigger; in a notebook a trait and custom messages:
-// {hover: row}, answered {hover: {row, text}}; and, once the points are drawn, {labels: true}, answered by the view
-// with its zoom labels (the first frame does not wait the seconds they take at 1,000,000 points).
+// {hover: row}, answered {hover: {row, text, image}}; and, once the points are drawn, {labels: true}, answered by the
+// view with its zoom labels (the first frame does not wait the seconds they take at 1,000,000 points).
 export const SELECTION = "selection"; // the selected rows (a state)
 export const HOVER = "hover"; // the row whose text the canvas asks for (a trigger)
 export const SELECTED = "selected"; // WidgetState's

@@ -138,7 +138,9 @@ class MapFile {
     const { texts, values } = await this.rows;
     const text = texts[row];
     const body = text.length <= HOVER_CHARS ? text : [...text].slice(0, HOVER_CHARS - 1).join("") + "…";
-    this.map.hoverAnswered({ row, text: `#${row} · ${this.data.valueTitle}: ${values[row]}\n${body}` });
+    const thumbnail = this.data.thumbnails?.[row]; // a picture's JPEG, in base64
+    this.map.hoverAnswered({ row, text: `#${row} · ${this.data.valueTitle}: ${values[row]}\n${body}`,
+      image: thumbnail ? `data:image/jpeg;base64,${thumbnail}` : null });
   }
 
   selectionMade(rows) {

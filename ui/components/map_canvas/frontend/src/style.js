@@ -1,6 +1,6 @@
 // The component's own styles (it is mounted in a shadow root, so the page's do not reach it); colours chosen for
 // WCAG AA contrast on white.
-import { ACCENT, FONT_PX, INK, TOOLTIP_WIDTH_PX, font } from "./constants.js";
+import { ACCENT, FONT_PX, INK, THUMBNAIL_PX, TOOLTIP_WIDTH_PX, font } from "./constants.js";
 
 export const STYLE = `
 .explorer-map { font: ${font(400, FONT_PX)}; color: ${INK}; }
@@ -19,6 +19,8 @@ export const STYLE = `
 .tooltip { position: absolute; box-sizing: border-box; width: max-content; max-width: ${TOOLTIP_WIDTH_PX}px;
   padding: 6px 8px; background: rgba(255,255,255,0.96); border: 1px solid #868e96; border-radius: 4px;
   pointer-events: none; white-space: pre-wrap; font-size: 13px; box-shadow: 0 1px 4px rgba(0,0,0,0.15); }
+.tooltip img { display: block; width: ${THUMBNAIL_PX}px; height: ${THUMBNAIL_PX}px; object-fit: contain;
+  object-position: left; margin-bottom: 4px; } /* a fixed box: the tooltip is placed before the picture decodes */
 .legend { flex: 0 0 190px; max-height: 100%; overflow-y: auto; }
 .legend-title { font-weight: 700; margin-bottom: 2px; }
 .legend-hint { color: #495057; font-size: 12px; margin-bottom: 4px; }
