@@ -16,6 +16,9 @@ LONG = 600
 def quick_failures(page):
     """A control that is not there fails in two minutes, not ten (long waits for the app give their own limit)."""
     page.set_default_timeout(120_000)
+
+
+PASTED = "Paste%20texts"  # Retrieval's corpus source, as a link names it
 CORPUS = b"Bake bread at home with flour, water, salt and yeast.\nThe stock market fell sharply today.\n" \
          b"A cat sleeps on the warm windowsill.\nHow long should dough rise before baking?\n"
 
@@ -25,7 +28,7 @@ def _value(page, role: str, label: str) -> str:
 
 
 def test_retrieval_keeps_its_query_k_and_threshold_when_the_corpus_changes(page, server):
-    open_page(page, server, "retrieval", LONG)
+    open_page(page, server, f"retrieval?ret_source={PASTED}", LONG)  # a small corpus: STS-B's is test_pages'
     fill(page, "Query", "How do I bake bread?")
     wait_for_idle(page, LONG)
     top_k = page.get_by_role("spinbutton", name="Top k")
@@ -48,9 +51,7 @@ def test_retrieval_shows_long_texts_in_full(page, server):
     long = ("A very long sentence about baking sourdough bread at home, with a starter fed every day, a slow rise "
             "overnight in the fridge, and a hot oven with steam for the crust, written to be longer than any "
             "table column so that a cut would show.")
-    open_page(page, server, "retrieval", LONG)
-    page.get_by_text("Paste texts", exact=True).first.click()
-    wait_for_idle(page)
+    open_page(page, server, f"retrieval?ret_source={PASTED}", LONG)
     fill(page, "Texts, one a line", f"{long}\nThe stock market fell sharply today.")
     wait_for_idle(page, LONG)
     fill(page, "Query", "sourdough baking")
