@@ -27,7 +27,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -174,12 +174,27 @@ def outer_folds(codes: np.ndarray, groups: np.ndarray, seed: int = SEED) -> Fold
     return grouped_folds(codes, groups, OUTER_FOLDS, seed)
 
 
+Inputs = TypeVar("Inputs", np.ndarray, sp.csr_matrix, Sequence[str])
+
+
+def used_columns(inputs: Inputs) -> Inputs:
+    """A sparse model's rows without the vocabulary's columns that no row uses. The probe is the same: an L2
+    logistic regression leaves a column that is zero in every row at weight 0 (its gradient is 0 from the start),
+    and standardising does not touch it; but each of lbfgs's steps costs the matrix's width, a BERT vocabulary's
+    30,522 columns however few the rows use (`python -m core probe` of the tests' tiny SPLADE on 150 rows, its test:
+    33 s before, 15 s after)."""
+    if isinstance(inputs, sp.csr_matrix):
+        return inputs[:, np.unique(inputs.indices)]
+    return inputs
+
+
 def cross_validate(inputs: Matrix | Sequence[str], codes: np.ndarray, groups: np.ndarray, classes: int, *,
                    make: Callable[[Folds], Pipeline] | None = None, seed: int = SEED,
                    cs: Sequence[float] | None = None) -> CrossValidated:
     """`make(inner folds)` (by default the probe) fitted on each outer fold's training rows, its C chosen on inner
     folds of them, and scored on the rest; with `cs`, the probe with each fold's C given (labels shuffled) instead.
     Every split, outer and inner, keeps each group's rows on one side."""
+    inputs = used_columns(inputs)
     accuracy, macro, chosen = [], [], []
     probabilities = np.zeros((len(codes), classes))
     for fold, (train, test) in enumerate(outer_folds(codes, groups, seed)):
@@ -255,6 +270,7 @@ def online_codelength(vectors: Matrix, codes: np.ndarray, groups: np.ndarray, cl
                       seed: int = SEED) -> Codelength:
     """Voita & Titov's online code of `codes` given `vectors`, in the seeded `coding_order`, each block's probe a
     logistic regression with the fixed `c` on standardised vectors (see the module's note for a class not seen yet)."""
+    vectors = used_columns(vectors)
     order, ends = coding_order(groups, seed)
     bits = ends[0] * np.log2(classes)  # the first block, by the uniform code
     for start, end in zip(ends, ends[1:]):
