@@ -14,6 +14,9 @@ from core.models.loading import reranker_refusal
 from tests.conftest import app_test
 from tests.forks import forks
 
+# The Probes page probes this many sentences, not its 600: what is tested here is that each page opens (probing every
+# layer of 600 was a minute of CPU a kind, in a job that outlived the test).
+PROBED = 60
 PAGES = sorted(str(path.relative_to(Path(__file__).parents[2])) for path in
                (Path(__file__).parents[2] / "views").glob("*.py"))
 
@@ -41,6 +44,7 @@ def test_every_registered_kind_has_a_tiny_model_here(folders):
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_every_page_opens_with_a_model_of_each_kind(folders, kind):
     at = app_test()
+    at.session_state["probe_size"] = PROBED  # the Probes page's job, which runs on after the test
     at.sidebar.text_input(key="sb_custom").set_value(str(folders[kind])).run()
     assert not at.exception
     if not kind_of(kind).embeds:  # refused in one sentence; the pages keep the model in use
@@ -51,7 +55,8 @@ def test_every_page_opens_with_a_model_of_each_kind(folders, kind):
         assert not at.main.error, (page, [e.value for e in at.main.error])
 
 
-LINKED = [(page, {}) for page in PAGES] + [("views/map.py", {"map_source": "sets", "map_set_size": "30"})]
+LINKED = [(page, {"probe_size": str(PROBED)} if page == "views/probes.py" else {}) for page in PAGES] + \
+    [("views/map.py", {"map_source": "sets", "map_set_size": "30"})]
 
 
 @pytest.mark.slow

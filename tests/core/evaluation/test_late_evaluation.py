@@ -60,15 +60,6 @@ def test_with_each_querys_own_text_excluded_the_metrics_equal_the_evaluator(late
     assert (ours.per_query["top wrong hit"] != ours.per_query["query"]).all()  # a query's own text is never ranked
 
 
-@pytest.mark.slow
-def test_the_whole_dev_task_equals_the_multi_vector_evaluator(late_folders):
-    model = load_model(str(late_folders["colbert"]), "cpu")
-    reference = MultiVectorEncoder(str(late_folders["colbert"]), device="cpu")
-    task = without_near_ties(paraphrase_task("dev"), reference, 10)
-    ours = evaluate_embeddings(model, task, Settings(model_id=model.model_id), ks=KS)
-    assert ours.metrics == pytest.approx(evaluator_metrics(task, reference), abs=1e-6)
-
-
 @pytest.mark.parametrize("name", ["colbert", "pooled-meanmaxsim"])
 def test_sts_reads_sentence_1_as_the_query_and_sentence_2_as_the_document(late_folders, name, monkeypatch):
     pairs = load_stsb("dev")[:80]
