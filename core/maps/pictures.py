@@ -72,12 +72,14 @@ def picture_frame(corpus: ImageCorpus, texts: Sequence[str]) -> pd.DataFrame:
 def picture_map(corpus: ImageCorpus, images: np.ndarray, texts: Sequence[str], text_vectors: np.ndarray,
                 params: ProjectionParams, *, colour_by: str = MODALITY, query: tuple[str, np.ndarray] | None = None,
                 top: int = TOP, model_id: str) -> PictureMap:
-    """The pictures and texts mapped from their unit vectors by `params`' projection (kept on disk for next time),
-    coloured by `colour_by` (MODALITY or LABEL); `query` (a text and its vector) lights its `top` nearest pictures
-    by the cosine in the full space, and its star sits where the projection places it."""
+    """The pictures and texts mapped from their unit vectors by `params`' projection (kept on disk for next time;
+    t-SNE's perplexity lowered to a third of the other points where the map is smaller than it needs), coloured by
+    `colour_by` (MODALITY or LABEL); `query` (a text and its vector) lights its `top` nearest pictures by the cosine
+    in the full space, and its star sits where the projection places it."""
     if colour_by not in (MODALITY, LABEL):
         raise ValueError(f"A map of pictures is coloured by {MODALITY!r} or {LABEL!r}, not {colour_by!r}.")
     space = unit_rows(np.vstack([images, *([text_vectors] if len(texts) else [])]).astype(np.float32))
+    params = replace(params, perplexity=min(params.perplexity, max(1.0, (len(space) - 1) / 3)))
     projection = cached_project(space, method=params.method, perplexity=params.perplexity,
                                 neighbours=params.neighbours, min_dist=params.min_dist, seed=params.seed)
     frame = picture_frame(corpus, texts)

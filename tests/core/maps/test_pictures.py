@@ -93,3 +93,9 @@ def test_the_html_file_holds_each_pictures_thumbnail_and_none_for_a_text(corpus,
         assert small.format == "JPEG" and max(small.size) <= 96
         whole = corpus.image(row)
         assert abs(small.size[0] / small.size[1] - whole.size[0] / whole.size[1]) < 0.1  # the picture, not a crop
+
+
+def test_t_sne_of_a_map_smaller_than_its_perplexity_needs_lowers_it(corpus, vectors):
+    found = picture_map(corpus, *vectors[:1], TEXTS, vectors[1], ProjectionParams("t-SNE"), model_id="m")
+    assert found.points.coords.shape == (len(corpus) + len(TEXTS), 2)  # 30 would need 91 points
+    assert np.isfinite(found.points.coords).all()
