@@ -117,11 +117,13 @@ def next_frames(page, frames: int = 2) -> None:
                   ": done(); step(n); })", frames)
 
 
-def isolated_row(page, nth: int = 0) -> int:
-    """The row drawn farthest from any other, so that the pointer on it can only mean it."""
+def isolated_row(page, nth: int = 0, among: range | None = None) -> int:
+    """The row drawn farthest from any other (of the rows `among`, where given), so that the pointer on it can only
+    mean it."""
     xy = screen_positions(page, nth)
-    gaps = np.linalg.norm(xy[:, None] - xy[None], axis=2) + np.diag(np.full(len(xy), np.inf))
-    return int(gaps.min(axis=1).argmax())
+    gaps = (np.linalg.norm(xy[:, None] - xy[None], axis=2) + np.diag(np.full(len(xy), np.inf))).min(axis=1)
+    rows = among if among is not None else range(len(xy))
+    return rows[int(gaps[rows.start:rows.stop].argmax())]
 
 
 def hover(page, row: int, nth: int = 0) -> None:

@@ -5,12 +5,11 @@ the examples; WCAG A/AA (axe) and no fork in the server."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from PIL import Image
 
 from core.data.image_examples import EXAMPLES
-from tests.browser.canvas import hover, screen_positions, tooltip, wait_drawn
+from tests.browser.canvas import hover, isolated_row, tooltip, wait_drawn
 from tests.browser.harness import check_and_shoot, open_page, plot_data, wait_for_idle
 
 pytestmark = pytest.mark.browser
@@ -24,16 +23,13 @@ def test_the_examples_in_one_space_and_an_upload(page, server, clip_folder, tmp_
     assert len(heatmap["z"]) == 2 * len(EXAMPLES)
     assert page.locator(".stPlotlyChart image").count() >= len(EXAMPLES) + 1  # the thumbnails and the patches' picture
     wait_drawn(page)  # the map: each picture hovers its thumbnail above its file's name, a caption its text alone
-    xy = screen_positions(page)
-    gaps = np.linalg.norm(xy[:, None] - xy[None], axis=2) + np.diag(np.full(len(xy), np.inf))
-    pictures = len(EXAMPLES)
-    picture = int(gaps[:pictures].min(axis=1).argmax())
-    caption = pictures + int(gaps[pictures:].min(axis=1).argmax())
-    hover(page, picture)
-    tooltip(page).filter(has_text=EXAMPLES[picture].file).wait_for()
+    on_picture = isolated_row(page, among=range(len(EXAMPLES)))
+    on_caption = isolated_row(page, among=range(len(EXAMPLES), 2 * len(EXAMPLES)))
+    hover(page, on_picture)
+    tooltip(page).filter(has_text=EXAMPLES[on_picture].file).wait_for()
     assert tooltip(page).locator("img").get_attribute("src").startswith("data:image/jpeg;base64,")
-    hover(page, caption)
-    tooltip(page).filter(has_text=EXAMPLES[caption - pictures].caption).wait_for()
+    hover(page, on_caption)
+    tooltip(page).filter(has_text=EXAMPLES[on_caption - len(EXAMPLES)].caption).wait_for()
     assert tooltip(page).locator("img").count() == 0
     check_and_shoot(page, "images")
     page.get_by_text("Upload pictures or a zip").click()

@@ -225,9 +225,7 @@ def test_a_map_of_pictures_hovers_each_pictures_thumbnail_from_inside_the_file(c
     made = Opened(chromium, path)
     try:
         page = made.page
-        xy = screen_positions(page)
-        gaps = np.linalg.norm(xy[:, None] - xy[None], axis=2) + np.diag(np.full(len(xy), np.inf))
-        picture = int(gaps[:len(corpus)].min(axis=1).argmax())
+        picture = isolated_row(page, among=range(len(corpus)))
         hover(page, picture)
         tooltip(page).filter(has_text=EXAMPLES[picture].file).wait_for()
         shown = tooltip(page).locator("img")
