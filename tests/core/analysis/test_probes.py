@@ -7,8 +7,10 @@ import re
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from scipy import stats
 from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.preprocessing import StandardScaler
 
 from core.analysis.probes import (
     PORTIONS,
@@ -19,6 +21,7 @@ from core.analysis.probes import (
     online_codelength,
     probe_layer,
     shuffled_codes,
+    used_columns,
     words_probe,
 )
 from core.data.stsb import stsb_sample
@@ -50,6 +53,21 @@ def test_the_probe_is_the_nested_cross_validation_written_out(genres):
     assert (low, high) == pytest.approx((np.mean(accuracies) - half, min(1.0, np.mean(accuracies) + half)))
     # out-of-fold probabilities: each text's predicted class is the one its fold's probe gave it
     assert np.mean(found.predicted == labels.codes) == pytest.approx(np.mean(accuracies), abs=1 / SIZE)
+
+
+def test_a_sparse_probe_is_the_nested_cross_validation_of_every_column(genres):
+    """A sparse model's rows (here MiniLM's vectors with their small values zeroed, among 400 columns no row uses):
+    the probe fits on the columns the rows use, and equals the probe written out over the whole width."""
+    _, vectors, labels = genres
+    used = sp.csr_matrix(np.where(np.abs(vectors) > 0.05, vectors, 0.0))
+    wide = sp.hstack([used, sp.csr_matrix((used.shape[0], 400))]).tocsr()
+    wide = wide[:, np.random.default_rng(0).permutation(wide.shape[1])].tocsr()  # the unused columns in between
+    assert used_columns(wide).shape[1] == len(np.unique(used.indices)) < used.shape[1] < wide.shape[1]
+    found = cross_validate(wide, labels.codes, labels.groups, labels.count)
+    accuracies, chosen = nested_cv(wide, labels.codes, labels.groups,
+                                   prepare=lambda rows: StandardScaler(with_mean=False).fit(rows))
+    np.testing.assert_allclose(found.accuracy, accuracies, atol=1e-12)
+    assert found.chosen.tolist() == chosen
 
 
 def test_the_labels_shuffled_are_the_same_probe_with_its_cs_on_labels_shuffled_with_the_seed(genres):
