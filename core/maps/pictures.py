@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from core.analysis.map.projection import ProjectionParams, place_query
+from core.analysis.map.projection import ProjectionParams, place_queries
 from core.analysis.map.projection_cache import cached_project
 from core.analysis.search import top_k, unit_rows
 from core.data.images import ImageCorpus
@@ -85,10 +85,10 @@ def picture_map(corpus: ImageCorpus, images: np.ndarray, texts: Sequence[str], t
     frame = picture_frame(corpus, texts)
     mark, lit = None, None
     if query is not None:
-        found = top_k(unit_rows(query[1][None]), space[:len(corpus)], min(top, len(corpus)))
-        lit = found.indices[0]
-        position = place_query(projection, space, unit_rows(query[1][None]), frame["text"].tolist(), k=1).position
-        mark = QueryMark(query[0], position, lit.tolist())
+        vector = unit_rows(query[1][None])
+        lit = top_k(vector, space[:len(corpus)], min(top, len(corpus))).indices[0]
+        x, y = place_queries(projection, space, vector, k=min(top, len(space)))[0]  # as the Map page places its star
+        mark = QueryMark(query[0], (float(x), float(y)), lit.tolist())
     title = f"{params.method} of {len(corpus):,} pictures and {len(texts):,} texts, {model_id}"
     points = map_points(frame, space, projection, title=title, label=colour_by, seed=params.seed, query=mark)
     return PictureMap(points, len(corpus), lit)
