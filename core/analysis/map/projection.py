@@ -189,7 +189,7 @@ def _tsne(x: np.ndarray, perplexity: float, seed: int) -> Any:  # openTSNE's TSN
         raise ValueError(f"t-SNE's perplexity ({perplexity:g}) can be at most a third of the other points "
                          f"({limit:.3g} for {len(x)} points); lower it or use PCA.")
     return OpenTSNE(perplexity=perplexity, metric="cosine", initialization="pca", random_state=seed,
-                    n_jobs=-1).fit(x)
+                    n_jobs=-1).fit(x)  # threads on every core, never processes (its test counts forks)
 
 
 def fit_tsne(vectors: np.ndarray, *, perplexity: float = DEFAULTS.perplexity, seed: int = DEFAULTS.seed) -> Fit:

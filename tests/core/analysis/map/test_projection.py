@@ -21,6 +21,7 @@ from core.analysis.map.projection import (
     umap_projection,
 )
 from core.data.sampling import sample_indices
+from tests.forks import forks
 
 
 def blobs(per_blob: int = 30, dims: int = 8, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -149,6 +150,15 @@ def test_tsne_separates_blobs_reproducibly_with_a_seed():
     assert trust(points, first.coords).mean_overlap > 0.5
     labels = kmeans_clusters(first.coords, k=3)
     assert len(set(zip(truth.tolist(), labels.tolist()))) == 3
+
+
+def test_tsne_on_every_core_forks_nothing():
+    """openTSNE's n_jobs=-1 runs threads, in its exact neighbour search (below 1,000 points) and in Annoy's (above):
+    the server forks nothing (core.threads, `log_forks`)."""
+    before = forks()
+    for n in (300, 1_200):
+        tsne_projection(blobs(per_blob=n // 3)[0], perplexity=10)
+    assert forks() == before
 
 
 @pytest.mark.parametrize("vectors, message", [
